@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FirestoreFeed",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FirestoreREST", targets: ["FirestoreREST"]),
+        .library(name: "FirestoreFeed", targets: ["FirestoreFeed"]),
+        .executable(name: "firestore-feed", targets: ["firestore-feed"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FirestoreREST",
+            dependencies: ["CCurl"]
+        ),
+        .target(
+            name: "FirestoreFeed",
+            dependencies: ["FirestoreREST"]
+        ),
+        .executableTarget(
+            name: "firestore-feed",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
+        .testTarget(
+            name: "FirestoreRESTTests",
+            dependencies: ["FirestoreREST"]
+        ),
+        .testTarget(
+            name: "FirestoreFeedTests",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["FirestoreFeed", "FirestoreREST"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "EmulatorTests",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

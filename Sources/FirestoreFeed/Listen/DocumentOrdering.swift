@@ -1,0 +1,61 @@
+import FirestoreREST
+
+/// The order a query's results come back in, as a comparator on documents: the query's normalised
+/// `orderBy` (explicit orders, inequality fields, `__name__`; see `Query.normalizedOrderBy`) applied with
+/// Firestore's value ordering (`FirestoreValue.compare`).
+///
+/// The change computation inserts added and modified documents into the working list with it, as the SDKs do
+/// with their query comparator.
+public struct DocumentOrdering: Sendable {
+    /// The orders, ending with `__name__`.
+    public let orders: [QueryOrder]
+
+    /// An ordering from explicit orders; `__name__` ascending is appended when missing.
+    public init(orders: [QueryOrder]) {
+        var all = orders
+        if !all.contains(where: { $0.field.isDocumentID }) {
+            all.append(QueryOrder(field: .documentID, descending: orders.last?.descending ?? false))
+        }
+        self.orders = all
+    }
+
+    /// The ordering of `query`'s results.
+    public init(query: Query) { self.init(orders: query.normalizedOrderBy) }
+
+    /// Whether `lhs` comes before `rhs`. A document missing an ordered field sorts before one that has it
+    /// (the server never returns such a document for an ordered field; this keeps the order total).
+    /// - Complexity: O(k) value comparisons for k orders.
+    public func areInIncreasingOrder(_ lhs: Document, _ rhs: Document) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+
+    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`.
+    public func compare(_ lhs: Document, _ rhs: Document) -> Int {
+        for order in orders {
+            let result: Int
+            if order.field.isDocumentID {
+                result = FirestoreValue.compareResourceNames(lhs.name, rhs.name)
+            } else {
+                switch (value(of: order.field, in: lhs), value(of: order.field, in: rhs)) {
+                case (nil, nil): result = 0
+                case (nil, _): result = -1
+                case (_, nil): result = 1
+                case (let a?, let b?): result = FirestoreValue.compare(a, b)
+                }
+            }
+            if result != 0 { return order.descending ? -result : result }
+        }
+        return 0
+    }
+
+    private func value(of path: FieldPath, in document: Document) -> FirestoreValue? {
+        var fields = document.fields
+        for (position, segment) in path.segments.enumerated() {
+            guard let value = fields[segment] else { return nil }
+            if position == path.segments.count - 1 { return value }
+            guard case .map(let inner) = value else { return nil }
+            fields = inner
+        }
+        return nil
+    }
+}

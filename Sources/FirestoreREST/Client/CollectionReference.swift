@@ -1,0 +1,100 @@
+import Foundation
+
+/// A reference to a collection: add documents to it, list them, or query it (every ``Query`` builder method
+/// is available on it through ``QueryRepresentable``).
+///
+/// A reference made from an invalid path does not trap; every operation on it throws the path's
+/// ``FirestoreError`` (`.invalidArgument`) instead.
+public struct CollectionReference: QueryRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The client this reference belongs to.
+    public let firestore: Firestore
+    let pathResult: Result<ResourcePath, FirestoreError>
+    /// The slash-separated path below the documents root, as given: `fruits`.
+    public let path: String
+
+    init(firestore: Firestore, path: Result<ResourcePath, FirestoreError>, rawPath: String) {
+        self.firestore = firestore
+        self.pathResult = path
+        self.path = rawPath
+    }
+
+    /// The collection ID, the last path segment.
+    public var collectionID: String {
+        (try? pathResult.get().lastSegment) ?? String(path.split(separator: "/").last ?? "")
+    }
+
+    /// The query over every document of this collection.
+    public var query: Query {
+        Query(firestore: firestore, parent: pathResult.map(\.parent), collectionID: collectionID,
+              allDescendants: false)
+    }
+
+    /// The document `documentID` in this collection.
+    public func document(_ documentID: String) -> DocumentReference {
+        DocumentReference(firestore: firestore, path: pathResult.flatMap { base in
+            Result { () throws(FirestoreError) in try base.appending(documentID) }
+        }, rawPath: path + "/" + documentID)
+    }
+
+    /// A document with a new random 20-character ID (`[A-Za-z0-9]`), as the SDKs make them.
+    public func document() -> DocumentReference { document(Self.autoID()) }
+
+    /// Creates a document with a random ID holding `data`: a commit with `currentDocument.exists = false`.
+    /// - Returns: the new document's reference.
+    /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure.
+    @discardableResult
+    public func addDocument(data: [String: FirestoreValue]) async throws -> DocumentReference {
+        let reference = document()
+        let resolved = try reference.resourcePath()
+        _ = try await firestore.commit([.update(path: resolved, fields: data, mask: nil,
+                                                precondition: .exists(false))])
+        return reference
+    }
+
+    /// Every document of the collection in document-ID order: GET `/v1/{parent}/{collectionId}`, following
+    /// `nextPageToken` until the server sends none (field case D-26).
+    /// - Parameter pageSize: documents per request (1 ... 1000).
+    /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure; `.internal` when a
+    ///   page is malformed or the server repeats a page token.
+    public func listDocuments(pageSize: Int = 300) async throws -> [DocumentSnapshot] {
+        let resolved = try pathResult.get()
+        var snapshots: [DocumentSnapshot] = []
+        var pageToken: String?
+        var seenTokens: Set<String> = []
+        repeat {
+            var query = [("pageSize", String(max(1, min(pageSize, 1000))))]
+            if let pageToken { query.append(("pageToken", pageToken)) }
+            let json = try await firestore.call("GET", firestore.encodedName(of: resolved), query: query)
+            for (position, element) in (json["documents"]?.arrayValue ?? []).enumerated() {
+                do {
+                    let document = try Document(restJSON: element)
+                    snapshots.append(DocumentSnapshot(firestore: firestore, document: document))
+                } catch {
+                    throw FirestoreError(code: .internal, message: "list \(path) element \(position): \(error.message)")
+                }
+            }
+            pageToken = json["nextPageToken"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            if let token = pageToken, !seenTokens.insert(token).inserted {
+                throw FirestoreError(code: .internal, message: "list \(path): the server repeated page token \(token)")
+            }
+        } while pageToken != nil
+        return snapshots
+    }
+
+    public var description: String { "CollectionReference(\(path))" }
+
+    public static func == (lhs: CollectionReference, rhs: CollectionReference) -> Bool {
+        lhs.firestore === rhs.firestore && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(firestore))
+        hasher.combine(path)
+    }
+
+    static func autoID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))] })
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension Firestore {
+    /// The URL of `resource` (a resource name below `/v1/`, already percent-encoded) with query parameters.
+    func url(_ resource: String, query: [(String, String)] = []) -> String {
+        var text = baseURL + resource
+        if !query.isEmpty {
+            text += "?" + query.map { ResourcePath.percentEncode($0.0) + "=" + ResourcePath.percentEncode($0.1) }
+                .joined(separator: "&")
+        }
+        return text
+    }
+
+    /// The encoded resource name of a path of this database: `projects/p/databases/(default)/documents/a%20b`.
+    func encodedName(of path: ResourcePath) -> String {
+        path.segments.isEmpty ? database.documentsRoot : database.documentsRoot + "/" + path.urlEncoded
+    }
+
+    /// Sends one request and returns the parsed JSON body of a 2xx response.
+    ///
+    /// - Parameters:
+    ///   - method: `GET`, `POST`, `PATCH` or `DELETE`.
+    ///   - resource: the percent-encoded part after `/v1/`, e.g. `projects/p/databases/(default)/documents:commit`.
+    ///   - query: query parameters, encoded here.
+    ///   - body: the JSON body, or `nil`.
+    /// - Throws: ``FirestoreError``: the server's error for a non-2xx status (any of the three body forms), the
+    ///   transport's error when no response arrived, `.internal` naming the byte offset when a 2xx body is
+    ///   not JSON.
+    func call(_ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil)
+        async throws -> JSONValue
+    {
+        var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
+        if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        if let authorization = try await credentials.authorizationHeader() {
+            headers.append(HTTPHeader("Authorization", authorization))
+        }
+        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
+                                  body: body?.serialized())
+        let response = try await transport.send(request)
+        guard (200..<300).contains(response.status) else {
+            throw FirestoreError(status: response.status, body: response.body)
+        }
+        if response.body.isEmpty { return .object([:]) }
+        do {
+            return try JSONValue.parse(response.body)
+        } catch {
+            throw FirestoreError(
+                code: .internal, message: "\(method) \(resource): response is not JSON: \(error)",
+                httpStatus: response.status)
+        }
+    }
+}

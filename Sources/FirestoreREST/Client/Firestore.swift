@@ -1,0 +1,119 @@
+import Foundation
+
+/// A Firestore REST v1 client for one database: the entry point to collections, documents, queries and
+/// writes. Cheap to share: it is `Sendable`, and every reference and query made from it holds it.
+///
+/// ```swift
+/// let db = try Firestore.emulator(host: "127.0.0.1:8080", projectID: "demo-fruits")
+/// let apple = try await db.document("fruits/apple").getDocument()
+/// ```
+public final class Firestore: Sendable {
+    /// The database this client talks to.
+    public let database: DatabaseID
+    /// The API root every request URL starts with, ending in `/v1/`:
+    /// `https://firestore.googleapis.com/v1/` or `http://127.0.0.1:8080/v1/`.
+    public let baseURL: String
+    /// The transport requests go through.
+    public let transport: any HTTPTransport
+    /// Where the `Authorization` header comes from.
+    public let credentials: any Credentials
+    /// Whether this client talks to an emulator (plain HTTP, owner token).
+    public let isEmulator: Bool
+
+    /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
+    /// - Parameters:
+    ///   - projectID: the Google Cloud project.
+    ///   - databaseID: the database, `(default)` unless a named database is used.
+    ///   - credentials: where tokens come from.
+    ///   - transport: the HTTP transport; a ``CurlTransport`` by default.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty or malformed ID.
+    public convenience init(
+        projectID: String, databaseID: String = "(default)", credentials: any Credentials,
+        transport: (any HTTPTransport)? = nil
+    ) throws(FirestoreError) {
+        try self.init(
+            database: DatabaseID(projectID: projectID, databaseID: databaseID),
+            baseURL: "https://firestore.googleapis.com/v1/", credentials: credentials,
+            transport: transport ?? CurlTransport(), isEmulator: false)
+    }
+
+    /// A client with every part given, for tests and custom endpoints.
+    /// - Parameter baseURL: the API root; a trailing `/v1/` is added when missing.
+    public init(
+        database: DatabaseID, baseURL: String, credentials: any Credentials, transport: any HTTPTransport,
+        isEmulator: Bool
+    ) {
+        var root = baseURL
+        if !root.hasSuffix("/") { root += "/" }
+        if !root.hasSuffix("/v1/") { root += "v1/" }
+        self.database = database
+        self.baseURL = root
+        self.credentials = credentials
+        self.transport = transport
+        self.isEmulator = isEmulator
+    }
+
+    /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the
+    /// `Bearer owner` admin token (field case E-29).
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty host or a malformed ID.
+    public static func emulator(
+        host: String, projectID: String, databaseID: String = "(default)", transport: (any HTTPTransport)? = nil
+    ) throws(FirestoreError) -> Firestore {
+        var address = host
+        for scheme in ["http://", "https://"] where address.hasPrefix(scheme) {
+            address.removeFirst(scheme.count)
+        }
+        while address.hasSuffix("/") { address.removeLast() }
+        guard !address.isEmpty, !address.contains("/") else {
+            throw .invalidArgument("invalid emulator host \"\(host)\": expected HOST:PORT")
+        }
+        return Firestore(
+            database: try DatabaseID(projectID: projectID, databaseID: databaseID),
+            baseURL: "http://\(address)/v1/", credentials: EmulatorOwnerCredentials(),
+            transport: transport ?? CurlTransport(), isEmulator: true)
+    }
+
+    /// A client for the emulator named by `FIRESTORE_EMULATOR_HOST` when it is set, as every Firebase server
+    /// SDK does.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when the variable is not set; `.invalidArgument` as
+    ///   ``emulator(host:projectID:databaseID:transport:)``.
+    public static func fromEnvironment(
+        projectID: String, databaseID: String = "(default)", transport: (any HTTPTransport)? = nil
+    ) throws(FirestoreError) -> Firestore {
+        guard let host = ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty else {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "FIRESTORE_EMULATOR_HOST is not set; production credentials are not configured")
+        }
+        return try emulator(host: host, projectID: projectID, databaseID: databaseID, transport: transport)
+    }
+
+    /// A reference to the collection at `path` (`"fruits"`, `"fruits/apple/reviews"`). An invalid path
+    /// (even number of segments, empty segment) is reported by the first operation on the reference.
+    public func collection(_ path: String) -> CollectionReference {
+        CollectionReference(firestore: self, path: Result { () throws(FirestoreError) in
+            let parsed = try ResourcePath(path)
+            guard parsed.isCollection else {
+                throw .invalidArgument("\"\(path)\" is not a collection path (it needs an odd number of segments)")
+            }
+            return parsed
+        }, rawPath: path)
+    }
+
+    /// A reference to the document at `path` (`"fruits/apple"`). An invalid path (odd number of segments,
+    /// empty segment) is reported by the first operation on the reference.
+    public func document(_ path: String) -> DocumentReference {
+        DocumentReference(firestore: self, path: Result { () throws(FirestoreError) in
+            let parsed = try ResourcePath(path)
+            guard parsed.isDocument else {
+                throw .invalidArgument("\"\(path)\" is not a document path (it needs an even number of segments)")
+            }
+            return parsed
+        }, rawPath: path)
+    }
+
+    /// A query over every collection named `collectionID` anywhere in the database (`allDescendants`).
+    public func collectionGroup(_ collectionID: String) -> Query {
+        Query(firestore: self, parent: .success(.root), collectionID: collectionID, allDescendants: true)
+    }
+}

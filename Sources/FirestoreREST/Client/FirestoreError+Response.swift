@@ -1,0 +1,45 @@
+import Foundation
+
+extension FirestoreError {
+    /// Decodes a REST error from a response, in any of the three forms Firestore uses (`firestore-rest.md`
+    /// §1.3, §1.8): an object `{"error":{"code":404,"message":"...","status":"NOT_FOUND"}}`, the same object
+    /// wrapped in an array (`[{"error":{...}}]`), or an array of stream elements where an `{"error":{...}}`
+    /// element follows some documents.
+    ///
+    /// When the body names no `status`, the code comes from the HTTP status (`google/rpc/code.proto`); a body
+    /// that is not JSON (a proxy's HTML page) keeps its first 200 bytes as the message.
+    public init(status: Int, body: Data) {
+        let parsed = try? JSONValue.parse(body)
+        if let parsed, let error = Self.findErrorObject(in: parsed) {
+            self = Self.decode(errorObject: error, httpStatus: status)
+            return
+        }
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        self.init(code: Code.forHTTPStatus(status), message: text.isEmpty ? "HTTP \(status)" : text, httpStatus: status)
+    }
+
+    /// The `error` member of `json` or of the first array element that has one.
+    static func findErrorObject(in json: JSONValue) -> JSONValue? {
+        switch json {
+        case .object(let members): return members["error"]
+        case .array(let elements):
+            for element in elements { if let error = element["error"] { return error } }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Decodes a `google.rpc.Status`-shaped error object (`code`, `message`, `status`).
+    static func decode(errorObject: JSONValue, httpStatus: Int) -> FirestoreError {
+        let message = errorObject["message"]?.stringValue ?? ""
+        let code: Code
+        if let status = errorObject["status"]?.stringValue, !status.isEmpty {
+            code = Code(rawValue: status)
+        } else if case .integer(let number)? = errorObject["code"], let status = Int(exactly: number) {
+            code = Code.forHTTPStatus(status)
+        } else {
+            code = Code.forHTTPStatus(httpStatus)
+        }
+        return FirestoreError(code: code, message: message, httpStatus: httpStatus)
+    }
+}

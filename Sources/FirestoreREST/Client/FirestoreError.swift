@@ -1,0 +1,90 @@
+import Foundation
+
+/// The one error type of the client: a canonical status ``Code`` (the gRPC codes of `google/rpc/code.proto`),
+/// a human message, the HTTP status when a response arrived, and where it applies the console link to create
+/// a missing composite index.
+///
+/// Errors come from the server (decoded from any of the three REST error body forms, see
+/// ``FirestoreError/init(status:body:)``), from the transport (`.unavailable`, `.deadlineExceeded`,
+/// `.cancelled`) and from the client's own checks before anything is sent (`.invalidArgument`).
+public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A canonical status code. Compare with the static constants: `error.code == .notFound`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The REST `status` string, e.g. `NOT_FOUND`.
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let cancelled = Code(rawValue: "CANCELLED")
+        public static let unknown = Code(rawValue: "UNKNOWN")
+        public static let invalidArgument = Code(rawValue: "INVALID_ARGUMENT")
+        public static let deadlineExceeded = Code(rawValue: "DEADLINE_EXCEEDED")
+        public static let notFound = Code(rawValue: "NOT_FOUND")
+        public static let alreadyExists = Code(rawValue: "ALREADY_EXISTS")
+        public static let permissionDenied = Code(rawValue: "PERMISSION_DENIED")
+        public static let resourceExhausted = Code(rawValue: "RESOURCE_EXHAUSTED")
+        public static let failedPrecondition = Code(rawValue: "FAILED_PRECONDITION")
+        public static let aborted = Code(rawValue: "ABORTED")
+        public static let outOfRange = Code(rawValue: "OUT_OF_RANGE")
+        public static let unimplemented = Code(rawValue: "UNIMPLEMENTED")
+        public static let `internal` = Code(rawValue: "INTERNAL")
+        public static let unavailable = Code(rawValue: "UNAVAILABLE")
+        public static let dataLoss = Code(rawValue: "DATA_LOSS")
+        public static let unauthenticated = Code(rawValue: "UNAUTHENTICATED")
+
+        /// The code in the kebab-case the Firebase SDKs print, e.g. `not-found`.
+        public var name: String { rawValue.lowercased().replacing("_", with: "-") }
+
+        public var description: String { name }
+
+        /// The canonical code an HTTP status maps to when the body names none (`google/rpc/code.proto`).
+        public static func forHTTPStatus(_ status: Int) -> Code {
+            switch status {
+            case 400: return .invalidArgument
+            case 401: return .unauthenticated
+            case 403: return .permissionDenied
+            case 404: return .notFound
+            case 409: return .aborted
+            case 429: return .resourceExhausted
+            case 499: return .cancelled
+            case 501: return .unimplemented
+            case 503: return .unavailable
+            case 504: return .deadlineExceeded
+            case 500..<600: return .internal
+            default: return .unknown
+            }
+        }
+    }
+
+    /// The canonical status code.
+    public var code: Code
+    /// What went wrong, in words; for a server error the server's message.
+    public var message: String
+    /// The HTTP status of the response, or `nil` when no response arrived or the client refused first.
+    public var httpStatus: Int?
+    /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it.
+    public var indexURL: String? {
+        guard code == .failedPrecondition, let range = message.range(of: "https://console.firebase.google.com/")
+        else { return nil }
+        let tail = message[range.lowerBound...]
+        return String(tail.prefix { !$0.isWhitespace && $0 != "\"" })
+    }
+
+    public init(code: Code, message: String, httpStatus: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.httpStatus = httpStatus
+    }
+
+    /// `not-found (HTTP 404): Document ... not found`.
+    public var description: String {
+        var text = code.name
+        if let httpStatus { text += " (HTTP \(httpStatus))" }
+        return message.isEmpty ? text : text + ": " + message
+    }
+
+    /// An `.invalidArgument` error the client raises itself, before sending anything.
+    public static func invalidArgument(_ message: String) -> FirestoreError {
+        FirestoreError(code: .invalidArgument, message: message)
+    }
+}

@@ -1,0 +1,104 @@
+internal import CCurl
+
+/// Turns a failed libcurl transfer into a ``FirestoreError`` whose message names the URL and curl's reason.
+enum CurlErrorMapping {
+    /// The error for a transfer that ended with `code`.
+    ///
+    /// - `COULDNT_CONNECT`, `COULDNT_RESOLVE_HOST`, `SEND_ERROR`, `RECV_ERROR`, `GOT_NOTHING`, `PARTIAL_FILE`,
+    ///   `SSL_CONNECT_ERROR`, `HTTP2`, `HTTP2_STREAM` → `.unavailable` (no complete response; worth a retry)
+    /// - `OPERATION_TIMEDOUT` → `.deadlineExceeded`
+    /// - a body larger than the cap → `.resourceExhausted`; an abort because the task was cancelled → `.cancelled`
+    /// - `URL_MALFORMAT`, `UNSUPPORTED_PROTOCOL` → `.invalidArgument`
+    /// - anything else → `.unknown`
+    ///
+    /// - Parameters:
+    ///   - detail: libcurl's error buffer text (may be empty; then `curl_easy_strerror` is used).
+    ///   - url: the request URL; the message shows only scheme, host, port and path (see ``redacted(_:)``).
+    static func error(
+        for code: CURLcode, detail: String, url: String, collector: CurlResponseCollector,
+        configuration: CurlTransport.Configuration
+    ) -> FirestoreError {
+        let reason = detail.isEmpty ? CurlRuntime.describe(code) : detail
+        let location = redacted(url)
+        if collector.exceededBodyLimit {
+            return FirestoreError(
+                code: .resourceExhausted,
+                message: "response body exceeds maxResponseBytes (\(collector.maxBodyBytes) bytes): \(location)")
+        }
+        if collector.abortedByCancellation {
+            return cancelled(url: url)
+        }
+        let summary: String
+        let errorCode: FirestoreError.Code
+        switch code {
+        case CURLE_COULDNT_CONNECT:
+            (errorCode, summary) = (.unavailable, "could not connect")
+        case CURLE_COULDNT_RESOLVE_HOST:
+            (errorCode, summary) = (.unavailable, "could not resolve host")
+        case CURLE_SEND_ERROR:
+            (errorCode, summary) = (.unavailable, "failed to send the request")
+        case CURLE_RECV_ERROR:
+            (errorCode, summary) = (.unavailable, "failed to receive the response")
+        case CURLE_GOT_NOTHING:
+            (errorCode, summary) = (.unavailable, "server closed the connection without a response")
+        case CURLE_PARTIAL_FILE:
+            (errorCode, summary) = (.unavailable, "response ended before its announced length")
+        case CURLE_SSL_CONNECT_ERROR:
+            (errorCode, summary) = (.unavailable, "TLS handshake failed")
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            (errorCode, summary) = (.unavailable, "HTTP/2 stream failed")
+        case CURLE_OPERATION_TIMEDOUT:
+            (errorCode, summary) = (
+                .deadlineExceeded,
+                "timed out (connectTimeout \(configuration.connectTimeout) s, "
+                    + "requestTimeout \(configuration.requestTimeout) s)"
+            )
+        case CURLE_ABORTED_BY_CALLBACK:
+            (errorCode, summary) = (.cancelled, "request cancelled")
+        case CURLE_URL_MALFORMAT:
+            (errorCode, summary) = (.invalidArgument, "malformed URL")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            (errorCode, summary) = (.invalidArgument, "unsupported protocol (only http and https are allowed)")
+        default:
+            (errorCode, summary) = (.unknown, "transfer failed with curl error \(code.rawValue)")
+        }
+        return FirestoreError(code: errorCode, message: "\(summary): \(location) (\(reason))")
+    }
+
+    /// The error for a request that was cancelled before or while it ran.
+    static func cancelled(url: String) -> FirestoreError {
+        FirestoreError(code: .cancelled, message: "request cancelled: \(redacted(url))")
+    }
+
+    /// `url` reduced to `scheme://host:port/path`: the query (which may carry an API key), the fragment and
+    /// any user info are dropped, and the scheme's default port is written out when the URL has none.
+    static func redacted(_ url: String) -> String {
+        func isEnd(_ character: Character) -> Bool { character == "?" || character == "#" }
+        guard let separator = url.firstRange(of: "://") else {
+            return String(url.prefix { !isEnd($0) })
+        }
+        let scheme = url[..<separator.lowerBound].lowercased()
+        let rest = url[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || isEnd($0) } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") {
+            authority = authority[authority.index(after: at)...]
+        }
+        let hasPort: Bool
+        if authority.hasPrefix("[") {  // IPv6 literal: a port can only follow the closing bracket
+            hasPort = authority.lastIndex(of: "]").map { authority[$0...].contains(":") } ?? false
+        } else {
+            hasPort = authority.contains(":")
+        }
+        var hostAndPort = String(authority)
+        if !hasPort {
+            switch scheme {
+            case "http": hostAndPort += ":80"
+            case "https": hostAndPort += ":443"
+            default: break
+            }
+        }
+        let path = rest[authorityEnd...].prefix { !isEnd($0) }
+        return "\(scheme)://\(hostAndPort)\(path.isEmpty ? "/" : path)"
+    }
+}

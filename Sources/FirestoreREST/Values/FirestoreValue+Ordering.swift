@@ -1,0 +1,106 @@
+import Foundation
+
+extension FirestoreValue {
+    /// Firestore's total order of values, as the server sorts query results ("Ordering of value types" in
+    /// the Firestore data-types documentation): null < booleans < numbers (integers and doubles compared by
+    /// value, NaN below every other number) < timestamps < strings (UTF-8 byte order) < bytes < references
+    /// (segment by segment) < geo points (latitude, then longitude) < arrays (element by element, then
+    /// length) < maps (sorted keys and their values pairwise, then size).
+    ///
+    /// - Returns: a negative number, zero or a positive number as `lhs` sorts before, with or after `rhs`.
+    /// - Complexity: O(n) in the size of the smaller value (maps: O(k log k) to sort their keys).
+    public static func compare(_ lhs: FirestoreValue, _ rhs: FirestoreValue) -> Int {
+        let lhsRank = lhs.typeRank, rhsRank = rhs.typeRank
+        if lhsRank != rhsRank { return lhsRank < rhsRank ? -1 : 1 }
+        switch (lhs, rhs) {
+        case (.boolean(let a), .boolean(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.integer(let a), .integer(let b)): return sign(a, b)
+        case (.double(let a), .double(let b)): return compareDoubles(a, b)
+        case (.integer(let a), .double(let b)): return compareIntegerToDouble(a, b)
+        case (.double(let a), .integer(let b)): return -compareIntegerToDouble(b, a)
+        case (.timestamp(let a), .timestamp(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case (.string(let a), .string(let b)): return compareBytes(a.utf8, b.utf8)
+        case (.bytes(let a), .bytes(let b)): return compareBytes(a, b)
+        case (.reference(let a), .reference(let b)): return compareResourceNames(a, b)
+        case (.geoPoint(let a), .geoPoint(let b)):
+            let latitude = compareDoubles(a.latitude, b.latitude)
+            return latitude != 0 ? latitude : compareDoubles(a.longitude, b.longitude)
+        case (.array(let a), .array(let b)):
+            for (x, y) in zip(a, b) {
+                let order = compare(x, y)
+                if order != 0 { return order }
+            }
+            return sign(a.count, b.count)
+        case (.map(let a), .map(let b)):
+            let aKeys = a.keys.sorted { compareBytes($0.utf8, $1.utf8) < 0 }
+            let bKeys = b.keys.sorted { compareBytes($0.utf8, $1.utf8) < 0 }
+            for (x, y) in zip(aKeys, bKeys) {
+                let keyOrder = compareBytes(x.utf8, y.utf8)
+                if keyOrder != 0 { return keyOrder }
+                if let xValue = a[x], let yValue = b[y] {
+                    let order = compare(xValue, yValue)
+                    if order != 0 { return order }
+                }
+            }
+            return sign(aKeys.count, bKeys.count)
+        default: return 0
+        }
+    }
+
+    /// Resource names compared segment by segment (so `c/a/x` sorts before `c/a-b`).
+    public static func compareResourceNames(_ lhs: String, _ rhs: String) -> Int {
+        let a = lhs.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let b = rhs.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for (x, y) in zip(a, b) {
+            let order = compareBytes(x, y)
+            if order != 0 { return order }
+        }
+        return sign(a.count, b.count)
+    }
+
+    var typeRank: Int {
+        switch self {
+        case .null: return 0
+        case .boolean: return 1
+        case .integer, .double: return 2
+        case .timestamp: return 3
+        case .string: return 4
+        case .bytes: return 5
+        case .reference: return 6
+        case .geoPoint: return 7
+        case .array: return 8
+        case .map: return 9
+        }
+    }
+
+    private static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : (a < b ? -1 : 1) }
+
+    private static func compareDoubles(_ a: Double, _ b: Double) -> Int {
+        if a.isNaN { return b.isNaN ? 0 : -1 }
+        if b.isNaN { return 1 }
+        return sign(a, b)
+    }
+
+    /// Exact comparison of an Int64 with a Double (no rounding of large integers).
+    private static func compareIntegerToDouble(_ a: Int64, _ b: Double) -> Int {
+        if b.isNaN { return 1 }
+        if b >= 9_223_372_036_854_775_808.0 { return -1 }
+        if b < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = b.rounded(.down)
+        let wholeInteger = Int64(whole)
+        if a != wholeInteger { return a < wholeInteger ? -1 : 1 }
+        return whole == b ? 0 : -1
+    }
+
+    private static func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Int {
+        var left = a.makeIterator(), right = b.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
+            }
+        }
+    }
+}

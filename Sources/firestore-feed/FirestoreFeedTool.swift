@@ -1,0 +1,60 @@
+import Foundation
+
+/// The `firestore-feed` command-line tool: dispatches to a subcommand and maps errors to exit codes
+/// (2: usage error with help on stderr; 1: runtime error as `error: <code>: <message>`).
+@main
+enum FirestoreFeedTool {
+    static let help = """
+        USAGE: firestore-feed <command> [options]
+
+        A Firestore REST client with a polling change feed.
+
+        COMMANDS:
+          watch COLLECTION_PATH   poll a query and print each snapshot's changes
+          query COLLECTION_PATH   run a query once, one JSON line per document
+          get DOCUMENT_PATH       print one document as a JSON line
+          demo                    seed a fruits collection, watch it while writing, print the feed
+
+        Run 'firestore-feed <command> --help' for a command's options.
+        """
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let command = arguments.first else {
+            Console.error(help)
+            exit(2)
+        }
+        let rest = Array(arguments.dropFirst())
+        let commandHelp: String
+        let run: ([String]) async throws(CLIError) -> Void
+        switch command {
+        case "watch": (commandHelp, run) = (WatchCommand.help, WatchCommand.run)
+        case "query": (commandHelp, run) = (QueryCommand.help, QueryCommand.run)
+        case "get": (commandHelp, run) = (GetCommand.help, GetCommand.run)
+        case "demo": (commandHelp, run) = (DemoCommand.help, DemoCommand.run)
+        case "-h", "--help", "help":
+            Console.output(help)
+            exit(0)
+        default:
+            Console.error("error: unknown command \"\(command)\"\n\n" + help)
+            exit(2)
+        }
+        if rest.contains("-h") || rest.contains("--help") {
+            Console.output(commandHelp)
+            exit(0)
+        }
+        do {
+            try await run(rest)
+            exit(0)
+        } catch {
+            switch error {
+            case .usage(let message, let help):
+                Console.error("error: \(message)\n\n" + help)
+                exit(2)
+            case .runtime(let error):
+                Console.error("error: \(error.code.name): \(error.message)")
+                exit(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Runs the built `firestore-feed` executable (it sits beside the test binary in the build folder).
+struct CLIProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("firestore-feed")
+    }
+
+    let process = Process()
+    let stdoutPipe = Pipe()
+    let stderrPipe = Pipe()
+
+    /// Starts the tool with `arguments`; FIRESTORE_EMULATOR_HOST is removed from its environment so only the
+    /// flags count.
+    init(_ arguments: [String]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["FIRESTORE_EMULATOR_HOST"] = nil
+        process.environment = environment
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for exit (killing the process after `timeout` seconds) and collects its output.
+    func finish(timeout: Double = 60) async -> Result {
+        let deadline = Date().addingTimeInterval(timeout)
+        let stdoutData = Task.detached { stdoutPipe.fileHandleForReading.readDataToEndOfFile() }
+        let stderrData = Task.detached { stderrPipe.fileHandleForReading.readDataToEndOfFile() }
+        while process.isRunning {
+            if Date() > deadline { process.terminate() }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: await stdoutData.value, as: UTF8.self),
+                      stderr: String(decoding: await stderrData.value, as: UTF8.self))
+    }
+
+    /// Runs to completion.
+    static func run(_ arguments: [String], timeout: Double = 60) async throws -> Result {
+        try await CLIProcess(arguments).finish(timeout: timeout)
+    }
+}
+
+extension CLIProcess: @unchecked Sendable {}

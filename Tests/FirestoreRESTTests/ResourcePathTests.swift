@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import FirestoreREST
+
+@Suite("ResourcePath")
+struct ResourcePathTests {
+    @Test(arguments: [
+        ("a#b", "a%23b"),
+        ("50%off", "50%25off"),
+        ("hello world", "hello%20world"),
+        ("ü", "%C3%BC"),
+        ("(default)", "(default)"),
+        ("AZaz09-._~", "AZaz09-._~"),
+        ("a/b", "a%2Fb"),
+        ("a&b=c", "a%26b%3Dc"),
+        ("a+b", "a%2Bb"),
+        ("q?x", "q%3Fx"),
+        ("😀", "%F0%9F%98%80"),
+        ("`*'!:@$,;", "%60%2A%27%21%3A%40%24%2C%3B"),
+        ("", ""),
+    ])
+    func percentEncodes(text: String, expected: String) {
+        #expect(ResourcePath.percentEncode(text) == expected)
+    }
+
+    @Test func urlEncodedEncodesEachSegment() throws {
+        let path = try ResourcePath(segments: ["c", "hello world", "sub", "ü", "col", "50%off#1"])
+        #expect(path.urlEncoded == "c/hello%20world/sub/%C3%BC/col/50%25off%231")
+        #expect(path.description == "c/hello world/sub/ü/col/50%off#1")
+    }
+
+    @Test func parsesSlashSeparatedPath() throws {
+        let path = try ResourcePath("fruits/apple/reviews/r1")
+        #expect(path.segments == ["fruits", "apple", "reviews", "r1"])
+        #expect(path.isDocument)
+        #expect(!path.isCollection)
+        #expect(path.lastSegment == "r1")
+        #expect(path.parent.segments == ["fruits", "apple", "reviews"])
+        #expect(path.parent.isCollection)
+    }
+
+    @Test func emptyStringIsTheRoot() throws {
+        let root = try ResourcePath("")
+        #expect(root.segments == [])
+        #expect(root == ResourcePath.root)
+        #expect(!root.isDocument)
+        #expect(!root.isCollection)
+        #expect(root.lastSegment == "")
+        #expect(root.parent.segments == [])
+        #expect(root.description == "")
+    }
+
+    @Test(arguments: ["a//b", "/a", "a/", "/", "//", "a/./b", "a/../b", ".", "..", "c/d/..", "./c"])
+    func refusesMalformedPath(text: String) {
+        let error = #expect(throws: FirestoreError.self) { try ResourcePath(text) }
+        #expect(error?.code == .invalidArgument)
+    }
+
+    @Test func emptySegmentErrorNamesThePosition() {
+        let error = #expect(throws: FirestoreError.self) { try ResourcePath("a//b") }
+        #expect(error?.message.contains("\"a//b\"") == true)
+        #expect(error?.message.contains("position 1") == true)
+    }
+
+    @Test(arguments: [["a/b"], [""], ["."], [".."], ["c", "d/e"], ["c", ""], ["/"]])
+    func refusesInvalidSegments(segments: [String]) {
+        let error = #expect(throws: FirestoreError.self) { try ResourcePath(segments: segments) }
+        #expect(error?.code == .invalidArgument)
+    }
+
+    @Test(arguments: [["..."], ["a.b"], [".hidden"], ["a b", "%", "#", "?"], ["(default)"], ["__x__"]])
+    func acceptsUnusualIDs(segments: [String]) throws {
+        #expect(try ResourcePath(segments: segments).segments == segments)
+    }
+
+    @Test func appending() throws {
+        let collection = try ResourcePath("c")
+        #expect(try collection.appending("d").segments == ["c", "d"])
+        #expect(try collection.appending(path: "d/sub").segments == ["c", "d", "sub"])
+        #expect(throws: FirestoreError.self) { try collection.appending("x/y") }
+        #expect(throws: FirestoreError.self) { try collection.appending("") }
+        #expect(throws: FirestoreError.self) { try collection.appending("..") }
+        #expect(throws: FirestoreError.self) { try collection.appending(path: "d//e") }
+    }
+}
+
+@Suite("DatabaseID")
+struct DatabaseIDTests {
+    @Test func names() throws {
+        let database = try DatabaseID(projectID: "p")
+        #expect(database.name == "projects/p/databases/(default)")
+        #expect(database.documentsRoot == "projects/p/databases/(default)/documents")
+        #expect(database.resourceName(of: .root) == "projects/p/databases/(default)/documents")
+        #expect(
+            database.resourceName(of: try ResourcePath("c/d"))
+                == "projects/p/databases/(default)/documents/c/d")
+        #expect(try DatabaseID(projectID: "p", databaseID: "named").name == "projects/p/databases/named")
+    }
+
+    @Test func pathOfResourceName() throws {
+        let database = try DatabaseID(projectID: "p")
+        #expect(
+            try database.path(ofResourceName: "projects/p/databases/(default)/documents/c/d").segments == ["c", "d"])
+        #expect(try database.path(ofResourceName: "projects/p/databases/(default)/documents").segments == [])
+        #expect(throws: FirestoreError.self) {
+            try database.path(ofResourceName: "projects/other/databases/(default)/documents/c/d")
+        }
+        #expect(throws: FirestoreError.self) {
+            try database.path(ofResourceName: "projects/p/databases/(default)/documents/c//d")
+        }
+    }
+
+    @Test(arguments: [("", "(default)"), ("a/b", "(default)"), ("p", ""), ("p", "x/y")])
+    func refusesBadIDs(projectID: String, databaseID: String) {
+        #expect(throws: FirestoreError.self) { try DatabaseID(projectID: projectID, databaseID: databaseID) }
+    }
+
+    @Test func requestURLsPercentEncodeDocumentIDs() throws {
+        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: UnreachableTransport())
+        let path = try ResourcePath(segments: ["c", "a#b c"])
+        #expect(db.encodedName(of: path) == "projects/p/databases/(default)/documents/c/a%23b%20c")
+        #expect(db.url(db.encodedName(of: path)) == "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents/c/a%23b%20c")
+        #expect(db.document("c/a b").resourceName == "projects/p/databases/(default)/documents/c/a b")
+    }
+}
+
+/// A transport for unit tests that must never reach the network: every request fails.
+private struct UnreachableTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
+    }
+}
