@@ -60,7 +60,7 @@ enum DemoCommand {
         let firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
         var interval = Duration.milliseconds(200)
         if let text = reader.value("--interval") {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
+            guard let seconds = WhereClause.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
                 throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 60", help: help)
             }
             interval = .milliseconds(Int64((seconds * 1000).rounded()))
@@ -81,7 +81,7 @@ enum DemoCommand {
     static func play(_ firestore: Firestore, interval: Duration, format: OutputFormat) async throws {
         let fruits = firestore.collection("fruits")
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
-        for seed in seeds { try await fruits.document(seed.id).setData(seed.fields) }
+        for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
         note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
         note("watching: fruits where isFavourite == true, ordered by name", format)
 

@@ -13,6 +13,7 @@ enum FirestoreFeedTool {
           watch COLLECTION_PATH   poll a query and print each snapshot's changes
           query COLLECTION_PATH   run a query once, one JSON line per document
           get DOCUMENT_PATH       print one document as a JSON line
+          count COLLECTION_PATH   print how many documents a query matches
           demo                    seed a fruits collection, watch it while writing, print the feed
 
         Run 'firestore-feed <command> --help' for a command's options.
@@ -31,6 +32,7 @@ enum FirestoreFeedTool {
         case "watch": (commandHelp, run) = (WatchCommand.help, WatchCommand.run)
         case "query": (commandHelp, run) = (QueryCommand.help, QueryCommand.run)
         case "get": (commandHelp, run) = (GetCommand.help, GetCommand.run)
+        case "count": (commandHelp, run) = (CountCommand.help, CountCommand.run)
         case "demo": (commandHelp, run) = (DemoCommand.help, DemoCommand.run)
         case "-h", "--help", "help":
             Console.output(help)

@@ -20,7 +20,7 @@ enum QueryCommand {
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(
             arguments, valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags),
-            switchFlags: ["--dry-run"], help: help)
+            switchFlags: QueryOptions.switchFlags.union(["--dry-run"]), help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("query needs exactly one COLLECTION_PATH", help: help)
         }

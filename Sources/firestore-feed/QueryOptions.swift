@@ -1,21 +1,38 @@
 import FirestoreREST
 
-/// `--where`, `--order-by` and `--limit`, shared by `watch` and `query`.
+/// The query options shared by `watch`, `query` and `count`: filters, orders, cursors, projection, offset,
+/// limits and the collection-group switch.
 struct QueryOptions {
-    static let valueFlags: Set<String> = ["--where", "--order-by", "--limit"]
+    static let valueFlags: Set<String> = [
+        "--where", "--order-by", "--limit", "--limit-to-last", "--start-at", "--start-after", "--end-at",
+        "--end-before", "--select", "--offset",
+    ]
+    static let switchFlags: Set<String> = ["--collection-group"]
     static let help = """
           --where 'FIELD OP VALUE'   filter (repeatable, ANDed); OP: == != < <= > >= array-contains
                                      array-contains-any in not-in; VALUE is JSON (3 is an integer,
                                      3.0 a double, "x" a string, [1,2] an array)
           --order-by FIELD[:desc]    order (repeatable); ascending unless :desc
-          --limit N                  at most N documents
+          --limit N                  at most the first N documents
+          --limit-to-last N          at most the last N documents (needs --order-by)
+          --start-at VALUES          start at these order values (comma-separated JSON: 3,"x")
+          --start-after VALUES       start after these order values
+          --end-at VALUES            end at these order values
+          --end-before VALUES        end before these order values
+          --select FIELD,FIELD       return only these fields (an empty value: document names only)
+          --offset N                 skip the first N documents
+          --collection-group         COLLECTION_PATH is a collection ID: query every collection with it
         """
 
     let clauses: [WhereClause]
     let orders: [QueryOrder]
-    let limit: Int?
+    let limit: (count: Int, last: Bool)?
+    let cursors: [(flag: String, values: [FirestoreValue])]
+    let selection: [FieldPath]?
+    let offset: Int?
+    let collectionGroup: Bool
 
-    /// - Throws: ``CLIError/usage(_:help:)`` naming the bad clause, order or limit.
+    /// - Throws: ``CLIError/usage(_:help:)`` naming the bad option and value.
     init(_ reader: ArgumentReader, help: String) throws(CLIError) {
         var clauses: [WhereClause] = []
         for text in reader.all("--where") {
@@ -36,30 +53,82 @@ struct QueryOptions {
                 fieldText = String(text.dropLast(4))
             }
             do {
-                let field = fieldText == "__name__" ? FieldPath.documentID : try FieldPath(quoted: fieldText)
-                orders.append(QueryOrder(field: field, descending: descending))
+                orders.append(QueryOrder(field: try WhereClause.fieldPath(fieldText), descending: descending))
             } catch {
                 throw .usage("--order-by \"\(text)\": \(error.message)", help: help)
             }
         }
-        var limit: Int?
-        if let text = reader.value("--limit") {
-            guard let number = Int(text), number >= 0, number <= Int(Int32.max) else {
-                throw .usage("--limit \"\(text)\": expected a whole number from 0 to \(Int32.max)", help: help)
+        let first = try Self.count(reader, "--limit", help: help)
+        let last = try Self.count(reader, "--limit-to-last", help: help)
+        if first != nil, last != nil {
+            throw .usage("--limit and --limit-to-last cannot be combined", help: help)
+        }
+        if last != nil, orders.isEmpty {
+            throw .usage("--limit-to-last needs at least one --order-by", help: help)
+        }
+        limit = first.map { ($0, false) } ?? last.map { ($0, true) }
+        var cursors: [(String, [FirestoreValue])] = []
+        for flag in ["--start-at", "--start-after", "--end-at", "--end-before"] {
+            guard let text = reader.value(flag) else { continue }
+            let parsed: JSONValue
+            do {
+                parsed = try JSONValue.parse("[" + text + "]")
+            } catch {
+                throw .usage("\(flag) \"\(text)\": not comma-separated JSON values (\(error))", help: help)
             }
-            limit = number
+            guard case .array(let values) = parsed, !values.isEmpty else {
+                throw .usage("\(flag) \"\(text)\": expected comma-separated JSON values", help: help)
+            }
+            cursors.append((flag, values.map(WhereClause.firestoreValue)))
+        }
+        if reader.value("--start-at") != nil, reader.value("--start-after") != nil {
+            throw .usage("--start-at and --start-after cannot be combined", help: help)
+        }
+        if reader.value("--end-at") != nil, reader.value("--end-before") != nil {
+            throw .usage("--end-at and --end-before cannot be combined", help: help)
+        }
+        if let text = reader.value("--select") {
+            do {
+                selection = try WhereClause.splitFields(text).map { (field) throws(FirestoreError) in
+                    try WhereClause.fieldPath(field)
+                }
+            } catch {
+                throw .usage("--select \"\(text)\": \(error.message)", help: help)
+            }
+        } else {
+            selection = nil
         }
         self.clauses = clauses
         self.orders = orders
-        self.limit = limit
+        self.cursors = cursors
+        self.offset = try Self.count(reader, "--offset", help: help)
+        self.collectionGroup = reader.has("--collection-group")
     }
 
-    /// The query over `collectionPath` with these options.
+    private static func count(_ reader: ArgumentReader, _ flag: String, help: String) throws(CLIError) -> Int? {
+        guard let text = reader.value(flag) else { return nil }
+        guard let number = Int(text), number >= 0, number <= Int(Int32.max) else {
+            throw .usage("\(flag) \"\(text)\": expected a whole number from 0 to \(Int32.max)", help: help)
+        }
+        return number
+    }
+
+    /// The query over `collectionPath` (a collection ID with `--collection-group`) with these options.
     func query(_ firestore: Firestore, collectionPath: String) -> Query {
-        var query = firestore.collection(collectionPath).query
+        var query = collectionGroup ? firestore.collectionGroup(collectionPath) : firestore.collection(collectionPath).query
         for clause in clauses { query = query.whereField(clause.field, clause.op, clause.value) }
         for order in orders { query = query.order(by: order.field, descending: order.descending) }
-        if let limit { query = query.limit(to: limit) }
+        for (flag, values) in cursors {
+            switch flag {
+            case "--start-at": query = query.start(at: values)
+            case "--start-after": query = query.start(after: values)
+            case "--end-at": query = query.end(at: values)
+            default: query = query.end(before: values)
+            }
+        }
+        if let selection { query = query.select(fields: selection) }
+        if let offset { query = query.offset(offset) }
+        if let limit { query = limit.last ? query.limit(toLast: limit.count) : query.limit(to: limit.count) }
         return query
     }
 }

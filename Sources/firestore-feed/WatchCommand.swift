@@ -25,7 +25,7 @@ enum WatchCommand {
             arguments,
             valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags)
                 .union(["--interval", "--count", "--format"]),
-            switchFlags: [], help: help)
+            switchFlags: QueryOptions.switchFlags, help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("watch needs exactly one COLLECTION_PATH", help: help)
         }
@@ -33,7 +33,7 @@ enum WatchCommand {
         let options = try QueryOptions(reader, help: help)
         var interval = Duration.seconds(1)
         if let text = reader.value("--interval") {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.01, seconds <= 86_400 else {
+            guard let seconds = WhereClause.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 86_400 else {
                 throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 86400", help: help)
             }
             interval = .milliseconds(Int64((seconds * 1000).rounded()))

@@ -56,17 +56,85 @@ struct WhereClause: Equatable {
         } catch {
             throw .invalidArgument("--where \"\(text)\": VALUE is not JSON (\(error))")
         }
-        if fieldText == "__name__" {
-            self.field = .documentID
-        } else {
-            do {
-                self.field = try FieldPath(quoted: fieldText)
-            } catch {
-                throw .invalidArgument("--where \"\(text)\": \(error.message)")
-            }
+        if let literal = Self.oversizedIntegerLiteral(in: valueText) {
+            throw .invalidArgument("--where \"\(text)\": the integer \(literal) does not fit in 64 bits")
+        }
+        do {
+            self.field = try Self.fieldPath(fieldText)
+        } catch {
+            throw .invalidArgument("--where \"\(text)\": \(error.message)")
         }
         self.op = op
         self.value = Self.firestoreValue(json)
+    }
+
+    /// The first integer literal (digits with no fraction or exponent) outside strings that does not fit in
+    /// Int64, or `nil`. JSON would read it as a double; the CLI promises integer literals are integerValues.
+    static func oversizedIntegerLiteral(in json: String) -> String? {
+        var inString = false
+        var escaped = false
+        var token = ""
+        func check() -> String? {
+            defer { token = "" }
+            let isInteger = !token.isEmpty && !token.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            return isInteger && Int64(token) == nil ? token : nil
+        }
+        for character in json {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            if character == "\"" {
+                inString = true
+            } else if character.isNumber || "-+.eE".contains(character) {
+                token.append(character)
+                continue
+            }
+            if let found = check() { return found }
+        }
+        return check()
+    }
+
+    /// Seconds as a JSON number (`0.5`, `2`), or `nil`: Swift's `Double("0x10")` would take hexadecimal.
+    static func seconds(_ text: String) -> Double? {
+        switch try? JSONValue.parse(text) {
+        case .integer(let number)?: return Double(number)
+        case .double(let number)?: return number
+        default: return nil
+        }
+    }
+
+    /// A field path as the CLI takes it: dotted, with backticks around a segment holding dots or spaces;
+    /// `__name__` is the document key.
+    static func fieldPath(_ text: String) throws(FirestoreError) -> FieldPath {
+        text == "__name__" ? .documentID : try FieldPath(quoted: text)
+    }
+
+    /// Splits `a,b.c,\`x,y\`` at the commas outside backticks; an empty text gives no fields.
+    static func splitFields(_ text: String) -> [String] {
+        if text.isEmpty { return [] }
+        var fields: [String] = []
+        var current = ""
+        var inBackticks = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                escaped = false
+            } else if character == "\\", inBackticks {
+                escaped = true
+            } else if character == "`" {
+                inBackticks.toggle()
+            } else if character == ",", !inBackticks {
+                fields.append(current)
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        fields.append(current)
+        return fields
     }
 
     /// Plain JSON to a Firestore value, as described on the type.

@@ -16,7 +16,7 @@ import Testing
     static func seeded(_ label: String) async throws -> CollectionReference {
         let db = try LiveFirestore.make(label)
         let cities = db.collection("cities")
-        for (id, fields) in Self.cities { try await cities.document(id).setData(fields) }
+        for (id, fields) in Self.cities { try await cities.document(id).setData([String: WriteValue](fields)) }
         return cities
     }
 

@@ -30,7 +30,7 @@ import Testing
             "array": .array([1, "two", 3.0, .null]),
             "map": .map(["nested": .map(["deep": .integer(-7)]), "a.b": "dotted key", "1": "digit key"]),
         ]
-        try await reference.setData(fields)
+        try await reference.setData([String: WriteValue](fields))
         let snapshot = try await reference.getDocument()
         #expect(snapshot.exists)
         #expect(snapshot.data() == fields)

@@ -31,9 +31,11 @@ struct RunQueryDecodingTests {
         #expect(response == RunQueryResponse(documents: [], readTime: may1Midnight, skippedResults: 0))
     }
 
-    @Test func emptyArray() throws {
-        let response = try Firestore.decodeRunQuery(try json("[]"))
-        #expect(response == RunQueryResponse(documents: [], readTime: nil, skippedResults: 0))
+    /// Every stream carries a readTime; `[]` is a broken body, not "no documents" (it would empty a feed).
+    @Test func emptyArrayIsAnError() throws {
+        #expect(throws: FirestoreError(code: .internal, message: "runQuery response carries no readTime")) {
+            try Firestore.decodeRunQuery(try json("[]"))
+        }
     }
 
     @Test func readTimeIsTheNewest() throws {
@@ -100,9 +102,11 @@ struct RunQueryDecodingTests {
         #expect(try Firestore.decodeRunQuery(body).skippedResults == 2)
     }
 
-    @Test func singleObjectBodyIsOneElement() throws {
-        let response = try Firestore.decodeRunQuery(try json(#"{"readTime":"2024-05-01T00:00:00Z"}"#))
-        #expect(response == RunQueryResponse(documents: [], readTime: may1Midnight, skippedResults: 0))
+    /// Streams are arrays; a bare object is accepted only as an error body.
+    @Test func singleObjectBodyIsAnError() throws {
+        #expect(throws: FirestoreError(code: .internal, message: "runQuery response is an object, not an array")) {
+            try Firestore.decodeRunQuery(try json(#"{"readTime":"2024-05-01T00:00:00Z"}"#))
+        }
     }
 
     @Test func malformedDocumentNamesTheElement() throws {

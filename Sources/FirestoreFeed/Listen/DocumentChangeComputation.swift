@@ -31,8 +31,9 @@ public struct ComputedChange: Sendable, Hashable {
 /// 4. then modifications, in the new result's order: `oldIndex` is the position of the old version in the
 ///    working list, which is removed; the new version is inserted where the ordering puts it (`newIndex`).
 ///
-/// Documents are identified by their full resource name. Duplicated names in one input are counted once
-/// (the first occurrence wins) so a misbehaving server cannot make the working list diverge.
+/// Documents are identified by their full resource name, compared byte for byte (``ByteExactName``).
+/// Duplicated names in one input are counted once (the first occurrence wins) so a misbehaving server cannot
+/// make the working list diverge.
 public enum DocumentChangeComputation {
     /// The changes that turn `old` into `new`.
     ///
@@ -46,20 +47,20 @@ public enum DocumentChangeComputation {
     public static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering)
         -> [ComputedChange]
     {
-        var oldByName: [String: Document] = [:]
+        var oldByName: [ByteExactName: Document] = [:]
         oldByName.reserveCapacity(old.count)
         var working: [Document] = []
         working.reserveCapacity(max(old.count, new.count))
-        for document in old where oldByName[document.name] == nil {
-            oldByName[document.name] = document
+        for document in old where oldByName[ByteExactName(name: document.name)] == nil {
+            oldByName[ByteExactName(name: document.name)] = document
             working.append(document)
         }
-        var newNames: Set<String> = []
+        var newNames: Set<ByteExactName> = []
         newNames.reserveCapacity(new.count)
         var added: [Document] = []
         var modified: [Document] = []
-        for document in new where newNames.insert(document.name).inserted {
-            if let previous = oldByName[document.name] {
+        for document in new where newNames.insert(ByteExactName(name: document.name)).inserted {
+            if let previous = oldByName[ByteExactName(name: document.name)] {
                 if previous.updateTime != document.updateTime { modified.append(document) }
             } else {
                 added.append(document)
@@ -72,7 +73,7 @@ public enum DocumentChangeComputation {
         var kept: [Document] = []
         kept.reserveCapacity(working.count)
         for document in working {
-            if newNames.contains(document.name) {
+            if newNames.contains(ByteExactName(name: document.name)) {
                 kept.append(document)
             } else {
                 changes.append(ComputedChange(type: .removed, document: document, oldIndex: kept.count, newIndex: nil))
@@ -87,7 +88,7 @@ public enum DocumentChangeComputation {
         }
 
         for document in modified {
-            guard let previous = oldByName[document.name],
+            guard let previous = oldByName[ByteExactName(name: document.name)],
                 let oldPosition = index(of: previous, in: working, ordering: ordering)
             else { continue }
             working.remove(at: oldPosition)
@@ -125,7 +126,8 @@ public enum DocumentChangeComputation {
                 high = middle
             }
         }
-        if low < list.count, list[low].name == document.name { return low }
-        return list.firstIndex { $0.name == document.name }
+        let key = ByteExactName(name: document.name)
+        if low < list.count, ByteExactName(name: list[low].name) == key { return low }
+        return list.firstIndex { ByteExactName(name: $0.name) == key }
     }
 }

@@ -18,15 +18,20 @@ struct QueryPoller: Sendable {
     /// Runs until the task is cancelled or a permanent error occurs, calling `publish` with each snapshot.
     /// - Throws: the permanent ``FirestoreError``, or `CancellationError` when cancelled during a sleep.
     func run(publish: @Sendable (QuerySnapshot) -> Void) async throws {
-        let parent = try query.parentPath()
-        let structuredQuery = try query.structuredQuery()
+        _ = try query.structuredQuery()
         let ordering = DocumentOrdering(query: query)
         var previous: [Document] = []
         var lastReadTime: Timestamp?
         var isFirst = true
         while !Task.isCancelled {
             do {
-                let response = try await query.firestore.runQuery(parent: parent, structuredQuery: structuredQuery)
+                var response = try await query.runQuery()
+                guard response.readTime != nil else {
+                    // Every runQuery stream ends with a readTime (firestore-rest.md §1.3); a body without one
+                    // (empty, `{}`, `[]`) is broken, and applying it would empty the list.
+                    throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
+                }
+                response.documents = Self.unique(response.documents)
                 let isStale = response.readTime.map { time in lastReadTime.map { time < $0 } ?? false } ?? false
                 if !isStale {
                     let changes = DocumentChangeComputation.changes(from: previous, to: response.documents,
@@ -45,6 +50,14 @@ struct QueryPoller: Sendable {
             }
             try await clock.sleep(for: policy.interval)
         }
+    }
+
+    /// The documents with repeated names (byte for byte) dropped, the first occurrence kept, so that a
+    /// snapshot's list and its changes always agree.
+    static func unique(_ documents: [Document]) -> [Document] {
+        var seen: Set<ByteExactName> = []
+        seen.reserveCapacity(documents.count)
+        return documents.filter { seen.insert(ByteExactName(name: $0.name)).inserted }
     }
 
     func snapshot(documents: [Document], changes: [ComputedChange], readTime: Timestamp?) -> QuerySnapshot {

@@ -20,7 +20,7 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
 
     /// The collection ID, the last path segment.
     public var collectionID: String {
-        (try? pathResult.get().lastSegment) ?? String(path.split(separator: "/").last ?? "")
+        (try? pathResult.get().lastSegment) ?? path.lastUTF8Component("/")
     }
 
     /// The query over every document of this collection.
@@ -39,15 +39,15 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     /// A document with a new random 20-character ID (`[A-Za-z0-9]`), as the SDKs make them.
     public func document() -> DocumentReference { document(Self.autoID()) }
 
-    /// Creates a document with a random ID holding `data`: a commit with `currentDocument.exists = false`.
+    /// Creates a document with a random ID holding `data`: a commit with `currentDocument.exists = false`, as
+    /// ``DocumentReference/create(_:)`` (`create-*` conformance). Sentinels are allowed as in `create`.
     /// - Returns: the new document's reference.
-    /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or data that breaks a
+    ///   rule of ``WriteValue``; otherwise the server's or the transport's error.
     @discardableResult
-    public func addDocument(data: [String: FirestoreValue]) async throws -> DocumentReference {
+    public func addDocument(data: [String: WriteValue]) async throws -> DocumentReference {
         let reference = document()
-        let resolved = try reference.resourcePath()
-        _ = try await firestore.commit([.update(path: resolved, fields: data, mask: nil,
-                                                precondition: .exists(false))])
+        _ = try await firestore.commit([try reference.createWrite(data)])
         return reference
     }
 
@@ -58,27 +58,18 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     ///   page is malformed or the server repeats a page token.
     public func listDocuments(pageSize: Int = 300) async throws -> [DocumentSnapshot] {
         let resolved = try pathResult.get()
-        var snapshots: [DocumentSnapshot] = []
-        var pageToken: String?
-        var seenTokens: Set<String> = []
-        repeat {
+        let firestore = self.firestore
+        return try await firestore.collectPages("list \(path)", listKey: "documents") { pageToken in
             var query = [("pageSize", String(max(1, min(pageSize, 1000))))]
             if let pageToken { query.append(("pageToken", pageToken)) }
-            let json = try await firestore.call("GET", firestore.encodedName(of: resolved), query: query)
-            for (position, element) in (json["documents"]?.arrayValue ?? []).enumerated() {
-                do {
-                    let document = try Document(restJSON: element)
-                    snapshots.append(DocumentSnapshot(firestore: firestore, document: document))
-                } catch {
-                    throw FirestoreError(code: .internal, message: "list \(path) element \(position): \(error.message)")
-                }
+            return try await firestore.call("GET", firestore.encodedName(of: resolved), query: query)
+        } decode: { element, position in
+            do throws(FirestoreError) {
+                return DocumentSnapshot(firestore: firestore, document: try Document(restJSON: element))
+            } catch {
+                throw FirestoreError(code: .internal, message: "list \(path) element \(position): \(error.message)")
             }
-            pageToken = json["nextPageToken"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-            if let token = pageToken, !seenTokens.insert(token).inserted {
-                throw FirestoreError(code: .internal, message: "list \(path): the server repeated page token \(token)")
-            }
-        } while pageToken != nil
-        return snapshots
+        }
     }
 
     public var description: String { "CollectionReference(\(path))" }

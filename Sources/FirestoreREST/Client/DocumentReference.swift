@@ -23,7 +23,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
 
     /// The document ID, the last path segment.
     public var documentID: String {
-        (try? pathResult.get().lastSegment) ?? String(path.split(separator: "/").last ?? "")
+        (try? pathResult.get().lastSegment) ?? path.lastUTF8Component("/")
     }
 
     /// The full resource name: `projects/p/databases/(default)/documents/fruits/apple`.
@@ -33,7 +33,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     public var parent: CollectionReference {
         CollectionReference(
             firestore: firestore, path: pathResult.map(\.parent),
-            rawPath: path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+            rawPath: path.splitUTF8("/").dropLast().joined(separator: "/"))
     }
 
     /// The subcollection `collectionPath` below this document (`"reviews"`, or a longer relative path with an
@@ -69,47 +69,143 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   transport failure.
     public func getDocument() async throws -> DocumentSnapshot {
         let resolved = try resourcePath()
+        let json: JSONValue
         do {
-            let json = try await firestore.call("GET", firestore.encodedName(of: resolved))
-            return DocumentSnapshot(reference: self, document: try Document(restJSON: json))
-        } catch let error as FirestoreError where error.code == .notFound && error.httpStatus == 404 {
+            json = try await firestore.call("GET", firestore.encodedName(of: resolved))
+        } catch let error as FirestoreError where error.code == .notFound && error.isServerStatus {
+            // Only the server's own NOT_FOUND status means "no such document"; a 404 page from a proxy or
+            // another server stays an error.
             return DocumentSnapshot(reference: self, document: nil)
+        }
+        do {
+            return DocumentSnapshot(reference: self, document: try Document(restJSON: json))
+        } catch {
+            throw FirestoreError(code: .internal, message: "GET \(path): malformed document: \(error.message)")
         }
     }
 
-    /// Writes `data` to the document, creating it if needed. Without `merge` the whole document is
-    /// replaced; with `merge` only the leaf fields in `data` change (the update mask lists every leaf path;
-    /// an empty map value counts as a leaf), as the conformance `set-merge*.json` tests pin.
-    /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure.
-    public func setData(_ data: [String: FirestoreValue], merge: Bool = false) async throws {
-        let resolved = try resourcePath()
-        let mask = merge ? FieldMask.leafPaths(of: data) : nil
-        _ = try await firestore.commit([.update(path: resolved, fields: data, mask: mask, precondition: nil)])
+    /// Writes `data` to the document, creating it if needed: one commit (`firestore-rest.md` §1.6).
+    ///
+    /// Without `merge` the whole document is replaced (no update mask; `set-*` conformance). With `merge` only
+    /// the fields in `data` change: the mask lists every leaf path of `data` (an empty map counts as a leaf)
+    /// and every `FieldValue.delete()`, never a transform (`set-mergeall*`, `set-del-mergeall`). Sentinels
+    /// become `updateTransforms`. Plain `[String: FirestoreValue]` data converts with
+    /// `[String: WriteValue](fields)`.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or data that breaks a
+    ///   rule of ``WriteValue`` (e.g. `FieldValue.delete()` without `merge`, `set-del-wo-merge`); otherwise the
+    ///   server's or the transport's error.
+    public func setData(_ data: [String: WriteValue], merge: Bool = false) async throws {
+        try await commitOne(setWrite(data, merge: merge ? .mergeAll : .overwrite))
     }
 
-    /// Updates the named fields of an existing document; other fields stay. Keys are dotted field paths
-    /// (`"profile.age"` reaches into the map `profile`); for a field name that holds a dot use
-    /// ``updateData(fields:)`` with a ``FieldPath``. The mask is exactly the given paths.
-    /// - Throws: ``FirestoreError`` `.notFound` when the document does not exist, `.invalidArgument` for an
-    ///   empty update, an invalid path, or one path that is a prefix of another (`a` and `a.b`).
-    public func updateData(_ fields: [String: FirestoreValue]) async throws {
-        var byPath: [FieldPath: FirestoreValue] = [:]
-        for (key, value) in fields { byPath[try FieldPath(dotted: key)] = value }
-        try await updateData(fields: byPath)
+    /// Writes only the fields named by dotted paths in `mergeFields` (`"stats.kcal"`), creating the document if
+    /// needed; data outside them is ignored, sentinels outside them too (`set-merge*`, `set-st-nomerge`).
+    /// - Throws: ``FirestoreError`` `.invalidArgument` before sending when a merge field is not in `data`
+    ///   (`set-merge-present`), one prefixes another (`set-merge-prefix`), a `FieldValue.delete()` is not
+    ///   exactly at a merge field (`set-del-nomerge`, `set-del-nonleaf`), or a path is malformed; otherwise the
+    ///   server's or the transport's error.
+    public func setData(_ data: [String: WriteValue], mergeFields: [String]) async throws {
+        try await commitOne(setWrite(data, merge: .mergeFields(WriteEncoder.dottedPaths(mergeFields))))
     }
 
-    /// Updates fields named by ``FieldPath``; see ``updateData(_:)``.
-    /// - Throws: as ``updateData(_:)``.
-    public func updateData(fields: [FieldPath: FirestoreValue]) async throws {
-        let resolved = try resourcePath()
-        let (nested, mask) = try FieldMask.nest(fields)
-        _ = try await firestore.commit([.update(path: resolved, fields: nested, mask: mask,
-                                                precondition: .exists(true))])
+    /// Writes only the fields named by `mergeFields`; as the dotted `[String]` form.
+    /// A ``FieldPath`` names a field whose name holds dots or other special characters (`set-merge-fp`).
+    /// - Throws: as the dotted form.
+    public func setData(_ data: [String: WriteValue], mergeFields: [FieldPath]) async throws {
+        try await commitOne(setWrite(data, merge: .mergeFields(mergeFields)))
     }
 
-    /// Deletes the document. Deleting a missing document succeeds.
-    /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure.
-    public func delete() async throws {
-        _ = try await firestore.commit([.delete(path: try resourcePath(), precondition: nil)])
+    /// Creates the document with `data`; fails if it exists (`create-*`: a set with
+    /// `currentDocument.exists = false`).
+    /// - Throws: ``FirestoreError`` `.alreadyExists` when the document exists; `.invalidArgument` before sending
+    ///   for an invalid path or data (`FieldValue.delete()` is refused, `create-nodel`); otherwise the server's or
+    ///   the transport's error.
+    public func create(_ data: [String: WriteValue]) async throws {
+        try await commitOne(createWrite(data))
+    }
+
+    /// Updates the named fields of an existing document; other fields stay. Keys are dotted field paths split
+    /// at the top level only (`"profile.age"` reaches into the map `profile`; keys inside values are literal:
+    /// `update-split-top-level`); for a name that holds a dot use ``updateData(fields:precondition:)``.
+    /// The mask is every key whose value is not itself a transform; `FieldValue.delete()` as a key's value
+    /// deletes the field (`update-del*`).
+    /// - Parameter precondition: `nil` means `exists: true`; `.updateTime(t)` replaces it (`update-uptime`);
+    ///   `.exists(false)` is refused (`update-exists-false-precond`).
+    /// - Throws: ``FirestoreError`` `.notFound` when the document does not exist, `.failedPrecondition` for an
+    ///   `updateTime` mismatch; `.invalidArgument` before sending for no fields, a key that is empty, has an empty
+    ///   segment or one of `~*/[]` (`update-badchar`), one key that is a prefix of another (`update-prefix-*`),
+    ///   or a misplaced sentinel.
+    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws {
+        try await commitOne(updateWrite(dottedFields: fields, precondition: precondition))
+    }
+
+    /// Updates fields named by ``FieldPath`` (segments are literal, never split: `update-paths-fp-nosplit`);
+    /// see ``updateData(_:precondition:)``.
+    /// - Throws: as ``updateData(_:precondition:)``.
+    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws {
+        try await commitOne(updateWrite(Array(fields), precondition: precondition))
+    }
+
+    /// Updates fields given as ordered path–value pairs (the `update-paths-*` conformance form). Unlike a
+    /// dictionary literal, which traps on a repeated key, a repeated path here is reported as an error
+    /// (`update-paths-fp-dup`).
+    /// - Throws: as ``updateData(_:precondition:)``.
+    public func updateData(pathsAndValues: [(FieldPath, WriteValue)], precondition: Precondition? = nil)
+        async throws
+    {
+        try await commitOne(updateWrite(pathsAndValues, precondition: precondition))
+    }
+
+    /// Deletes the document. Deleting a missing document succeeds unless `precondition` says otherwise
+    /// (`delete-*`).
+    /// - Parameter precondition: `.exists(true)` to fail on a missing document, `.updateTime(t)` to fail when
+    ///   the document changed since `t`.
+    /// - Throws: ``FirestoreError`` `.notFound` / `.failedPrecondition` when the precondition fails,
+    ///   `.invalidArgument` for an invalid path, or a server or transport failure.
+    public func delete(precondition: Precondition? = nil) async throws {
+        try await commitOne(deleteWrite(precondition: precondition))
+    }
+
+    /// The names of the subcollections of this document, sorted: POST `/v1/{name}:listCollectionIds`,
+    /// following `nextPageToken` to the end (`firestore-rest.md` §1.2, field case D-26). A document that does
+    /// not exist can still have subcollections.
+    /// - Parameter pageSize: IDs per request (1 ... 1000).
+    /// - Throws: ``FirestoreError`` for an invalid path, a server or transport failure, or `.internal` when the
+    ///   server repeats a page token.
+    public func listCollectionIds(pageSize: Int = 300) async throws -> [String] {
+        try await firestore.listCollectionIds(parent: resourcePath(), pageSize: pageSize)
+    }
+
+    // MARK: - Write encoding shared with WriteBatch and Transaction
+
+    private func commitOne(_ write: Write) async throws {
+        _ = try await firestore.commit([write])
+    }
+
+    func setWrite(_ data: [String: WriteValue], merge: SetMergeOption) throws(FirestoreError) -> Write {
+        try WriteEncoder.set(data, at: resourcePath(), merge: merge)
+    }
+
+    func createWrite(_ data: [String: WriteValue]) throws(FirestoreError) -> Write {
+        try WriteEncoder.create(data, at: resourcePath())
+    }
+
+    func updateWrite(dottedFields fields: [String: WriteValue], precondition: Precondition?)
+        throws(FirestoreError) -> Write
+    {
+        var pairs: [(FieldPath, WriteValue)] = []
+        pairs.reserveCapacity(fields.count)
+        for (key, value) in fields { pairs.append((try WriteEncoder.dottedPath(key), value)) }
+        return try updateWrite(pairs, precondition: precondition)
+    }
+
+    func updateWrite(_ pairs: [(FieldPath, WriteValue)], precondition: Precondition?) throws(FirestoreError)
+        -> Write
+    {
+        try WriteEncoder.update(pairs, at: resourcePath(), precondition: precondition)
+    }
+
+    func deleteWrite(precondition: Precondition?) throws(FirestoreError) -> Write {
+        .delete(path: try resourcePath(), precondition: precondition)
     }
 }

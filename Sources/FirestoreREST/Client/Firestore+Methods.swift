@@ -20,6 +20,29 @@ public struct BatchGetResponse: Sendable, Hashable {
     public var readTime: Timestamp?
 }
 
+/// How a transaction is begun (REST `TransactionOptions`, `firestore-rest.md` §1.2).
+public enum TransactionMode: Sendable, Hashable {
+    /// Reads and writes; reads lock the documents they read. `retrying` names the transaction this one
+    /// retries after it was aborted, which raises its priority in production.
+    case readWrite(retrying: String? = nil)
+    /// Reads only, no locks; at `readTime` (within the last 60 seconds) or at the time of the first read.
+    case readOnly(readTime: Timestamp? = nil)
+
+    /// The REST `TransactionOptions` object.
+    public var restJSON: JSONValue {
+        switch self {
+        case .readWrite(let retrying):
+            var readWrite: [String: JSONValue] = [:]
+            if let retrying { readWrite["retryTransaction"] = .string(retrying) }
+            return ["readWrite": .object(readWrite)]
+        case .readOnly(let readTime):
+            var readOnly: [String: JSONValue] = [:]
+            if let readTime { readOnly["readTime"] = .string(readTime.rfc3339) }
+            return ["readOnly": .object(readOnly)]
+        }
+    }
+}
+
 /// The result of one commit.
 public struct CommitResponse: Sendable, Hashable {
     /// One `updateTime` per write, in request order (`nil` for a delete).
@@ -37,13 +60,15 @@ extension Firestore {
     ///   - parent: the documents root or a document path (for subcollections).
     ///   - structuredQuery: the StructuredQuery JSON.
     ///   - readTime: read the result as of this time (within the last 270 seconds), or now.
-    /// - Throws: ``FirestoreError``: the server's error (also one that arrives as an element after some
-    ///   documents), or `.internal` naming the element index when an element is malformed.
-    public func runQuery(parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil)
-        async throws -> RunQueryResponse
-    {
+    ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
+    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
+    ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
+    ///   naming the element index when an element is malformed.
+    public func runQuery(
+        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil
+    ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
-        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
+        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
         let json = try await call("POST", encodedName(of: parent) + ":runQuery", body: .object(body))
         return try Self.decodeRunQuery(json)
     }
@@ -57,10 +82,24 @@ extension Firestore {
         result.documents.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
             try noteReadTime(element, position: position, into: &result.readTime)
-            switch element["skippedResults"] {
-            case .integer(let skipped)?: result.skippedResults += Int(clamping: skipped)
-            case .string(let text)?: result.skippedResults += Int(text) ?? 0
-            default: break
+            if let skipped = element["skippedResults"] {
+                // An int32 in proto3 JSON: a number or a decimal string, never negative.
+                let count: Int?
+                switch skipped {
+                case .integer(let number): count = Int(exactly: number)
+                case .string(let text): count = Int(text)
+                default: count = nil
+                }
+                guard let count, count >= 0, count <= Int(Int32.max) else {
+                    throw FirestoreError(
+                        code: .internal,
+                        message: "runQuery element \(position): skippedResults \(skipped.serializedString()) is not a count")
+                }
+                let (total, overflow) = result.skippedResults.addingReportingOverflow(count)
+                guard !overflow else {
+                    throw FirestoreError(code: .internal, message: "runQuery element \(position): skippedResults overflow")
+                }
+                result.skippedResults = total
             }
             guard let document = element["document"] else { continue }
             do {
@@ -68,6 +107,11 @@ extension Firestore {
             } catch {
                 throw FirestoreError(code: .internal, message: "runQuery element \(position): \(error.message)")
             }
+        }
+        guard result.readTime != nil else {
+            // Every stream carries a readTime, an empty result included ([{"readTime","done":true}]); a body
+            // without one ([], {}, an empty 200) is broken and must not pass for "no documents".
+            throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
         }
         return result
     }
@@ -77,13 +121,16 @@ extension Firestore {
     ///   - names: full resource names of the documents.
     ///   - mask: only these fields, or all when `nil`.
     ///   - readTime: read as of this time, or now.
-    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:)``.
-    public func batchGet(names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil)
-        async throws -> BatchGetResponse
-    {
+    ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
+    ///     This is how a transaction reads a document: the emulator hangs on a GET with `?transaction=`
+    ///     (`firestore-rest.md` §2.3).
+    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:)``.
+    public func batchGet(
+        names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil
+    ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
-        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
+        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
         let json = try await call("POST", database.documentsRoot + ":batchGet", body: .object(body))
         return try Self.decodeBatchGet(json)
     }
@@ -102,19 +149,32 @@ extension Firestore {
                 } catch {
                     throw FirestoreError(code: .internal, message: "batchGet element \(position): \(error.message)")
                 }
-            } else if case .string(let name)? = element["missing"] {
+            } else if let missing = element["missing"] {
+                guard case .string(let name) = missing else {
+                    throw FirestoreError(
+                        code: .internal, message: "batchGet element \(position): missing is a \(missing.typeName)")
+                }
                 result.missing.append(name)
+            } else if element["transaction"] == nil, element["readTime"] == nil {
+                throw FirestoreError(
+                    code: .internal, message: "batchGet element \(position) has neither found nor missing")
             }
         }
         return result
     }
 
-    /// commit: POST `/v1/{database}/documents:commit` with the writes, applied atomically.
+    /// commit: POST `/v1/{database}/documents:commit` with the writes, applied atomically (`firestore-rest.md`
+    /// §1.6). An empty list commits nothing and succeeds.
+    /// - Parameter transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which
+    ///   ends it; or `nil` for a plain atomic commit.
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
-    ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch.
-    public func commit(_ writes: [Write]) async throws -> CommitResponse {
-        let body: JSONValue = ["writes": .array(writes.map { $0.restJSON(database: database) })]
-        let json = try await call("POST", database.documentsRoot + ":commit", body: body)
+    ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
+    ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed.
+    @discardableResult
+    public func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
+        var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
+        if let transaction { body["transaction"] = .string(transaction) }
+        let json = try await call("POST", database.documentsRoot + ":commit", body: .object(body))
         var response = CommitResponse(updateTimes: [], commitTime: nil)
         if case .string(let text)? = json["commitTime"] { response.commitTime = try? Timestamp(rfc3339: text) }
         for result in json["writeResults"]?.arrayValue ?? [] {
@@ -123,14 +183,48 @@ extension Firestore {
         return response
     }
 
+    /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (`firestore-rest.md` §1.2).
+    /// Most code wants ``runTransaction(maxAttempts:isolation:_:)``, which begins, retries and commits.
+    /// - Returns: the transaction ID (base64), for `transaction:` of ``batchGet(names:mask:readTime:transaction:)``,
+    ///   ``runQuery(parent:structuredQuery:readTime:transaction:)``, ``commit(_:transaction:)`` and
+    ///   ``rollback(transaction:)``.
+    /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
+    public func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
+        let json = try await call(
+            "POST", database.documentsRoot + ":beginTransaction", body: ["options": mode.restJSON])
+        guard case .string(let id)? = json["transaction"], !id.isEmpty else {
+            throw FirestoreError(code: .internal, message: "beginTransaction response has no transaction ID")
+        }
+        return id
+    }
+
+    /// rollback: POST `/v1/{database}/documents:rollback`: ends a transaction without writing and releases its
+    /// locks. Rolling back a transaction twice succeeds on the emulator (`firestore-rest.md` §1.6).
+    /// - Throws: ``FirestoreError`` from the server or the transport.
+    public func rollback(transaction: String) async throws {
+        _ = try await call(
+            "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)])
+    }
+
+    /// Adds the consistency selector (`readTime` or `transaction`, a oneof) to a read request body.
+    static func addConsistency(readTime: Timestamp?, transaction: String?, to body: inout [String: JSONValue])
+        throws(FirestoreError)
+    {
+        if readTime != nil && transaction != nil {
+            throw .invalidArgument("a read takes a readTime or a transaction, not both")
+        }
+        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
+        if let transaction { body["transaction"] = .string(transaction) }
+    }
+
     /// The elements of a streamed response, or the error element's error.
     static func streamElements(_ json: JSONValue, method: String) throws(FirestoreError) -> [JSONValue] {
         let elements: [JSONValue]
         switch json {
         case .array(let array): elements = array
-        case .object: elements = [json]
+        case .object where json["error"] != nil: elements = [json]
         default:
-            throw FirestoreError(code: .internal, message: "\(method) response is a \(json.typeName), not an array")
+            throw FirestoreError(code: .internal, message: "\(method) response is \(json.typeName == "object" ? "an" : "a") \(json.typeName), not an array")
         }
         for (position, element) in elements.enumerated() {
             guard case .object = element else {
@@ -145,7 +239,10 @@ extension Firestore {
     }
 
     static func noteReadTime(_ element: JSONValue, position: Int, into latest: inout Timestamp?) throws(FirestoreError) {
-        guard case .string(let text)? = element["readTime"] else { return }
+        guard let value = element["readTime"] else { return }
+        guard case .string(let text) = value else {
+            throw FirestoreError(code: .internal, message: "element \(position) readTime is a \(value.typeName)")
+        }
         let time: Timestamp
         do {
             time = try Timestamp(rfc3339: text)

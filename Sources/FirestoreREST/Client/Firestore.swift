@@ -64,8 +64,9 @@ public final class Firestore: Sendable {
             address.removeFirst(scheme.count)
         }
         while address.hasSuffix("/") { address.removeLast() }
-        guard !address.isEmpty, !address.contains("/") else {
-            throw .invalidArgument("invalid emulator host \"\(host)\": expected HOST:PORT")
+        guard Self.isHostAndPort(address) else {
+            throw .invalidArgument(
+                "invalid emulator host \"\(host)\": expected HOST:PORT (a name, IPv4 or [IPv6] address, port 1-65535)")
         }
         return Firestore(
             database: try DatabaseID(projectID: projectID, databaseID: databaseID),
@@ -86,6 +87,26 @@ public final class Firestore: Sendable {
                 message: "FIRESTORE_EMULATOR_HOST is not set; production credentials are not configured")
         }
         return try emulator(host: host, projectID: projectID, databaseID: databaseID, transport: transport)
+    }
+
+    /// Whether `text` is `HOST:PORT`: a host name or IPv4 address of letters, digits, `.` and `-`, or an IPv6
+    /// address in brackets, then a port from 1 to 65535.
+    static func isHostAndPort(_ text: String) -> Bool {
+        guard let colon = text.utf8.lastIndex(of: UInt8(ascii: ":")) else { return false }
+        let host = String(decoding: text.utf8[..<colon], as: UTF8.self)
+        let port = String(decoding: text.utf8[text.utf8.index(after: colon)...], as: UTF8.self)
+        guard let number = Int(port), (1...65_535).contains(number), port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return false }
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            return host.count > 2 && host.dropFirst().dropLast().utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+                    || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            }
+        }
+        return !host.isEmpty && host.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
     }
 
     /// A reference to the collection at `path` (`"fruits"`, `"fruits/apple/reviews"`). An invalid path

@@ -29,8 +29,13 @@ extension FirestoreError {
         }
     }
 
-    /// Decodes a `google.rpc.Status`-shaped error object (`code`, `message`, `status`).
+    /// Decodes a `google.rpc.Status`-shaped error object (`code`, `message`, `status`); an `error` that is a
+    /// bare string keeps the string as the message and takes its code from the HTTP status.
     static func decode(errorObject: JSONValue, httpStatus: Int) -> FirestoreError {
+        if case .string(let text) = errorObject {
+            return FirestoreError(code: Code.forHTTPStatus(httpStatus == 200 ? 500 : httpStatus), message: text,
+                                  httpStatus: httpStatus)
+        }
         let message = errorObject["message"]?.stringValue ?? ""
         let code: Code
         if let status = errorObject["status"]?.stringValue, !status.isEmpty {
@@ -40,6 +45,8 @@ extension FirestoreError {
         } else {
             code = Code.forHTTPStatus(httpStatus)
         }
-        return FirestoreError(code: code, message: message, httpStatus: httpStatus)
+        var error = FirestoreError(code: code, message: message, httpStatus: httpStatus)
+        error.isServerStatus = errorObject["status"]?.stringValue != nil
+        return error
     }
 }

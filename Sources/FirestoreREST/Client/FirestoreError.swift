@@ -70,10 +70,26 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         return String(tail.prefix { !$0.isWhitespace && $0 != "\"" })
     }
 
+    /// Whether the server itself named the status (a `google.rpc.Status` body), as opposed to a bare HTTP
+    /// status from a body that was not a Firestore error (a proxy's HTML page, an empty body). Only a
+    /// server-named `NOT_FOUND` means "no such document".
+    public internal(set) var isServerStatus: Bool = false
+
     public init(code: Code, message: String, httpStatus: Int? = nil) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus
+    }
+
+    /// Errors are equal when code, message and HTTP status are.
+    public static func == (lhs: FirestoreError, rhs: FirestoreError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.httpStatus == rhs.httpStatus
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(httpStatus)
     }
 
     /// `not-found (HTTP 404): Document ... not found`.

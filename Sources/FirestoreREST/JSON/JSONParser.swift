@@ -279,6 +279,8 @@ struct JSONByteParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text) else { throw fail("invalid number", at: start) }
+        // 1e400 would become infinity, which JSON cannot write back: refuse it rather than change it.
+        guard value.isFinite else { throw fail("number out of the range of a double", at: start) }
         return .double(value)
     }
 

@@ -8,7 +8,8 @@ enum CurlErrorMapping {
     ///   `SSL_CONNECT_ERROR`, `HTTP2`, `HTTP2_STREAM` → `.unavailable` (no complete response; worth a retry)
     /// - `OPERATION_TIMEDOUT` → `.deadlineExceeded`
     /// - a body larger than the cap → `.resourceExhausted`; an abort because the task was cancelled → `.cancelled`
-    /// - `URL_MALFORMAT`, `UNSUPPORTED_PROTOCOL` → `.invalidArgument`
+    /// - `UNSUPPORTED_PROTOCOL` for a reply without a status line ("Received HTTP/0.9") → `.unavailable`
+    /// - `URL_MALFORMAT`, other `UNSUPPORTED_PROTOCOL` → `.invalidArgument`
     /// - anything else → `.unknown`
     ///
     /// - Parameters:
@@ -57,6 +58,9 @@ enum CurlErrorMapping {
             (errorCode, summary) = (.cancelled, "request cancelled")
         case CURLE_URL_MALFORMAT:
             (errorCode, summary) = (.invalidArgument, "malformed URL")
+        case CURLE_UNSUPPORTED_PROTOCOL where reason.contains("HTTP/0.9"):
+            // The server answered without a status line: a broken peer, which may recover.
+            (errorCode, summary) = (.unavailable, "the server's reply is not HTTP")
         case CURLE_UNSUPPORTED_PROTOCOL:
             (errorCode, summary) = (.invalidArgument, "unsupported protocol (only http and https are allowed)")
         default:

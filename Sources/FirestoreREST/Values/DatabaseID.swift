@@ -5,14 +5,24 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     /// The database ID, `(default)` for the default database.
     public let databaseID: String
 
-    /// Creates a database ID.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when either ID is empty or holds `/`.
+    /// Creates a database ID. Both IDs go into every URL unencoded, so they are checked against what Google
+    /// Cloud allows: a project ID of letters, digits, `-`, `_`, `.` and `:` (domain-scoped projects such as
+    /// `example.com:app`), not starting with `.`; a database ID `(default)` or letters, digits, `-` and `_`.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` naming the ID and what is wrong with it.
     public init(projectID: String, databaseID: String = "(default)") throws(FirestoreError) {
-        guard !projectID.isEmpty, !projectID.contains("/") else {
-            throw .invalidArgument("invalid project ID \"\(projectID)\"")
+        func only(_ text: String, _ extra: String) -> Bool {
+            !text.isEmpty && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || extra.utf8.contains(byte)
+            }
         }
-        guard !databaseID.isEmpty, !databaseID.contains("/") else {
-            throw .invalidArgument("invalid database ID \"\(databaseID)\"")
+        guard only(projectID, "-_.:"), !projectID.hasPrefix(".") else {
+            throw .invalidArgument(
+                "invalid project ID \"\(projectID)\": use letters, digits, '-', '_', '.' and ':' (not a leading '.')")
+        }
+        guard databaseID == "(default)" || only(databaseID, "-_") else {
+            throw .invalidArgument(
+                "invalid database ID \"\(databaseID)\": use (default) or letters, digits, '-' and '_'")
         }
         self.projectID = projectID
         self.databaseID = databaseID

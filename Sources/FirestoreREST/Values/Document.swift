@@ -24,8 +24,7 @@ public struct Document: Sendable, Hashable {
 
     /// The last segment of ``name``: the document ID.
     public var id: String {
-        guard let slash = name.lastIndex(of: "/") else { return name }
-        return String(name[name.index(after: slash)...])
+        name.lastUTF8Component("/")
     }
 
     /// Decodes a REST `Document` object. `fields` may be absent; `create_time`/`update_time` spellings are

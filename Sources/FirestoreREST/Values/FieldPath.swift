@@ -31,7 +31,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             self = .documentID
             return
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let parts = text.splitUTF8(".")
         guard !text.isEmpty, !parts.contains(where: \.isEmpty) else {
             throw .invalidArgument("invalid field path \"\(text)\": empty segment")
         }

@@ -22,7 +22,7 @@ extension FirestoreValue {
         case .bytes(let data): return .string(data.base64EncodedString())
         case .reference(let name):
             // projects/{p}/databases/{d}/documents/{path}: the IDs themselves may be "documents".
-            let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+            let segments = name.splitUTF8("/")
             if segments.count > 5, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents" {
                 return .string(segments.dropFirst(5).joined(separator: "/"))
             }

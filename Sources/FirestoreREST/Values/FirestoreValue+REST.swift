@@ -20,13 +20,15 @@ extension FirestoreValue {
             throw .invalidArgument("\(path()): expected a Value object, found \(json.typeName)")
         }
         var found: (kind: Kind, payload: JSONValue)?
-        for (key, payload) in members {
+        var foundName = ""
+        for (key, payload) in members.sorted(by: { $0.key < $1.key }) {
             guard let kind = Kind(memberName: key) else { continue }
-            if let first = found {
+            if found != nil {
                 throw .invalidArgument(
-                    "\(path()): a Value has exactly one member, found both \(first.kind.rawValue) and \(kind.rawValue)")
+                    "\(path()): a Value has exactly one member, found both \(foundName) and \(key)")
             }
             found = (kind, payload)
+            foundName = key
         }
         guard let (kind, payload) = found else {
             let names = members.keys.sorted().joined(separator: ", ")
@@ -34,7 +36,9 @@ extension FirestoreValue {
                 "\(path()): unknown value type" + (names.isEmpty ? " (empty object)" : " (members: \(names))"))
         }
         func mismatch(_ expected: String) -> FirestoreError {
-            .invalidArgument("\(path()): \(kind.rawValue) must be \(expected), found \(payload.serializedString())")
+            var found = payload.serializedString()
+            if found.count > 100 { found = String(found.prefix(100)) + "... (\(found.utf8.count) bytes)" }
+            return .invalidArgument("\(path()): \(kind.rawValue) must be \(expected), found \(found)")
         }
         switch kind {
         case .nullValue:
@@ -52,8 +56,11 @@ extension FirestoreValue {
                 guard let number = Int64(text) else { throw mismatch("a decimal 64-bit integer") }
                 self = .integer(number)
             case .double(let number):
-                guard number.rounded() == number, let exact = Int64(exactly: number) else {
-                    throw mismatch("a 64-bit integer")
+                // From 2^53 on a JSON double no longer names one integer: 9007199254740993.0 reads as ...992.
+                guard number.rounded() == number, abs(number) < 9_007_199_254_740_992,
+                    let exact = Int64(exactly: number)
+                else {
+                    throw mismatch("a 64-bit integer (a decimal string, or a JSON number below 2^53)")
                 }
                 self = .integer(exact)
             default: throw mismatch("a decimal 64-bit integer")
@@ -217,12 +224,29 @@ extension FirestoreValue {
     private static let numberBytes: Set<UInt8> = Set("0123456789+-.eE".utf8)
 
     /// Standard or URL-safe base64, with or without padding (proto3 JSON accepts both alphabets).
+    ///
+    /// The text is checked first (alphabet, padding only at the end and only as much as the length needs),
+    /// because Foundation's decoder accepts some malformed texts (`"===="`) and returns made-up bytes.
     static func decodeBase64(_ text: String) -> Data? {
-        if let data = Data(base64Encoded: text) { return data }
-        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        let remainder = standard.utf8.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { standard += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: standard)
+        var bytes = Array(text.utf8)
+        var padding = 0
+        while bytes.last == UInt8(ascii: "=") {
+            bytes.removeLast()
+            padding += 1
+        }
+        let remainder = bytes.count % 4
+        guard padding <= 2, remainder != 1, padding == 0 || (bytes.count + padding) % 4 == 0 else { return nil }
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                continue
+            case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
+            default: return nil
+            }
+        }
+        if remainder > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: 4 - remainder)) }
+        return Data(base64Encoded: Data(bytes))
     }
 }

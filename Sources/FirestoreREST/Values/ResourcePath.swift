@@ -19,7 +19,7 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             self = .root
             return
         }
-        try self.init(segments: path.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+        try self.init(segments: path.splitUTF8("/"))
     }
 
     /// A path from IDs given one by one.
@@ -33,7 +33,7 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             if segment == "." || segment == ".." {
                 throw .invalidArgument("invalid ID \"\(segment)\": an ID cannot be \".\" or \"..\"")
             }
-            if segment.contains("/") {
+            if segment.containsUTF8("/") {
                 throw .invalidArgument("invalid ID \"\(segment)\": an ID cannot contain \"/\"")
             }
         }

@@ -36,8 +36,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The instant of `date`, rounded to the nearest microsecond (a `Date` holds a `Double`, whose last
-    /// digits below a microsecond are noise for present-day dates).
+    /// digits below a microsecond are noise for present-day dates). Dates outside 0001-01-01 ... 9999-12-31
+    /// (infinite ones included) are clamped to that range; a NaN date, which names no instant, becomes
+    /// ``minimum``.
     public init(date: Date) {
+        guard !date.timeIntervalSince1970.isNaN else {
+            self = .minimum
+            return
+        }
         let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
         let clamped = max(min(micros, Double(Self.maximum.seconds) * 1e6), Double(Self.minimum.seconds) * 1e6)
         let total = Int64(clamped)

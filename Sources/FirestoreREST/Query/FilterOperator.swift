@@ -44,26 +44,3 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     /// Operators whose value must be an array (`IN`, `NOT_IN`, `ARRAY_CONTAINS_ANY`).
     public var takesArray: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 }
-
-/// One `field OP value` filter of a query.
-public struct FieldFilter: Sendable, Hashable {
-    /// The field compared.
-    public let field: FieldPath
-    /// The comparison.
-    public let op: FilterOperator
-    /// The value compared with.
-    public let value: FirestoreValue
-}
-
-/// One `orderBy` entry.
-public struct QueryOrder: Sendable, Hashable {
-    /// The field ordered by.
-    public let field: FieldPath
-    /// Descending when `true`, ascending otherwise.
-    public let descending: Bool
-
-    public init(field: FieldPath, descending: Bool) {
-        self.field = field
-        self.descending = descending
-    }
-}
