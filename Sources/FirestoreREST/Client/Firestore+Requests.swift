@@ -38,7 +38,9 @@ extension Firestore {
                                   body: body?.serialized())
         let response = try await transport.send(request)
         guard (200..<300).contains(response.status) else {
-            throw FirestoreError(status: response.status, body: response.body)
+            var error = FirestoreError(status: response.status, body: response.body)
+            error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
+            throw error
         }
         if response.body.isEmpty { return .object([:]) }
         do {

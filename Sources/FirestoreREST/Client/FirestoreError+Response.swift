@@ -18,6 +18,23 @@ extension FirestoreError {
         self.init(code: Code.forHTTPStatus(status), message: text.isEmpty ? "HTTP \(status)" : text, httpStatus: status)
     }
 
+    /// A `Retry-After` value (RFC 9110 §10.2.3): delay-seconds (`"120"`) or an HTTP date
+    /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from now; a date in the past is zero). Anything else is
+    /// `nil`.
+    public static func parseRetryAfter(_ text: String) -> Duration? {
+        let trimmed = text.filter { $0 != " " && $0 != "\t" }
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            return .seconds(Int64(trimmed) ?? Int64(Int32.max))
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        let seconds = max(0, date.timeIntervalSinceNow)
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// The `error` member of `json` or of the first array element that has one.
     static func findErrorObject(in json: JSONValue) -> JSONValue? {
         switch json {

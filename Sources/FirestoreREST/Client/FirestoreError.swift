@@ -70,6 +70,10 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         return String(tail.prefix { !$0.isWhitespace && $0 != "\"" })
     }
 
+    /// How long the server asked the client to wait before trying again (the `Retry-After` header of a 429
+    /// or 503, in whole seconds or as an HTTP date), or `nil` when it did not say.
+    public var retryAfter: Duration?
+
     /// Whether the server itself named the status (a `google.rpc.Status` body), as opposed to a bare HTTP
     /// status from a body that was not a Firestore error (a proxy's HTML page, an empty body). Only a
     /// server-named `NOT_FOUND` means "no such document".
