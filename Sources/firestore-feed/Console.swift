@@ -1,3 +1,4 @@
+import FirestoreFeed
 import Foundation
 
 /// Line output to stdout and stderr, flushed at once so pipes see each line as it is printed.
@@ -8,5 +9,19 @@ enum Console {
 
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A feed event as one warning line on stderr.
+    static func report(_ event: FeedEvent) {
+        switch event {
+        case .pollFailed(let failure, let retryIn):
+            let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
+            error("warning: poll failed, keeping the last snapshot, retrying in "
+                + "\((seconds * 100).rounded() / 100) s: \(failure)")
+        case .recovered:
+            error("note: polling recovered")
+        case .fellBackToFullDocuments(let reason):
+            error("note: keys mode refused, polling whole documents (\(reason))")
+        }
     }
 }

@@ -86,9 +86,7 @@ enum DemoCommand {
         note("watching: fruits where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var iterator = query.snapshots(interval: interval) { error in
-            Console.error("warning: poll failed, keeping the last snapshot: \(error)")
-        }.makeAsyncIterator()
+        var iterator = query.snapshots(interval: interval, onEvent: Console.report).makeAsyncIterator()
         var number = 0
         func nextSnapshot() async throws {
             let watchdog = Task {

@@ -14,6 +14,9 @@ enum WatchCommand {
         \(QueryOptions.help)
           --interval SECONDS     time between polls, decimal (default 1)
           --count N              exit 0 after printing N snapshots
+          --mode keys|full       keys (default): poll names and versions, then fetch only changed
+                                 documents; full: poll whole documents
+          --verbose              print each snapshot's poll statistics to stderr
           --format text|jsonl    output format (default text); jsonl prints one line per snapshot:
                                  {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
                                   "readTime","size"}
@@ -24,8 +27,8 @@ enum WatchCommand {
         let reader = try ArgumentReader(
             arguments,
             valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags)
-                .union(["--interval", "--count", "--format"]),
-            switchFlags: QueryOptions.switchFlags, help: help)
+                .union(["--interval", "--count", "--format", "--mode"]),
+            switchFlags: QueryOptions.switchFlags.union(["--verbose"]), help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("watch needs exactly one COLLECTION_PATH", help: help)
         }
@@ -45,6 +48,11 @@ enum WatchCommand {
             }
             count = number
         }
+        let modeText = reader.value("--mode") ?? "keys"
+        guard let mode = PollMode(rawValue: modeText) else {
+            throw .usage("--mode \"\(modeText)\": expected keys or full", help: help)
+        }
+        let verbose = reader.has("--verbose")
         let formatText = reader.value("--format") ?? "text"
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
@@ -58,11 +66,12 @@ enum WatchCommand {
         }
         var printed = 0
         do {
-            let stream = query.snapshots(interval: interval) { error in
-                Console.error("warning: poll failed, keeping the last snapshot: \(error)")
-            }
+            let stream = query.snapshots(interval: interval, mode: mode, onEvent: Console.report)
             for try await snapshot in stream {
                 printed += 1
+                if verbose, let statistics = snapshot.statistics {
+                    Console.error("poll \(printed): \(statistics)")
+                }
                 switch format {
                 case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
                 case .text: Console.output(OutputFormat.snapshotText(snapshot, number: printed))

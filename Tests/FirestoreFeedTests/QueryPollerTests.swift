@@ -20,6 +20,9 @@ import Testing
         snapshot.documentChanges.map { Change($0.type, $0.document.documentID, $0.oldIndex, $0.newIndex) }
     }
 
+    /// A policy without jitter, so delays are exact.
+    static func policy(_ interval: Duration) -> PollingPolicy { PollingPolicy(interval: interval, jitter: 0) }
+
     static func query(_ transport: ScriptedTransport) throws -> Query {
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         return db.collection("fruits").order(by: "name")
@@ -40,7 +43,8 @@ import Testing
         ])
         let errors = ErrorLog()
         let clock = ImmediateClock()
-        var feed = try Self.query(transport).snapshots(interval: .seconds(5), clock: clock) { errors.append($0) }
+        var feed = PollerPool(clock: clock).snapshots(
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))) { errors.append($0) }
             .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(Self.changes(first) == [Change(.added, "a", nil, 0), Change(.added, "b", nil, 1)])
@@ -64,7 +68,8 @@ import Testing
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:07Z",
                                                            [("b", "2024-05-01T00:00:00Z", "B")])),
         ])
-        var feed = try Self.query(transport).snapshots(interval: .seconds(1), clock: ImmediateClock())
+        var feed = PollerPool(clock: ImmediateClock()).snapshots(
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
             .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.count == 2)
@@ -79,7 +84,8 @@ import Testing
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [])),
             .response(status: 403, body: #"{"error":{"code":403,"message":"denied","status":"PERMISSION_DENIED"}}"#),
         ])
-        var feed = try Self.query(transport).snapshots(interval: .seconds(1), clock: ImmediateClock())
+        var feed = PollerPool(clock: ImmediateClock()).snapshots(
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
             .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.isEmpty)
@@ -95,7 +101,8 @@ import Testing
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:02Z",
                                                            [("a", "2024-05-01T00:00:00Z", "A")])),
         ])
-        var feed = try Self.query(transport).snapshots(interval: .seconds(1), clock: ImmediateClock())
+        var feed = PollerPool(clock: ImmediateClock()).snapshots(
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
             .makeAsyncIterator()
         _ = try await feed.next()
         _ = try await feed.next()
@@ -114,9 +121,18 @@ import Testing
     }
 }
 
-/// Collects the errors a feed reports.
+/// Collects the events a feed reports.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[FirestoreError]>([])
-    func append(_ error: FirestoreError) { errors.withLock { $0.append(error) } }
-    var codes: [FirestoreError.Code] { errors.withLock { $0.map(\.code) } }
+    private let events = Mutex<[FeedEvent]>([])
+    func append(_ event: FeedEvent) { events.withLock { $0.append(event) } }
+    /// The codes of the failed polls, in order.
+    var codes: [FirestoreError.Code] {
+        events.withLock { events in
+            events.compactMap { event in
+                if case .pollFailed(let error, _) = event { return error.code }
+                return nil
+            }
+        }
+    }
+    var all: [FeedEvent] { events.withLock { $0 } }
 }

@@ -6,6 +6,7 @@ import Synchronization
 final class ScriptedTransport: HTTPTransport {
     enum Answer: Sendable {
         case response(status: Int, body: String)
+        case responseWithHeaders(status: Int, headers: [HTTPHeader], body: String)
         case failure(FirestoreError)
     }
 
@@ -22,6 +23,8 @@ final class ScriptedTransport: HTTPTransport {
         }
         switch answer {
         case .response(let status, let body)?: return HTTPResponse(status: status, body: Data(body.utf8))
+        case .responseWithHeaders(let status, let headers, let body)?:
+            return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
         case .failure(let error)?: throw error
         case nil: throw FirestoreError(code: .unavailable, message: "script exhausted")
         }
@@ -39,6 +42,10 @@ final class ImmediateClock: Clock, Sendable {
 
     private let current = Mutex(Duration.zero)
     private let sleeps = Atomic<Int>(0)
+    private let requested = Mutex<[Duration]>([])
+
+    /// Every delay a poller asked to sleep, in order.
+    var requestedDelays: [Duration] { requested.withLock { $0 } }
 
     var now: Instant { Instant(offset: current.withLock { $0 }) }
     var minimumResolution: Duration { .nanoseconds(1) }
@@ -47,7 +54,10 @@ final class ImmediateClock: Clock, Sendable {
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        current.withLock { $0 = max($0, deadline.offset) }
+        current.withLock { now in
+            requested.withLock { $0.append(deadline.offset - now) }
+            now = max(now, deadline.offset)
+        }
         sleeps.add(1, ordering: .relaxed)
         await Task.yield()
     }
@@ -63,6 +73,27 @@ enum RunQueryBody {
         if documents.isEmpty { return #"[{"readTime":"\#(readTime)","done":true}]"# }
         let rows = documents.map { document in
             #"{"document":{"name":"\#(root)/fruits/\#(document.id)","fields":{"name":{"stringValue":"\#(document.name)"}},"#
+                + #""createTime":"2024-05-01T00:00:00Z","updateTime":"\#(document.updateTime)"},"readTime":"\#(readTime)"}"#
+        }
+        return "[" + rows.joined(separator: ",\n") + "]"
+    }
+}
+
+extension RunQueryBody {
+    /// A keys-only runQuery response (`select: [__name__]`): names and times, no fields.
+    static func keys(readTime: String, _ documents: [(id: String, updateTime: String)]) -> String {
+        if documents.isEmpty { return #"[{"readTime":"\#(readTime)","done":true}]"# }
+        let rows = documents.map { document in
+            #"{"document":{"name":"\#(root)/fruits/\#(document.id)","createTime":"2024-05-01T00:00:00Z","#
+                + #""updateTime":"\#(document.updateTime)"},"readTime":"\#(readTime)"}"#
+        }
+        return "[" + rows.joined(separator: ",\n") + "]"
+    }
+
+    /// A batchGet response finding each document.
+    static func batchGet(readTime: String, _ documents: [(id: String, updateTime: String, name: String)]) -> String {
+        let rows = documents.map { document in
+            #"{"found":{"name":"\#(root)/fruits/\#(document.id)","fields":{"name":{"stringValue":"\#(document.name)"}},"#
                 + #""createTime":"2024-05-01T00:00:00Z","updateTime":"\#(document.updateTime)"},"readTime":"\#(readTime)"}"#
         }
         return "[" + rows.joined(separator: ",\n") + "]"

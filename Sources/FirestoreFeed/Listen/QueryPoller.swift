@@ -1,74 +1,203 @@
 import FirestoreREST
+import Synchronization
 
-/// Polls one query with runQuery and turns consecutive results into ``QuerySnapshot``s carrying the
-/// `DocumentChange`s between them (``DocumentChangeComputation``).
+/// Polls one query for any number of listeners and turns consecutive results into ``QuerySnapshot``s
+/// carrying the `DocumentChange`s between them (``DocumentChangeComputation``).
 ///
-/// - The first snapshot lists every document as added; later snapshots are published only when something
-///   changed.
-/// - A failed poll keeps the last good state: nothing is published, ``onTransientError`` hears of it, and
-///   the next interval polls again. A permanent error (``PollingPolicy/isPermanent(_:)``) ends the feed.
-/// - A response whose `readTime` is older than the last applied one is dropped, so a stale answer can never
-///   bring back a deleted document.
-struct QueryPoller: Sendable {
+/// - Exactly one poll is in flight: one task polls in a loop and sleeps between polls on the injected clock.
+/// - A listener that joins gets the current snapshot at once, every document as added (as the SDKs do), then
+///   every later snapshot; snapshots are published only when something changed.
+/// - A response whose `readTime` is not newer than the last applied one is dropped, so a stale answer can
+///   never bring back a deleted document.
+/// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
+///   retried after the policy's back-off; a permanent error (``PollingPolicy/isPermanent(_:)``) ends every
+///   listener's stream with it.
+/// - When the last listener leaves, polling stops and the in-flight request is cancelled.
+final class QueryPoller: Sendable {
+    struct Listener {
+        let continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation
+        let onEvent: (@Sendable (FeedEvent) -> Void)?
+    }
+
+    struct State {
+        var listeners: [Int: Listener] = [:]
+        var nextListenerID = 0
+        var documents: [Document] = []
+        var readTime: Timestamp?
+        var statistics: PollStatistics?
+        var hasSnapshot = false
+        var task: Task<Void, Never>?
+        var isFinished = false
+    }
+
     let query: Query
     let policy: PollingPolicy
     let clock: any Clock<Duration>
-    let onTransientError: (@Sendable (FirestoreError) -> Void)?
+    let initialMode: PollMode
+    let onEmpty: @Sendable (QueryPoller) -> Void
+    private let state = Mutex(State())
 
-    /// Runs until the task is cancelled or a permanent error occurs, calling `publish` with each snapshot.
-    /// - Throws: the permanent ``FirestoreError``, or `CancellationError` when cancelled during a sleep.
-    func run(publish: @Sendable (QuerySnapshot) -> Void) async throws {
-        _ = try query.structuredQuery()
-        let ordering = DocumentOrdering(query: query)
-        var previous: [Document] = []
-        var lastReadTime: Timestamp?
-        var isFirst = true
-        while !Task.isCancelled {
-            do {
-                var response = try await query.runQuery()
-                guard response.readTime != nil else {
-                    // Every runQuery stream ends with a readTime (firestore-rest.md §1.3); a body without one
-                    // (empty, `{}`, `[]`) is broken, and applying it would empty the list.
-                    throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
-                }
-                response.documents = Self.unique(response.documents)
-                let isStale = response.readTime.map { time in lastReadTime.map { time < $0 } ?? false } ?? false
-                if !isStale {
-                    let changes = DocumentChangeComputation.changes(from: previous, to: response.documents,
-                                                                    ordering: ordering)
-                    if isFirst || !changes.isEmpty {
-                        publish(snapshot(documents: response.documents, changes: changes, readTime: response.readTime))
-                    }
-                    previous = response.documents
-                    lastReadTime = response.readTime ?? lastReadTime
-                    isFirst = false
-                }
-            } catch let error as FirestoreError {
-                if error.code == .cancelled, Task.isCancelled { return }
-                if PollingPolicy.isPermanent(error) { throw error }
-                onTransientError?(error)
+    init(query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
+         onEmpty: @escaping @Sendable (QueryPoller) -> Void) {
+        self.query = query
+        self.initialMode = mode
+        self.policy = policy
+        self.clock = clock
+        self.onEmpty = onEmpty
+    }
+
+    /// How many listeners are attached.
+    var listenerCount: Int { state.withLock { $0.listeners.count } }
+
+    /// Adds a listener; it receives the current snapshot at once when there is one. Starts polling with the
+    /// first listener.
+    /// - Returns: the listener's ID for ``removeListener(_:)``, or `nil` when this poller has already ended
+    ///   (the caller then makes a new one).
+    func addListener(_ continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation,
+                     onEvent: (@Sendable (FeedEvent) -> Void)?) -> Int? {
+        state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextListenerID
+            state.nextListenerID += 1
+            state.listeners[id] = Listener(continuation: continuation, onEvent: onEvent)
+            if state.hasSnapshot {
+                continuation.yield(initialSnapshot(state))
             }
-            try await clock.sleep(for: policy.interval)
+            if state.task == nil {
+                state.task = Task { [self] in await run() }
+            }
+            return id
         }
     }
 
-    /// The documents with repeated names (byte for byte) dropped, the first occurrence kept, so that a
-    /// snapshot's list and its changes always agree.
-    static func unique(_ documents: [Document]) -> [Document] {
-        var seen: Set<ByteExactName> = []
-        seen.reserveCapacity(documents.count)
-        return documents.filter { seen.insert(ByteExactName(name: $0.name)).inserted }
+    /// Removes a listener; with the last one gone, polling stops and the in-flight request is cancelled.
+    func removeListener(_ id: Int) {
+        let isEmpty = state.withLock { state -> Bool in
+            guard state.listeners.removeValue(forKey: id) != nil, state.listeners.isEmpty, !state.isFinished else {
+                return false
+            }
+            state.isFinished = true
+            state.task?.cancel()
+            state.task = nil
+            return true
+        }
+        if isEmpty { onEmpty(self) }
     }
 
-    func snapshot(documents: [Document], changes: [ComputedChange], readTime: Timestamp?) -> QuerySnapshot {
+    /// The snapshot a joining listener gets: the current documents, every one added.
+    private func initialSnapshot(_ state: State) -> QuerySnapshot {
         let firestore = query.firestore
-        return QuerySnapshot(
-            query: query,
-            documents: documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
-            documentChanges: changes.map { change in
-                DocumentChange(type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
-                               oldIndex: change.oldIndex, newIndex: change.newIndex)
-            },
-            readTime: readTime)
+        let documents = state.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
+        let changes = documents.enumerated().map { position, snapshot in
+            DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
+        }
+        return QuerySnapshot(query: query, documents: documents, documentChanges: changes, readTime: state.readTime,
+                             statistics: state.statistics)
+    }
+
+    private func emit(_ event: FeedEvent) {
+        let handlers = state.withLock { $0.listeners.values.compactMap(\.onEvent) }
+        for handler in handlers { handler(event) }
+    }
+
+    private func finish(throwing error: FirestoreError) {
+        let listeners = state.withLock { state -> [Listener] in
+            state.isFinished = true
+            state.task = nil
+            defer { state.listeners = [:] }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.continuation.finish(throwing: error) }
+        onEmpty(self)
+    }
+
+    /// The poll loop: runs until cancelled or a permanent error.
+    private func run() async {
+        let ordering = DocumentOrdering(query: query)
+        var mode = initialMode
+        var failures = 0
+        var unchangedPolls = 0
+        var generator = SystemRandomNumberGenerator()
+        do {
+            _ = try query.structuredQuery()
+        } catch {
+            finish(throwing: error)
+            return
+        }
+        while !Task.isCancelled {
+            var delay: Duration
+            do {
+                let previous = state.withLock { state in
+                    Dictionary(state.documents.map { (ByteExactName(name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
+                }
+                let result: PollFetcher.Result
+                do {
+                    result = try await PollFetcher(query: query).fetch(mode: mode, previous: previous)
+                } catch let error as FirestoreError
+                    where mode == .keys && (error.code == .invalidArgument || error.code == .unimplemented)
+                {
+                    // The server may refuse the keys projection; whole documents still work.
+                    result = try await PollFetcher(query: query).fetch(mode: .fullDocuments, previous: previous)
+                    mode = .fullDocuments
+                    emit(.fellBackToFullDocuments(reason: error.description))
+                }
+                if Task.isCancelled { return }
+                let changed = apply(result, ordering: ordering)
+                if failures > 0 {
+                    failures = 0
+                    emit(.recovered)
+                }
+                unchangedPolls = changed ? 0 : unchangedPolls + 1
+                delay = policy.delay(afterUnchangedPolls: unchangedPolls)
+            } catch let error as FirestoreError {
+                if Task.isCancelled { return }
+                if PollingPolicy.isPermanent(error) {
+                    finish(throwing: error)
+                    return
+                }
+                failures += 1
+                delay = policy.delay(afterFailures: failures, retryAfter: error.retryAfter)
+                emit(.pollFailed(error, retryIn: delay))
+            } catch {
+                if Task.isCancelled { return }
+                failures += 1
+                delay = policy.delay(afterFailures: failures, retryAfter: nil)
+                emit(.pollFailed(FirestoreError(code: .unknown, message: "\(error)"), retryIn: delay))
+            }
+            do {
+                try await clock.sleep(for: policy.jittered(delay, random: Double.random(in: 0..<1, using: &generator)))
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Applies a poll result: drops it when stale, else computes the changes and publishes a snapshot when
+    /// there are any (or when it is the first).
+    /// - Returns: whether a snapshot with changes was published.
+    private func apply(_ result: PollFetcher.Result, ordering: DocumentOrdering) -> Bool {
+        let firestore = query.firestore
+        return state.withLock { state -> Bool in
+            if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return false }
+            let changes = DocumentChangeComputation.changes(from: state.documents, to: result.documents,
+                                                            ordering: ordering)
+            let isFirst = !state.hasSnapshot
+            state.documents = result.documents
+            state.readTime = result.readTime
+            state.statistics = result.statistics
+            state.hasSnapshot = true
+            guard isFirst || !changes.isEmpty else { return false }
+            let snapshot = QuerySnapshot(
+                query: query,
+                documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
+                documentChanges: changes.map { change in
+                    DocumentChange(type: change.type,
+                                   document: DocumentSnapshot(firestore: firestore, document: change.document),
+                                   oldIndex: change.oldIndex, newIndex: change.newIndex)
+                },
+                readTime: result.readTime, statistics: result.statistics)
+            for listener in state.listeners.values { listener.continuation.yield(snapshot) }
+            return !changes.isEmpty
+        }
     }
 }

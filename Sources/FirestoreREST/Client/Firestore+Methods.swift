@@ -8,6 +8,8 @@ public struct RunQueryResponse: Sendable, Hashable {
     public var readTime: Timestamp?
     /// The total of `skippedResults` (rows an `offset` skipped).
     public var skippedResults: Int
+    /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
+    public var responseBytes: Int = 0
 }
 
 /// The result of one batchGet call.
@@ -18,6 +20,8 @@ public struct BatchGetResponse: Sendable, Hashable {
     public var missing: [String]
     /// The newest `readTime` of the stream.
     public var readTime: Timestamp?
+    /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
+    public var responseBytes: Int = 0
 }
 
 /// How a transaction is begun (REST `TransactionOptions`, `firestore-rest.md` §1.2).
@@ -69,8 +73,10 @@ extension Firestore {
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
-        let json = try await call("POST", encodedName(of: parent) + ":runQuery", body: .object(body))
-        return try Self.decodeRunQuery(json)
+        let (json, bytes) = try await callMeasured("POST", encodedName(of: parent) + ":runQuery", body: .object(body))
+        var response = try Self.decodeRunQuery(json)
+        response.responseBytes = bytes
+        return response
     }
 
     /// Decodes a runQuery response body (a JSON array of RunQueryResponse elements).
@@ -131,8 +137,10 @@ extension Firestore {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
-        let json = try await call("POST", database.documentsRoot + ":batchGet", body: .object(body))
-        return try Self.decodeBatchGet(json)
+        let (json, bytes) = try await callMeasured("POST", database.documentsRoot + ":batchGet", body: .object(body))
+        var response = try Self.decodeBatchGet(json)
+        response.responseBytes = bytes
+        return response
     }
 
     /// Decodes a batchGet response body (a JSON array of `found`/`missing` elements).

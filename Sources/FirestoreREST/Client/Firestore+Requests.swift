@@ -29,6 +29,14 @@ extension Firestore {
     func call(_ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil)
         async throws -> JSONValue
     {
+        try await callMeasured(method, resource, query: query, body: body).json
+    }
+
+    /// ``call(_:_:query:body:)`` that also reports the size of the response body in bytes (after
+    /// decompression), for poll statistics.
+    func callMeasured(_ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil)
+        async throws -> (json: JSONValue, bytes: Int)
+    {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
         if let authorization = try await credentials.authorizationHeader() {
@@ -42,9 +50,9 @@ extension Firestore {
             error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
             throw error
         }
-        if response.body.isEmpty { return .object([:]) }
+        if response.body.isEmpty { return (.object([:]), 0) }
         do {
-            return try JSONValue.parse(response.body)
+            return (try JSONValue.parse(response.body), response.body.count)
         } catch {
             throw FirestoreError(
                 code: .internal, message: "\(method) \(resource): response is not JSON: \(error)",

@@ -35,12 +35,16 @@ public struct QuerySnapshot: Sendable {
     public let documentChanges: [DocumentChange]
     /// The time the result is consistent at (the server's `readTime`).
     public let readTime: Timestamp?
+    /// What the poll that produced this snapshot cost, for a change feed's snapshots; `nil` for a one-off read.
+    public let statistics: PollStatistics?
 
-    public init(query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?) {
+    public init(query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?,
+                statistics: PollStatistics? = nil) {
         self.query = query
         self.documents = documents
         self.documentChanges = documentChanges
         self.readTime = readTime
+        self.statistics = statistics
     }
 
     /// The number of documents.

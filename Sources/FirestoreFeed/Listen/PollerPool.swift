@@ -1,0 +1,75 @@
+import FirestoreREST
+import Synchronization
+
+/// Shares pollers between listeners: listeners on the same query (same client, parent and canonical
+/// StructuredQuery), mode and policy share one ``QueryPoller`` and so one HTTP request per interval. A
+/// poller stops when its last listener leaves and is then forgotten.
+///
+/// `PollerPool.shared` (on the continuous clock) serves `query.snapshots(...)`; make a pool of your own to
+/// poll on another clock, e.g. a test clock that never sleeps.
+public final class PollerPool: Sendable {
+    struct Key: Hashable {
+        let client: ObjectIdentifier
+        let parent: String
+        let structuredQuery: String
+        let limitToLast: Bool
+        let mode: PollMode
+        let policy: PollingPolicy
+    }
+
+    /// The pool every `snapshots(...)` and `addSnapshotListener(...)` call uses.
+    public static let shared = PollerPool(clock: ContinuousClock())
+
+    let clock: any Clock<Duration>
+    private let pollers = Mutex<[Key: QueryPoller]>([:])
+
+    /// A pool whose pollers sleep on `clock`.
+    public init(clock: any Clock<Duration>) { self.clock = clock }
+
+    /// How many pollers are running.
+    public var pollerCount: Int { pollers.withLock { $0.count } }
+
+    /// The change feed of `query`; see `QueryRepresentable.snapshots(interval:mode:policy:onEvent:)`.
+    public func snapshots(
+        of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),
+        onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+    ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream(
+            bufferingPolicy: .unbounded)
+        let key: Key
+        do {
+            key = Key(client: ObjectIdentifier(query.firestore), parent: try query.parentPath().description,
+                      structuredQuery: try query.structuredQuery().serializedString(),
+                      limitToLast: query.limitType == .last, mode: mode, policy: policy)
+        } catch {
+            // An invalid query ends its feed at once, before anything is sent.
+            continuation.finish(throwing: error)
+            return stream
+        }
+        while true {
+            let poller = pollers.withLock { pollers in
+                if let existing = pollers[key] { return existing }
+                let poller = QueryPoller(query: query, mode: mode, policy: policy, clock: clock) { [weak self] poller in
+                    self?.forget(poller, key: key)
+                }
+                pollers[key] = poller
+                return poller
+            }
+            if let id = poller.addListener(continuation, onEvent: onEvent) {
+                continuation.onTermination = { _ in poller.removeListener(id) }
+                return stream
+            }
+            // The poller ended between lookup and join; forget it and make a new one.
+            forget(poller, key: key)
+        }
+    }
+
+    /// Some running poller, for tests that check it is freed.
+    var firstPollerForTesting: QueryPoller? { pollers.withLock { $0.values.first } }
+
+    private func forget(_ poller: QueryPoller, key: Key) {
+        pollers.withLock { pollers in
+            if pollers[key] === poller { pollers[key] = nil }
+        }
+    }
+}

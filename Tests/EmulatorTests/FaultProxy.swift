@@ -1,0 +1,51 @@
+import Foundation
+
+/// `Scripts/fault-proxy` in front of the emulator: injects 503, 429 with Retry-After, resets, truncated
+/// bodies, invalid JSON, HTML and delays into runQuery and batchGet responses, from a seeded generator.
+final class FaultProxy: @unchecked Sendable {
+    struct StartError: Error, CustomStringConvertible { let description: String }
+
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    /// `127.0.0.1:PORT` of the proxy.
+    let host: String
+
+    static var script: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/fault-proxy")
+    }
+
+    init(target: String, rate: Double, seed: Int, faults: [String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["python3", Self.script.path, "--target", target, "--rate", String(rate),
+                         "--seed", String(seed), "--exit-on-eof"]
+        if let faults { arguments += ["--faults", faults.joined(separator: ",")] }
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("LISTENING ") else {
+            throw StartError(description: "fault proxy did not start: \(text)")
+        }
+        host = String(text.dropFirst("LISTENING ".count))
+    }
+
+    /// Stops the proxy (closing its stdin) and waits for it.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
