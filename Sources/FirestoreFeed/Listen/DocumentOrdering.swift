@@ -36,7 +36,7 @@ public struct DocumentOrdering: Sendable {
             if order.field.isDocumentID {
                 result = FirestoreValue.compareResourceNames(lhs.name, rhs.name)
             } else {
-                switch (value(of: order.field, in: lhs), value(of: order.field, in: rhs)) {
+                switch (lhs.value(at: order.field), rhs.value(at: order.field)) {
                 case (nil, nil): result = 0
                 case (nil, _): result = -1
                 case (_, nil): result = 1
@@ -46,16 +46,5 @@ public struct DocumentOrdering: Sendable {
             if result != 0 { return order.descending ? -result : result }
         }
         return 0
-    }
-
-    private func value(of path: FieldPath, in document: Document) -> FirestoreValue? {
-        var fields = document.fields
-        for (position, segment) in path.segments.enumerated() {
-            guard let value = fields[segment] else { return nil }
-            if position == path.segments.count - 1 { return value }
-            guard case .map(let inner) = value else { return nil }
-            fields = inner
-        }
-        return nil
     }
 }

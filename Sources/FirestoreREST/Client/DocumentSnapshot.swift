@@ -37,13 +37,6 @@ public struct DocumentSnapshot: Sendable, Hashable {
 
     /// The value at `path`, or `nil` when absent (or when the document does not exist).
     public func get(_ path: FieldPath) -> FirestoreValue? {
-        guard var fields = document?.fields else { return nil }
-        for (position, segment) in path.segments.enumerated() {
-            guard let value = fields[segment] else { return nil }
-            if position == path.segments.count - 1 { return value }
-            guard case .map(let inner) = value else { return nil }
-            fields = inner
-        }
-        return nil
+        document?.value(at: path)
     }
 }

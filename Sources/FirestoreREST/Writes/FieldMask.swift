@@ -84,16 +84,4 @@ enum FieldMask {
         insert(value, at: segments.dropFirst(), into: &inner)
         fields[first] = .map(inner)
     }
-
-    /// The value at `path` inside `fields`, or `nil` when some segment is missing or not a map.
-    static func value(at path: FieldPath, in fields: [String: FirestoreValue]) -> FirestoreValue? {
-        var current = fields
-        for (position, segment) in path.segments.enumerated() {
-            guard let value = current[segment] else { return nil }
-            if position == path.segments.count - 1 { return value }
-            guard case .map(let inner) = value else { return nil }
-            current = inner
-        }
-        return nil
-    }
 }

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Each write is encoded when it is added, so bad data throws at once (the rules of ``WriteValue`` and the
 /// conformance tests), not at commit. A batch is `Sendable`; it commits once.
-public final class WriteBatch: Sendable {
+public final class WriteBatch: WriteCollecting {
     /// The client the batch commits through.
     public let firestore: Firestore
     private let state = Mutex(State())
@@ -33,101 +33,6 @@ public final class WriteBatch: Sendable {
     /// The writes added so far, in order, as they will be sent.
     public var writes: [Write] { state.withLock { $0.writes } }
 
-    /// Adds a set of `document`: the whole document without `merge`, only the leaf fields of `data` with it;
-    /// see ``DocumentReference/setData(_:merge:)``.
-    /// - Returns: this batch, for chaining.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` for invalid data or path or a document of another
-    ///   database; `.failedPrecondition` when the batch was committed.
-    @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, merge: Bool = false)
-        throws(FirestoreError) -> WriteBatch
-    {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.setWrite(data, merge: merge ? .mergeAll : .overwrite)
-        }
-    }
-
-    /// Adds a set of only the dotted `mergeFields`; see ``DocumentReference/setData(_:mergeFields:)``.
-    /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
-    @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [String])
-        throws(FirestoreError) -> WriteBatch
-    {
-        let paths = try WriteEncoder.dottedPaths(mergeFields)
-        return try add(for: document) { reference throws(FirestoreError) in
-            try reference.setWrite(data, merge: .mergeFields(paths))
-        }
-    }
-
-    /// Adds a set of only the ``FieldPath`` `mergeFields`; see ``DocumentReference/setData(_:mergeFields:)``.
-    /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
-    @discardableResult
-    public func setData(
-        _ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [FieldPath]
-    ) throws(FirestoreError) -> WriteBatch {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.setWrite(data, merge: .mergeFields(mergeFields))
-        }
-    }
-
-    /// Adds a create of `document`, which fails the whole commit with `.alreadyExists` when it exists; see
-    /// ``DocumentReference/create(_:)``.
-    /// - Throws: as ``setData(_:forDocument:merge:)``.
-    @discardableResult
-    public func create(_ data: [String: WriteValue], forDocument document: DocumentReference)
-        throws(FirestoreError) -> WriteBatch
-    {
-        try add(for: document) { reference throws(FirestoreError) in try reference.createWrite(data) }
-    }
-
-    /// Adds an update of dotted-path fields, which fails the whole commit with `.notFound` when the document
-    /// is missing; see ``DocumentReference/updateData(_:precondition:)``.
-    /// - Throws: as ``setData(_:forDocument:merge:)``, and as the update rules.
-    @discardableResult
-    public func updateData(
-        _ fields: [String: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
-    ) throws(FirestoreError) -> WriteBatch {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.updateWrite(dottedFields: fields, precondition: precondition)
-        }
-    }
-
-    /// Adds an update of fields named by ``FieldPath``; see ``DocumentReference/updateData(fields:precondition:)``.
-    /// - Throws: as ``updateData(_:forDocument:precondition:)``.
-    @discardableResult
-    public func updateData(
-        fields: [FieldPath: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
-    ) throws(FirestoreError) -> WriteBatch {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.updateWrite(Array(fields), precondition: precondition)
-        }
-    }
-
-    /// Adds an update of ordered path–value pairs; see
-    /// ``DocumentReference/updateData(pathsAndValues:precondition:)``.
-    /// - Throws: as ``updateData(_:forDocument:precondition:)``.
-    @discardableResult
-    public func updateData(
-        pathsAndValues: [(FieldPath, WriteValue)], forDocument document: DocumentReference,
-        precondition: Precondition? = nil
-    ) throws(FirestoreError) -> WriteBatch {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.updateWrite(pathsAndValues, precondition: precondition)
-        }
-    }
-
-    /// Adds a delete of `document`; see ``DocumentReference/delete(precondition:)``.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid path or a document of another database;
-    ///   `.failedPrecondition` when the batch was committed.
-    @discardableResult
-    public func deleteDocument(_ document: DocumentReference, precondition: Precondition? = nil)
-        throws(FirestoreError) -> WriteBatch
-    {
-        try add(for: document) { reference throws(FirestoreError) in
-            try reference.deleteWrite(precondition: precondition)
-        }
-    }
-
     /// Commits every write atomically in one commit request. An empty batch commits fine (the server
     /// answers `{}`). A batch commits once, whatever the outcome.
     /// - Throws: ``FirestoreError`` `.failedPrecondition` when the batch was already committed; otherwise the
@@ -144,9 +49,12 @@ public final class WriteBatch: Sendable {
         try await firestore.commit(writes)
     }
 
-    private func add(for document: DocumentReference, _ encode: (DocumentReference) throws(FirestoreError) -> Write)
-        throws(FirestoreError) -> WriteBatch
-    {
+    /// Encodes and appends one write (the hook every ``WriteCollecting`` builder goes through).
+    /// - Throws: ``FirestoreError`` from `encode`, `.invalidArgument` for a document of another database,
+    ///   `.failedPrecondition` when the batch was committed.
+    public func appendWrite(
+        for document: DocumentReference, _ encode: (DocumentReference) throws(FirestoreError) -> Write
+    ) throws(FirestoreError) {
         try firestore.checkOwns(document)
         let write = try encode(document)
         try state.withLock { state throws(FirestoreError) in
@@ -156,7 +64,6 @@ public final class WriteBatch: Sendable {
             }
             state.writes.append(write)
         }
-        return self
     }
 }
 

@@ -134,7 +134,7 @@ enum WriteEncoder {
                 throw .invalidArgument("merge field \(mergePath) is not in the data")
             }
             if !original.isTransform { mask.append(mergePath) }
-            if let written = FieldMask.value(at: mergePath, in: parsed.fields) {
+            if let written = Document.value(at: mergePath, in: parsed.fields) {
                 FieldMask.insert(written, at: mergePath, into: &fields)
             }
         }
