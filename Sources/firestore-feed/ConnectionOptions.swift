@@ -5,8 +5,8 @@ import Foundation
 struct ConnectionOptions {
     static let valueFlags: Set<String> = ["--emulator", "--project"]
     static let help = """
-          --emulator HOST:PORT   Firestore emulator to use (default: $FIRESTORE_EMULATOR_HOST)
-          --project ID           project ID (default: $GCLOUD_PROJECT, else demo-project)
+          --emulator HOST:PORT       Firestore emulator to use (default: $FIRESTORE_EMULATOR_HOST)
+          --project ID               project ID (default: $GCLOUD_PROJECT, else demo-project)
         """
 
     let host: String

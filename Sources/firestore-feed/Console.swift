@@ -16,7 +16,7 @@ enum Console {
         switch event {
         case .pollFailed(let failure, let retryIn):
             let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
-            error("warning: poll failed, keeping the last snapshot, retrying in "
+            error("warning: poll failed (the feed keeps its last good state), retrying in "
                 + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .recovered:
             error("note: polling recovered")

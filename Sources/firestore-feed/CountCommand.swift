@@ -10,7 +10,7 @@ enum CountCommand {
         OPTIONS:
         \(ConnectionOptions.help)
         \(QueryOptions.help)
-          -h, --help             show this help
+          -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {

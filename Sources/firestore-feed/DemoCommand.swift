@@ -16,9 +16,9 @@ enum DemoCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
-          --interval SECONDS     time between polls (default 0.2)
-          --format text|jsonl    output format (default text)
-          -h, --help             show this help
+          --interval SECONDS         time between polls (default 0.2)
+          --format text|jsonl        output format (default text)
+          -h, --help                 show this help
         """
 
     struct Step {

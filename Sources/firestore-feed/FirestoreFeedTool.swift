@@ -16,11 +16,18 @@ enum FirestoreFeedTool {
           count COLLECTION_PATH   print how many documents a query matches
           demo                    seed a fruits collection, watch it while writing, print the feed
 
-        Run 'firestore-feed <command> --help' for a command's options.
+        Run 'firestore-feed help <command>' or 'firestore-feed <command> --help' for a command's options;
+        'firestore-feed --version' prints the version.
         """
 
+    /// The tool's version.
+    static let version = "0.1.0"
+
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        await main(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    static func main(arguments: [String]) async {
         guard let command = arguments.first else {
             Console.error(help)
             exit(2)
@@ -34,8 +41,13 @@ enum FirestoreFeedTool {
         case "get": (commandHelp, run) = (GetCommand.help, GetCommand.run)
         case "count": (commandHelp, run) = (CountCommand.help, CountCommand.run)
         case "demo": (commandHelp, run) = (DemoCommand.help, DemoCommand.run)
+        case "help" where rest.count == 1:
+            return await main(arguments: [rest[0], "--help"])
         case "-h", "--help", "help":
             Console.output(help)
+            exit(0)
+        case "--version", "version":
+            Console.output("firestore-feed \(version)")
             exit(0)
         default:
             Console.error("error: unknown command \"\(command)\"\n\n" + help)

@@ -10,7 +10,7 @@ enum GetCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
-          -h, --help             show this help
+          -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {

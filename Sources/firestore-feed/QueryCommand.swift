@@ -12,9 +12,9 @@ enum QueryCommand {
         OPTIONS:
         \(ConnectionOptions.help)
         \(QueryOptions.help)
-          --dry-run              print the runQuery request as one JSON line
+          --dry-run                  print the runQuery request as one JSON line
                                  ({"body","method","path"}) and send nothing
-          -h, --help             show this help
+          -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {

@@ -12,7 +12,7 @@ struct QueryOptions {
           --where 'FIELD OP VALUE'   filter (repeatable, ANDed); OP: == != < <= > >= array-contains
                                      array-contains-any in not-in; VALUE is JSON (3 is an integer,
                                      3.0 a double, "x" a string, [1,2] an array)
-          --order-by FIELD[:desc]    order (repeatable); ascending unless :desc
+          --order-by FIELD[:desc]    order (repeatable); FIELD:asc (the default) or FIELD:desc
           --limit N                  at most the first N documents
           --limit-to-last N          at most the last N documents (needs --order-by)
           --start-at VALUES          start at these order values (comma-separated JSON: 3,"x")
@@ -51,6 +51,11 @@ struct QueryOptions {
                 descending = true
             } else if text.hasSuffix(":asc") {
                 fieldText = String(text.dropLast(4))
+            }
+            if WhereClause.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.isWhitespace }) {
+                throw .usage(
+                    "--order-by \"\(text)\": use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or spaces goes in backticks)",
+                    help: help)
             }
             do {
                 orders.append(QueryOrder(field: try WhereClause.fieldPath(fieldText), descending: descending))

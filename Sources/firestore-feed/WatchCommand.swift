@@ -12,15 +12,15 @@ enum WatchCommand {
         OPTIONS:
         \(ConnectionOptions.help)
         \(QueryOptions.help)
-          --interval SECONDS     time between polls, decimal (default 1)
-          --count N              exit 0 after printing N snapshots
-          --mode keys|full       keys (default): poll names and versions, then fetch only changed
-                                 documents; full: poll whole documents
-          --verbose              print each snapshot's poll statistics to stderr
-          --format text|jsonl    output format (default text); jsonl prints one line per snapshot:
+          --interval SECONDS         time between polls, decimal (default 1)
+          --count N                  exit 0 after printing N snapshots
+          --mode keys|full           keys (default): poll names and versions, then fetch only changed
+                                     documents; full: poll whole documents
+          --verbose                  print each snapshot's poll statistics to stderr
+          --format text|jsonl        output format (default text); jsonl prints one line per snapshot:
                                  {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
                                   "readTime","size"}
-          -h, --help             show this help
+          -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {

@@ -43,7 +43,8 @@ struct WhereClause: Equatable {
         skipSpaces()
         let valueText = String(characters[index...])
         guard !fieldText.isEmpty, !opText.isEmpty, !valueText.isEmpty else {
-            throw .invalidArgument("--where \"\(text)\": expected 'FIELD OP VALUE'")
+            throw .invalidArgument(
+                "--where \"\(text)\": expected 'FIELD OP VALUE' with spaces around OP, e.g. 'name == \"Apple\"'")
         }
         guard let op = FilterOperator(symbol: opText) else {
             throw .invalidArgument(
@@ -54,7 +55,8 @@ struct WhereClause: Equatable {
         do {
             json = try JSONValue.parse(valueText)
         } catch {
-            throw .invalidArgument("--where \"\(text)\": VALUE is not JSON (\(error))")
+            let hint = valueText.first.map { $0.isLetter } == true ? "; a string needs JSON quotes: '\"\(valueText)\"'" : ""
+            throw .invalidArgument("--where \"\(text)\": VALUE is not JSON (\(error))\(hint)")
         }
         if let literal = Self.oversizedIntegerLiteral(in: valueText) {
             throw .invalidArgument("--where \"\(text)\": the integer \(literal) does not fit in 64 bits")
@@ -104,6 +106,24 @@ struct WhereClause: Equatable {
         case .double(let number)?: return number
         default: return nil
         }
+    }
+
+    /// Whether `text` has a character matching `predicate` outside backticks.
+    static func hasUnquoted(in text: String, where predicate: (Character) -> Bool) -> Bool {
+        var inBackticks = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                escaped = false
+            } else if character == "\\", inBackticks {
+                escaped = true
+            } else if character == "`" {
+                inBackticks.toggle()
+            } else if !inBackticks, predicate(character) {
+                return true
+            }
+        }
+        return false
     }
 
     /// A field path as the CLI takes it: dotted, with backticks around a segment holding dots or spaces;

@@ -41,6 +41,19 @@ import Testing
         (["query", "fruits", "--limit", "-1", "--dry-run"], "error: --limit \"-1\": expected a whole number"),
         (["get", "fruits", "--emulator", "h:1"], "error: \"fruits\" is not a document path"),
         (["frobnicate"], "error: unknown command \"frobnicate\""),
+        (["query", "c", "--dry-run", "--order-by", "name:descending"],
+         "error: --order-by \"name:descending\": use FIELD, FIELD:asc or FIELD:desc"),
+        (["query", "c", "--dry-run", "--order-by", "name desc"],
+         "error: --order-by \"name desc\": use FIELD, FIELD:asc or FIELD:desc"),
+        (["query", "c", "--dry-run", "--where", "name==1"],
+         "error: --where \"name==1\": expected 'FIELD OP VALUE' with spaces around OP"),
+        (["query", "c", "--dry-run", "--where", "name == Apple"],
+         "error: --where \"name == Apple\": VALUE is not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '\"Apple\"'"),
+        (["query", "c", "--dry-run", "--where", "n == 99999999999999999999"],
+         "error: --where \"n == 99999999999999999999\": the integer 99999999999999999999 does not fit in 64 bits"),
+        (["query", "c", "--project", "Bad Project!", "--emulator", "127.0.0.1:1"], "error: invalid project ID"),
+        (["get", "c/d", "--emulator", "127.0.0.1:99999"], "error: invalid emulator host"),
+        (["watch", "c", "--emulator", "h:1", "--interval", "0x10"], "error: --interval \"0x10\": expected seconds"),
     ])
     func usageErrorsExitTwoWithHelp(arguments: [String], message: String) async throws {
         let result = try await CLIProcess.run(arguments)
@@ -48,6 +61,14 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix(message), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("USAGE: firestore-feed"))
+    }
+
+    @Test func helpCommandAndVersion() async throws {
+        let help = try await CLIProcess.run(["help", "count"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("USAGE: firestore-feed count COLLECTION_PATH [options]\n"))
+        let version = try await CLIProcess.run(["--version"])
+        #expect(version.stdout == "firestore-feed 0.1.0\n")
     }
 
     @Test func helpIsPrintedOnRequest() async throws {
