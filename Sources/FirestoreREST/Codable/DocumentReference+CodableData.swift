@@ -1,0 +1,56 @@
+extension DocumentReference {
+    /// Reads the document and decodes it into `type`: ``getDocument()`` then
+    /// ``DocumentSnapshot/data(as:decoder:)``. A missing document is `nil` for an optional `type`
+    /// (`getDocument(as: User?.self)`), an error otherwise (field case C-13).
+    /// - Throws: ``FirestoreError`` from the read, or `.notFound` for a missing document and a non-optional
+    ///   `type`; `DecodingError` naming the document and field path.
+    public func getDocument<T: Decodable>(as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder())
+        async throws -> T
+    {
+        try await getDocument().data(as: type, decoder: decoder)
+    }
+
+    /// Writes `value` encoded with `encoder` (``FirestoreEncoder/encodeForWrite(_:)``): the whole document, or
+    /// with `merge` only the fields the model writes (see ``setData(_:merge:)``). ``DocumentID`` properties are
+    /// not written; a `nil` ``ServerTimestamp`` becomes the server's commit time; `nil` optionals are left out
+    /// unless ``ExplicitNull`` or ``FirestoreEncoder/nilEncodingStrategy-swift.property`` says otherwise (so
+    /// with `merge` a `nil` does not clear a stored field by default: field case C-15).
+    /// - Throws: `EncodingError` naming the document and field before sending (a value that does not encode as
+    ///   a map, `UInt64` above `Int64.max`); ``FirestoreError`` `.invalidArgument` for data Firestore refuses
+    ///   (an array inside an array, a reserved field name); otherwise the server's or the transport's error.
+    public func setData<T: Encodable>(
+        from value: T, merge: Bool = false, encoder: FirestoreEncoder = FirestoreEncoder()
+    ) async throws {
+        try await setData(encoder.encodeForWrite(value, documentPath: path), merge: merge)
+    }
+
+    /// Writes only the dotted `mergeFields` of `value` (see ``setData(_:mergeFields:)-(_,[String])``).
+    /// - Throws: as ``setData(from:merge:encoder:)``, and as the `mergeFields` rules.
+    public func setData<T: Encodable>(
+        from value: T, mergeFields: [String], encoder: FirestoreEncoder = FirestoreEncoder()
+    ) async throws {
+        try await setData(encoder.encodeForWrite(value, documentPath: path), mergeFields: mergeFields)
+    }
+
+    /// Writes only the ``FieldPath`` `mergeFields` of `value`.
+    /// - Throws: as ``setData(from:merge:encoder:)``, and as the `mergeFields` rules.
+    public func setData<T: Encodable>(
+        from value: T, mergeFields: [FieldPath], encoder: FirestoreEncoder = FirestoreEncoder()
+    ) async throws {
+        try await setData(encoder.encodeForWrite(value, documentPath: path), mergeFields: mergeFields)
+    }
+}
+
+extension CollectionReference {
+    /// Adds a document with an automatic ID holding `value` encoded with `encoder`; see
+    /// ``DocumentReference/setData(from:merge:encoder:)``.
+    /// - Returns: the new document's reference.
+    /// - Throws: as ``DocumentReference/setData(from:merge:encoder:)``.
+    public func addDocument<T: Encodable>(from value: T, encoder: FirestoreEncoder = FirestoreEncoder())
+        async throws -> DocumentReference
+    {
+        let reference = document()
+        try await reference.setData(from: value, encoder: encoder)
+        return reference
+    }
+}

@@ -1,0 +1,29 @@
+/// A missing document as a value: `nil` for an optional type (field case C-13).
+private protocol OptionalDecodingTarget {
+    static var missingDocumentValue: Self { get }
+}
+
+extension Optional: OptionalDecodingTarget {
+    fileprivate static var missingDocumentValue: Self { nil }
+}
+
+extension DocumentSnapshot {
+    /// The document decoded into `type`, as the SDK's `data(as:)` (firebase-semantics.md §3.6).
+    ///
+    /// ``DocumentID`` properties get this document's ID or reference; ``DocumentReference`` fields are made with
+    /// this snapshot's client. A missing document is `nil` when `type` is optional (`data(as: User?.self)`),
+    /// and an error otherwise (field case C-13; stable, documented behaviour).
+    /// - Throws: ``FirestoreError`` `.notFound` (`users/nobody: document does not exist`) for a missing document
+    ///   and a non-optional `type`; `DecodingError` naming the document and field path
+    ///   (`fruits/u2: name: expected String, found integerValue`).
+    /// - Complexity: O(n) in the size of the document.
+    public func data<T: Decodable>(as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder()) throws -> T {
+        guard let document else {
+            if let optional = T.self as? any OptionalDecodingTarget.Type, let none = optional.missingDocumentValue as? T {
+                return none
+            }
+            throw FirestoreError(code: .notFound, message: "\(reference.path): document does not exist")
+        }
+        return try decoder.decode(type, from: .map(document.fields), in: reference)
+    }
+}
