@@ -27,6 +27,10 @@ let package = Package(
             name: "firestore-feed",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
+        .executableTarget(
+            name: "FirestoreBenchmarks",
+            dependencies: ["FirestoreREST"]
+        ),
         .testTarget(
             name: "FirestoreRESTTests",
             dependencies: ["FirestoreREST"]

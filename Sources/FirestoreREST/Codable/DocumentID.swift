@@ -50,7 +50,8 @@ public struct DocumentID<Value: DocumentIDWrappable & Codable>: Codable {
         guard let firestore = decoder as? FirestoreDecoderImpl else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "@DocumentID can only be decoded by FirestoreDecoder"))
+                    codingPath: decoder.codingPath,
+                    debugDescription: "@DocumentID can only be decoded by FirestoreDecoder"))
         }
         self = try Self.decodeNative(from: nil, at: firestore.node, in: firestore)
     }
@@ -63,7 +64,8 @@ public struct DocumentID<Value: DocumentIDWrappable & Codable>: Codable {
             self,
             EncodingError.Context(
                 codingPath: encoder.codingPath,
-                debugDescription: "@DocumentID is not encodable: FirestoreEncoder skips it, other encoders cannot write it"))
+                debugDescription:
+                    "@DocumentID is not encodable: FirestoreEncoder skips it, other encoders cannot write it"))
     }
 }
 
@@ -81,7 +83,8 @@ extension DocumentID: FirestoreNativeDecodable, FirestoreNativeEncodable {
                 Value.self,
                 decoder.context(
                     at: node,
-                    "@DocumentID needs the document: decode a DocumentSnapshot, or pass `in:` the document's reference"))
+                    "@DocumentID needs the document: decode a DocumentSnapshot, or pass `in:` the document's reference")
+            )
         }
         if Value.self == String.self, let id = document.id as? Value {
             return DocumentID(wrappedValue: id)
@@ -90,7 +93,8 @@ extension DocumentID: FirestoreNativeDecodable, FirestoreNativeEncodable {
             throw DecodingError.valueNotFound(
                 Value.self,
                 decoder.context(
-                    at: node, "@DocumentID of type \(Value.self) needs the document's reference, which needs a Firestore client"))
+                    at: node,
+                    "@DocumentID of type \(Value.self) needs the document's reference, which needs a Firestore client"))
         }
         do {
             return DocumentID(wrappedValue: try Value.wrap(reference))

@@ -19,7 +19,8 @@ extension DocumentSnapshot {
     /// - Complexity: O(n) in the size of the document.
     public func data<T: Decodable>(as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder()) throws -> T {
         guard let document else {
-            if let optional = T.self as? any OptionalDecodingTarget.Type, let none = optional.missingDocumentValue as? T {
+            if let optional = T.self as? any OptionalDecodingTarget.Type, let none = optional.missingDocumentValue as? T
+            {
                 return none
             }
             throw FirestoreError(code: .notFound, message: "\(reference.path): document does not exist")

@@ -118,7 +118,8 @@ struct DocumentContext {
         if let firestore, let resolved = try? firestore.database.path(ofResourceName: document.name),
             resolved.isDocument
         {
-            let reference = DocumentReference(firestore: firestore, path: .success(resolved), rawPath: resolved.description)
+            let reference = DocumentReference(
+                firestore: firestore, path: .success(resolved), rawPath: resolved.description)
             self.init(path: resolved.description, id: resolved.lastSegment, reference: reference, firestore: firestore)
             return
         }
@@ -146,6 +147,10 @@ final class DecodingContext {
         for (key, value) in options.userInfo { info[key] = value }
         self.userInfo = info
         self.document = document
-        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = options.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 }

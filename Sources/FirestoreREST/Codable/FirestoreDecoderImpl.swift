@@ -26,7 +26,9 @@ final class FirestoreDecoderImpl: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .map(let fields) = value else { throw mismatch([String: Any].self, value, at: node, expected: "a map") }
+        guard case .map(let fields) = value else {
+            throw mismatch([String: Any].self, value, at: node, expected: "a map")
+        }
         return KeyedDecodingContainer(FirestoreKeyedDecodingContainer<Key>(decoder: self, fields: fields, node: node))
     }
 
@@ -116,7 +118,9 @@ final class FirestoreDecoderImpl: Decoder {
 
     /// An integer of type `I`: from `integerValue` when in range, from a `doubleValue` when it is a whole number
     /// that fits exactly.
-    func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: FirestoreValue, at node: @autoclosure () -> CodingPathNode)
+    func integer<I: FixedWidthInteger>(
+        _ type: I.Type, _ value: FirestoreValue, at node: @autoclosure () -> CodingPathNode
+    )
         throws -> I
     {
         switch value {
@@ -127,7 +131,8 @@ final class FirestoreDecoderImpl: Decoder {
             return result
         case .double(let number):
             guard let result = I(exactly: number) else {
-                let why = number.isFinite && number.rounded(.towardZero) == number ? "out of range" : "not a whole number"
+                let why =
+                    number.isFinite && number.rounded(.towardZero) == number ? "out of range" : "not a whole number"
                 throw DecodingError.typeMismatch(
                     I.self, context(at: node(), "expected \(I.self), found doubleValue \(number) (\(why))"))
             }
@@ -150,7 +155,8 @@ final class FirestoreDecoderImpl: Decoder {
     }
 
     func context(at node: CodingPathNode, _ text: String, underlying: (any Error)? = nil) -> DecodingError.Context {
-        DecodingError.Context(codingPath: node.path, debugDescription: describe(node, text), underlyingError: underlying)
+        DecodingError.Context(
+            codingPath: node.path, debugDescription: describe(node, text), underlyingError: underlying)
     }
 
     /// `typeMismatch` (or `valueNotFound` for `nullValue`): `expected String, found integerValue`.

@@ -81,7 +81,8 @@ public struct FirestoreEncoder: Sendable {
     /// - Throws: as ``encode(_:)`` (a sentinel has no plain form), except that any shape is accepted.
     /// - Complexity: O(n) in the size of the value.
     public func encodeValue<T: Encodable>(_ value: T) throws -> FirestoreValue {
-        let encoded = try FirestoreEncoderImpl.encodeTopLevel(value, context: EncodingContext(options: self, documentPath: nil))
+        let encoded = try FirestoreEncoderImpl.encodeTopLevel(
+            value, context: EncodingContext(options: self, documentPath: nil))
         return try Self.plain(encoded, at: .root, of: value)
     }
 
@@ -149,7 +150,11 @@ final class EncodingContext {
         self.dateStrategy = options.dateEncodingStrategy
         self.dataStrategy = options.dataEncodingStrategy
         self.writesNull = options.nilEncodingStrategy == .null
-        if case .useDefaultKeys = options.keyEncodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = options.keyEncodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
         var info: [CodingUserInfoKey: Any] = [:]
         for (key, value) in options.userInfo { info[key] = value }
         self.userInfo = info

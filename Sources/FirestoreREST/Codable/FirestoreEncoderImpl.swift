@@ -78,7 +78,9 @@ final class FirestoreEncoderImpl: Encoder {
         guard let exact = Int64(exactly: number) else {
             throw EncodingError.invalidValue(
                 number,
-                context(at: node(), "\(number) is out of range for an integerValue (a signed 64-bit integer, at most \(Int64.max))"))
+                context(
+                    at: node(),
+                    "\(number) is out of range for an integerValue (a signed 64-bit integer, at most \(Int64.max))"))
         }
         return .value(.integer(exact))
     }

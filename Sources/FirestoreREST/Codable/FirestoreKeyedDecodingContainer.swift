@@ -150,7 +150,8 @@ struct FirestoreKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
         guard case .map(let inner) = value else {
             throw decoder.mismatch([String: Any].self, value, at: child, expected: "a map")
         }
-        return KeyedDecodingContainer(FirestoreKeyedDecodingContainer<NestedKey>(decoder: decoder, fields: inner, node: child))
+        return KeyedDecodingContainer(
+            FirestoreKeyedDecodingContainer<NestedKey>(decoder: decoder, fields: inner, node: child))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -170,6 +171,7 @@ struct FirestoreKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
     /// A decoder for the field `key` (`nullValue` when absent, as in Foundation).
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        FirestoreDecoderImpl(context: decoder.context, value: fields[key.stringValue] ?? .null, node: node.appending(key))
+        FirestoreDecoderImpl(
+            context: decoder.context, value: fields[key.stringValue] ?? .null, node: node.appending(key))
     }
 }

@@ -29,11 +29,15 @@ struct FirestoreKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.value(.integer(Int64(value))), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { set(.value(.integer(Int64(value))), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { set(.value(.integer(value)), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try encoder.integer(value, at: node.appending(key)), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        set(try encoder.integer(value, at: node.appending(key)), key)
+    }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.value(.integer(Int64(value))), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.value(.integer(Int64(value))), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.value(.integer(Int64(value))), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try encoder.integer(value, at: node.appending(key)), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        set(try encoder.integer(value, at: node.appending(key)), key)
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if let encoded = try encoder.encodeValue(value, at: node.appending(key)) {
@@ -44,7 +48,9 @@ struct FirestoreKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     // The `encodeIfPresent` family: `nil` is left out, or written as `nullValue` under
     // `NilEncodingStrategy.null`.
 
-    private mutating func encodeIfPresent<T: Encodable>(_ value: T?, _ key: Key, _ encode: (inout Self, T) throws -> Void)
+    private mutating func encodeIfPresent<T: Encodable>(
+        _ value: T?, _ key: Key, _ encode: (inout Self, T) throws -> Void
+    )
         rethrows
     {
         if let value {

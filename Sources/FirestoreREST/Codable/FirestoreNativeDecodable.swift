@@ -21,7 +21,8 @@ extension FirestoreDecoderImpl {
     /// Decodes `Data` from a base64 string, or throws `dataCorrupted` naming the place.
     func base64(_ text: String, at node: CodingPathNode) throws -> Data {
         guard let data = FirestoreValue.decodeBase64(text) else {
-            throw DecodingError.dataCorrupted(context(at: node, "expected base64 data, found a string that is not base64"))
+            throw DecodingError.dataCorrupted(
+                context(at: node, "expected base64 data, found a string that is not base64"))
         }
         return data
     }
@@ -91,7 +92,8 @@ extension Date: FirestoreNativeDecodable {
             do {
                 return try Timestamp(rfc3339: text).dateValue
             } catch {
-                throw DecodingError.dataCorrupted(decoder.context(at: node, "expected an ISO 8601 date: \(error.message)"))
+                throw DecodingError.dataCorrupted(
+                    decoder.context(at: node, "expected an ISO 8601 date: \(error.message)"))
             }
         case .custom(let decode):
             do {

@@ -42,7 +42,8 @@ struct FirestoreUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let place = here
         let nested = EncodedMap()
         array.elements.append(.box(EncodedBox(.map(nested))))
-        return KeyedEncodingContainer(FirestoreKeyedEncodingContainer<NestedKey>(encoder: encoder, map: nested, node: place))
+        return KeyedEncodingContainer(
+            FirestoreKeyedEncodingContainer<NestedKey>(encoder: encoder, map: nested, node: place))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

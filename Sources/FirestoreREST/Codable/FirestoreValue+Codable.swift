@@ -8,7 +8,8 @@ extension FirestoreValue: Codable {
         guard let firestore = decoder as? FirestoreDecoderImpl else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "FirestoreValue can only be decoded by FirestoreDecoder"))
+                    codingPath: decoder.codingPath,
+                    debugDescription: "FirestoreValue can only be decoded by FirestoreDecoder"))
         }
         self = firestore.value
     }
@@ -20,7 +21,8 @@ extension FirestoreValue: Codable {
             throw EncodingError.invalidValue(
                 self,
                 EncodingError.Context(
-                    codingPath: encoder.codingPath, debugDescription: "FirestoreValue can only be encoded by FirestoreEncoder"))
+                    codingPath: encoder.codingPath,
+                    debugDescription: "FirestoreValue can only be encoded by FirestoreEncoder"))
         }
         firestore.box.content = .value(.value(self))
     }

@@ -29,7 +29,8 @@ extension Timestamp: Codable {
             if let firestore = decoder as? FirestoreDecoderImpl {
                 throw DecodingError.dataCorrupted(firestore.context(at: firestore.node, text))
             }
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: text))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: text))
         }
     }
 

@@ -10,7 +10,8 @@ extension WriteValue: Encodable {
             throw EncodingError.invalidValue(
                 self,
                 EncodingError.Context(
-                    codingPath: encoder.codingPath, debugDescription: "\(self) can only be encoded by FirestoreEncoder"))
+                    codingPath: encoder.codingPath, debugDescription: "\(self) can only be encoded by FirestoreEncoder")
+            )
         }
         firestore.box.content = .value(self)
     }

@@ -19,7 +19,8 @@ import Testing
         let db = try offlineFirestore()
         let response = try Firestore.decodeRunQuery(json(Self.c12Rows))
         let documents = response.documents.map { DocumentSnapshot(firestore: db, document: $0) }
-        return QuerySnapshot(query: db.collection("users").query, documents: documents, documentChanges: [], readTime: nil)
+        return QuerySnapshot(
+            query: db.collection("users").query, documents: documents, documentChanges: [], readTime: nil)
     }
 
     // MARK: C-12
@@ -78,10 +79,13 @@ import Testing
         let missing = DocumentSnapshot(reference: db.document("users/nobody"), document: nil)
         #expect(try missing.data(as: U?.self) == nil)
         let error = thrownError { try missing.data(as: U.self) }
-        #expect(error as? FirestoreError == FirestoreError(code: .notFound, message: "users/nobody: document does not exist"))
+        #expect(
+            error as? FirestoreError
+                == FirestoreError(code: .notFound, message: "users/nobody: document does not exist"))
         // An existing document decodes into the optional type as a value.
         let present = DocumentSnapshot(
-            reference: db.document("users/ann"), document: Document(name: resourceName("users/ann"), fields: ["name": "Ann"]))
+            reference: db.document("users/ann"),
+            document: Document(name: resourceName("users/ann"), fields: ["name": "Ann"]))
         #expect(try present.data(as: U?.self) == U(name: "Ann"))
     }
 
@@ -103,10 +107,13 @@ import Testing
     @Test func c13BatchGetMissingRow() throws {
         let db = try offlineFirestore()
         let response = try Firestore.decodeBatchGet(
-            json(#"[{"missing":"projects/p/databases/(default)/documents/users/nobody","readTime":"2024-01-01T00:00:00Z"}]"#))
+            json(
+                #"[{"missing":"projects/p/databases/(default)/documents/users/nobody","readTime":"2024-01-01T00:00:00Z"}]"#
+            ))
         #expect(response.missing == ["projects/p/databases/(default)/documents/users/nobody"])
         let snapshot = DocumentSnapshot(
-            reference: db.document(try db.database.path(ofResourceName: response.missing[0]).description), document: nil)
+            reference: db.document(try db.database.path(ofResourceName: response.missing[0]).description), document: nil
+        )
         #expect(try snapshot.data(as: U?.self) == nil)
         let error = thrownError { try snapshot.data(as: U.self) }
         #expect((error as? FirestoreError)?.code == .notFound)
@@ -120,11 +127,15 @@ import Testing
     }
 
     @Test func c14AbsentOrNullServerTimestampIsNil() throws {
-        let absent = try Document(restJSON: json(#"{"name":"projects/p/databases/(default)/documents/posts/p1","fields":{"title":{"stringValue":"t"}}}"#))
+        let absent = try Document(
+            restJSON: json(
+                #"{"name":"projects/p/databases/(default)/documents/posts/p1","fields":{"title":{"stringValue":"t"}}}"#)
+        )
         #expect(try FirestoreDecoder().decode(P.self, from: absent) == P(title: "t", updatedAt: nil))
         let null = try Document(
             restJSON: json(
-                #"{"name":"projects/p/databases/(default)/documents/posts/p1","fields":{"title":{"stringValue":"t"},"updatedAt":{"nullValue":null}}}"#))
+                #"{"name":"projects/p/databases/(default)/documents/posts/p1","fields":{"title":{"stringValue":"t"},"updatedAt":{"nullValue":null}}}"#
+            ))
         #expect(try FirestoreDecoder().decode(P.self, from: null) == P(title: "t", updatedAt: nil))
         // The same rule with any decoder: the KeyedDecodingContainer overload.
         #expect(try JSONDecoder().decode(P.self, from: Data(#"{"title":"t"}"#.utf8)) == P(title: "t", updatedAt: nil))
@@ -156,7 +167,8 @@ import Testing
             """#)
         #expect(write.restJSON(database: try DatabaseID(projectID: "p")) == expected)
         // @ExplicitNull does the same for one property.
-        #expect(try FirestoreEncoder().encodeForWrite(ExplicitObj(value: "b", date: nil)) == ["value": "b", "date": nil])
+        #expect(
+            try FirestoreEncoder().encodeForWrite(ExplicitObj(value: "b", date: nil)) == ["value": "b", "date": nil])
         // The default leaves the field out, so a merge does not touch it (the documented SDK behaviour).
         let omitted = try FirestoreEncoder().encodeForWrite(Obj(value: "b", date: nil))
         #expect(omitted == ["value": "b"])
@@ -199,7 +211,8 @@ import Testing
         }
         struct Narrow: Codable { var k: Int32 }
         let wire = try json(
-            #"{"n":{"integerValue":"9223372036854775807"},"m":{"integerValue":"5248794116772919364"},"k":{"integerValue":"4294967296"}}"#)
+            #"{"n":{"integerValue":"9223372036854775807"},"m":{"integerValue":"5248794116772919364"},"k":{"integerValue":"4294967296"}}"#
+        )
         let fields = try FirestoreValue.decodeFields(try #require(wire.objectValue))
         #expect(
             try FirestoreDecoder().decode(Wide.self, from: fields)
@@ -233,7 +246,8 @@ import Testing
         struct Required: Codable { var title: String }
         let empty = try Document(
             restJSON: json(
-                #"{"name":"projects/p/databases/(default)/documents/c/d1","createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#))
+                #"{"name":"projects/p/databases/(default)/documents/c/d1","createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+            ))
         #expect(try FirestoreDecoder().decode(AllOptional.self, from: empty) == AllOptional(title: nil, tags: nil))
         let error = thrownError { try FirestoreDecoder().decode(Required.self, from: empty) }
         #expect(error.map(codingMessage) == "c/d1: title: required field is missing")

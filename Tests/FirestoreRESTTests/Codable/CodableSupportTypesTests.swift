@@ -10,7 +10,8 @@ import Testing
     // MARK: CodableGeoPointTests (3)
 
     @Test func geoPointEncodesWithJSONEncoder() throws {
-        let json = String(decoding: try JSONEncoder().encode(GeoPoint(latitude: 37.77493, longitude: -122.41942)), as: UTF8.self)
+        let json = String(
+            decoding: try JSONEncoder().encode(GeoPoint(latitude: 37.77493, longitude: -122.41942)), as: UTF8.self)
         #expect(json.contains("\"latitude\":37."))
         #expect(json.contains("\"longitude\":-122."))
     }
@@ -92,7 +93,9 @@ import Testing
         struct Model: Codable, Hashable { @ServerTimestamp var date: Date? }
         #expect(Model(date: Date(timeIntervalSince1970: 42)) == Model(date: Date(timeIntervalSince1970: 42)))
         #expect(Model(date: Date(timeIntervalSince1970: 42)) != Model(date: Date(timeIntervalSince1970: 100)))
-        #expect([Model(date: Date(timeIntervalSince1970: 42)): "found"][Model(date: Date(timeIntervalSince1970: 42))] == "found")
+        #expect(
+            [Model(date: Date(timeIntervalSince1970: 42)): "found"][Model(date: Date(timeIntervalSince1970: 42))]
+                == "found")
     }
 
     // MARK: EncodableFieldValueTests (1)
@@ -132,7 +135,8 @@ import Testing
         }
         let deadbeef = Data([0xDE, 0xAD, 0xBE, 0xEF])
         let abcdef = Data("abcdef".utf8)
-        try expectRoundTrip(Model(data: deadbeef, optional: abcdef), ["data": .bytes(deadbeef), "optional": .bytes(abcdef)])
+        try expectRoundTrip(
+            Model(data: deadbeef, optional: abcdef), ["data": .bytes(deadbeef), "optional": .bytes(abcdef)])
         try expectRoundTrip(Model(data: abcdef, optional: nil), ["data": .bytes(abcdef)])
     }
 
@@ -160,9 +164,12 @@ import Testing
         #expect(
             try decoder.decode(Model.self, from: ["name": .string("first")], in: db.document("coll/first"))
                 == Model(name: "first", docId: "first"))
-        let expected = "docId: @DocumentID needs the document: decode a DocumentSnapshot, or pass `in:` the document's reference"
+        let expected =
+            "docId: @DocumentID needs the document: decode a DocumentSnapshot, or pass `in:` the document's reference"
         // With reference nil, on a new decoder and on the reused one, and without `in:`.
-        let fresh = thrownError { try FirestoreDecoder().decode(Model.self, from: ["name": .string("second")], in: nil) }
+        let fresh = thrownError {
+            try FirestoreDecoder().decode(Model.self, from: ["name": .string("second")], in: nil)
+        }
         #expect(fresh.map(codingMessage) == expected)
         let reusedNil = thrownError { try decoder.decode(Model.self, from: ["name": .string("second")], in: nil) }
         #expect(reusedNil.map(codingMessage) == expected)
@@ -198,7 +205,8 @@ import Testing
         }
         var decoder = FirestoreDecoder()
         decoder.userInfo[Probe.key] = "custom value"
-        let decoded = try decoder.decode(Probe.self, from: ["name": .string("n")], in: try offlineFirestore().document("c/d"))
+        let decoded = try decoder.decode(
+            Probe.self, from: ["name": .string("n")], in: try offlineFirestore().document("c/d"))
         #expect(decoded == Probe(seen: "custom value", name: "n", docId: "d"))
         #expect(decoder.userInfo.count == 1)
         #expect(decoder.userInfo[Probe.key] as? String == "custom value")

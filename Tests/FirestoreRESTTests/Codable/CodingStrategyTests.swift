@@ -46,7 +46,9 @@ import Testing
         var encoder = FirestoreEncoder()
         encoder.keyEncodingStrategy = .custom { path in StringCodingKey("f_" + (path.last?.stringValue ?? "")) }
         var decoder = FirestoreDecoder()
-        decoder.keyDecodingStrategy = .custom { path in StringCodingKey(String((path.last?.stringValue ?? "").dropFirst(2))) }
+        decoder.keyDecodingStrategy = .custom { path in
+            StringCodingKey(String((path.last?.stringValue ?? "").dropFirst(2)))
+        }
         try expectRoundTrip(Model(name: "x"), ["f_name": .string("x")], encoder: encoder, decoder: decoder)
     }
 
@@ -84,12 +86,15 @@ import Testing
 
     @Test func dateStrategiesDecode() throws {
         var decoder = FirestoreDecoder()
-        #expect(try decoder.decode(Dated.self, from: ["at": .timestamp(ts(1_570_484_031, 500_000_000))]) == Dated(at: Self.instant))
+        #expect(
+            try decoder.decode(Dated.self, from: ["at": .timestamp(ts(1_570_484_031, 500_000_000))])
+                == Dated(at: Self.instant))
         let wrong = thrownError { try decoder.decode(Dated.self, from: ["at": .double(1)]) }
         #expect(wrong.map(codingMessage) == "at: expected Timestamp, found doubleValue")
         decoder.dateDecodingStrategy = .secondsSince1970
         #expect(try decoder.decode(Dated.self, from: ["at": .double(1_570_484_031.5)]) == Dated(at: Self.instant))
-        #expect(try decoder.decode(Dated.self, from: ["at": .integer(10)]) == Dated(at: Date(timeIntervalSince1970: 10)))
+        #expect(
+            try decoder.decode(Dated.self, from: ["at": .integer(10)]) == Dated(at: Date(timeIntervalSince1970: 10)))
         decoder.dateDecodingStrategy = .millisecondsSince1970
         #expect(try decoder.decode(Dated.self, from: ["at": .integer(1_570_484_031_500)]) == Dated(at: Self.instant))
         decoder.dateDecodingStrategy = .iso8601
@@ -108,7 +113,9 @@ import Testing
         #expect(try decoder.decode(Dated.self, from: ["at": "epoch"]) == Dated(at: Date(timeIntervalSince1970: 0)))
         struct Oops: Error, CustomStringConvertible { var description: String { "oops" } }
         decoder.dateDecodingStrategy = .custom { _ in throw Oops() }
-        let custom = thrownError { try decoder.decode(Dated.self, from: ["at": "x"], in: try offlineFirestore().document("c/d")) }
+        let custom = thrownError {
+            try decoder.decode(Dated.self, from: ["at": "x"], in: try offlineFirestore().document("c/d"))
+        }
         #expect(custom.map(codingMessage) == "c/d: at: oops")
     }
 

@@ -62,13 +62,15 @@ import Testing
         let error = thrownError { try FirestoreEncoder().encode(Model(big: 9_223_372_036_854_775_808)) }
         #expect(
             error.map(codingMessage)
-                == "big: 9223372036854775808 is out of range for an integerValue (a signed 64-bit integer, at most 9223372036854775807)")
+                == "big: 9223372036854775808 is out of range for an integerValue (a signed 64-bit integer, at most 9223372036854775807)"
+        )
         #expect(error.map(codingPath) == ["big"])
         struct Many: Codable { var list: [UInt] }
         let inArray = thrownError { try FirestoreEncoder().encode(Many(list: [1, UInt.max])) }
         #expect(
             inArray.map(codingMessage)
-                == "list[1]: 18446744073709551615 is out of range for an integerValue (a signed 64-bit integer, at most 9223372036854775807)")
+                == "list[1]: 18446744073709551615 is out of range for an integerValue (a signed 64-bit integer, at most 9223372036854775807)"
+        )
     }
 
     @Test func wholeDoubleDecodesIntoIntegersWhenExactAndInRange() throws {
@@ -109,7 +111,9 @@ import Testing
             var d: Double
             var f: Float
         }
-        #expect(try FirestoreDecoder().decode(Model.self, from: ["d": .integer(3), "f": .integer(-2)]) == Model(d: 3, f: -2))
+        #expect(
+            try FirestoreDecoder().decode(Model.self, from: ["d": .integer(3), "f": .integer(-2)]) == Model(d: 3, f: -2)
+        )
     }
 
     @Test func specialDoublesRoundTrip() throws {
@@ -140,7 +144,9 @@ import Testing
             var text: String
         }
         try expectRoundTrip(Model(flag: true, text: "ü \"q\""), ["flag": .boolean(true), "text": .string("ü \"q\"")])
-        let number = thrownError { try FirestoreDecoder().decode(Model.self, from: ["flag": .integer(1), "text": "t"]) }
+        let number = thrownError {
+            try FirestoreDecoder().decode(Model.self, from: ["flag": .integer(1), "text": "t"])
+        }
         #expect(number.map(codingMessage) == "flag: expected Bool, found integerValue")
         let null = thrownError { try FirestoreDecoder().decode(Model.self, from: ["flag": true, "text": .null]) }
         #expect(null.map(codingMessage) == "text: expected String, found nullValue")
@@ -160,7 +166,10 @@ import Testing
 
     @Test func enumsWithRawValues() throws {
         enum Color: String, Codable { case red, green }
-        enum Level: Int, Codable { case low = 1, high = 9 }
+        enum Level: Int, Codable {
+            case low = 1
+            case high = 9
+        }
         struct Model: Codable, Equatable {
             var color: Color
             var level: Level
@@ -199,7 +208,8 @@ import Testing
 
     @Test func firestoreValuePropertyHoldsAnything() throws {
         struct Model: Codable, Equatable { var any: FirestoreValue }
-        try expectRoundTrip(Model(any: ["k": [1, "two"]]), ["any": .map(["k": .array([.integer(1), .string("two")])])])
+        try expectRoundTrip(
+            Model(any: ["k": [1, "two"]]), ["any": .map(["k": .array([.integer(1), .string("two")])])])
         try expectRoundTrip(Model(any: .null), ["any": .null])
     }
 
@@ -221,7 +231,8 @@ import Testing
         }
         #expect(
             none.map(codingMessage)
-                == "owner: cannot make a DocumentReference for projects/p/databases/(default)/documents/users/a without a Firestore client; decode a DocumentSnapshot, or pass `in:` a reference or `firestore:` to FirestoreDecoder")
+                == "owner: cannot make a DocumentReference for projects/p/databases/(default)/documents/users/a without a Firestore client; decode a DocumentSnapshot, or pass `in:` a reference or `firestore:` to FirestoreDecoder"
+        )
         let foreign = thrownError {
             try FirestoreDecoder().decode(
                 Model.self, from: ["owner": .reference("projects/q/databases/(default)/documents/users/a")],
@@ -229,9 +240,11 @@ import Testing
         }
         #expect(
             foreign.map(codingMessage)
-                == "c/d: owner: resource name \"projects/q/databases/(default)/documents/users/a\" is not below projects/p/databases/(default)/documents")
+                == "c/d: owner: resource name \"projects/q/databases/(default)/documents/users/a\" is not below projects/p/databases/(default)/documents"
+        )
         let collection = thrownError {
-            try FirestoreDecoder().decode(Model.self, from: ["owner": .reference(resourceName("users"))], in: db.document("c/d"))
+            try FirestoreDecoder().decode(
+                Model.self, from: ["owner": .reference(resourceName("users"))], in: db.document("c/d"))
         }
         #expect(
             collection.map(codingMessage)
@@ -275,7 +288,8 @@ import Testing
         let db = try offlineFirestore()
         let snapshot = DocumentSnapshot(
             reference: db.document("fruits/u2"),
-            document: Document(name: resourceName("fruits/u2"), fields: ["name": "Ann", "groups": [["age": 1], ["age": "x"]]]))
+            document: Document(
+                name: resourceName("fruits/u2"), fields: ["name": "Ann", "groups": [["age": 1], ["age": "x"]]]))
         let error = thrownError { try snapshot.data(as: Model.self) }
         #expect(error.map(codingMessage) == "fruits/u2: groups[1].age: expected Int, found stringValue")
         #expect(error.map(codingPath) == ["groups", "Index 1", "age"])
@@ -284,7 +298,9 @@ import Testing
         }
         #expect(missing.map(codingMessage) == "fruits/u3: name: required field is missing")
         #expect(missing.map(codingPath) == [])
-        let shape = thrownError { try FirestoreDecoder().decode(Model.self, from: .array([]), in: db.document("fruits/u4")) }
+        let shape = thrownError {
+            try FirestoreDecoder().decode(Model.self, from: .array([]), in: db.document("fruits/u4"))
+        }
         #expect(shape.map(codingMessage) == "fruits/u4: expected a map, found arrayValue")
         let dotted = thrownError {
             try FirestoreDecoder().decode([String: Inner].self, from: ["a.b": ["age": true]])
@@ -310,15 +326,20 @@ import Testing
             var name: String
         }
         let document = try Document(
-            restJSON: json(#"{"name":"projects/p/databases/(default)/documents/fruits/apple","fields":{"name":{"stringValue":"Apple"}}}"#))
+            restJSON: json(
+                #"{"name":"projects/p/databases/(default)/documents/fruits/apple","fields":{"name":{"stringValue":"Apple"}}}"#
+            ))
         #expect(try FirestoreDecoder().decode(Model.self, from: document) == Model(id: "apple", name: "Apple"))
         struct Referenced: Codable { @DocumentID var ref: DocumentReference? }
         let error = thrownError { try FirestoreDecoder().decode(Referenced.self, from: document) }
         #expect(
             error.map(codingMessage)
-                == "fruits/apple: ref: @DocumentID of type DocumentReference needs the document's reference, which needs a Firestore client")
+                == "fruits/apple: ref: @DocumentID of type DocumentReference needs the document's reference, which needs a Firestore client"
+        )
         let db = try offlineFirestore()
-        #expect(try FirestoreDecoder().decode(Referenced.self, from: document, firestore: db).ref == db.document("fruits/apple"))
+        #expect(
+            try FirestoreDecoder().decode(Referenced.self, from: document, firestore: db).ref
+                == db.document("fruits/apple"))
     }
 
     @Test func nilEncodingStrategyWritesNull() throws {
@@ -330,7 +351,11 @@ import Testing
         var encoder = FirestoreEncoder()
         #expect(try encoder.encode(Model(value: "b", date: nil, count: nil)) == ["value": "b"])
         encoder.nilEncodingStrategy = .null
-        #expect(try encoder.encode(Model(value: "b", date: nil, count: nil)) == ["value": "b", "date": .null, "count": .null])
-        #expect(try encoder.encode(Model(value: "b", date: nil, count: 3)) == ["value": "b", "date": .null, "count": 3])
+        #expect(
+            try encoder.encode(Model(value: "b", date: nil, count: nil)) == [
+                "value": "b", "date": .null, "count": .null,
+            ])
+        #expect(
+            try encoder.encode(Model(value: "b", date: nil, count: 3)) == ["value": "b", "date": .null, "count": 3])
     }
 }

@@ -32,7 +32,9 @@ import Testing
         }
         try expectRoundTrip(Model(x: 42, opt: nil), ["x": .integer(42)])
         try expectRoundTrip(Model(x: 42, opt: 7), ["x": .integer(42), "opt": .integer(7)])
-        #expect(try FirestoreDecoder().decode(Model.self, from: ["x": .integer(42), "opt": .integer(5)]) == Model(x: 42, opt: 5))
+        #expect(
+            try FirestoreDecoder().decode(Model.self, from: ["x": .integer(42), "opt": .integer(5)])
+                == Model(x: 42, opt: 5))
         let decoder = FirestoreDecoder()
         let bool = thrownError { try decoder.decode(Model.self, from: ["x": .integer(42), "opt": .boolean(true)]) }
         #expect(bool.map(codingMessage) == "opt: expected Int, found booleanValue")
@@ -135,7 +137,8 @@ import Testing
         let error = thrownError { try FirestoreEncoder().encode(reference) }
         #expect(
             error.map(codingMessage)
-                == "top-level DocumentReference encoded as referenceValue, not as a map: document data is a map of fields")
+                == "top-level DocumentReference encoded as referenceValue, not as a map: document data is a map of fields"
+        )
     }
 
     // 12
@@ -201,7 +204,9 @@ import Testing
         }
         let encoded = try FirestoreEncoder().encode(Model(s: "abc", ms: "dummy", d: 123.3, md: 0))
         #expect(encoded == ["s": .string("abc"), "d": .double(123.3)])
-        #expect(try FirestoreDecoder().decode(Model.self, from: encoded) == Model(s: "abc", ms: "filler", d: 123.3, md: 42.42))
+        #expect(
+            try FirestoreDecoder().decode(Model.self, from: encoded)
+                == Model(s: "abc", ms: "filler", d: 123.3, md: 42.42))
     }
 
     // 17
@@ -265,7 +270,8 @@ import Testing
             }
         }
         try expectRoundTrip(
-            Model(id: 12345, name: "ModelName"), ["id": .integer(12345), "nested": .map(["name": .string("ModelName")])])
+            Model(id: 12345, name: "ModelName"),
+            ["id": .integer(12345), "nested": .map(["name": .string("ModelName")])])
     }
 
     // 19
@@ -300,7 +306,8 @@ import Testing
         let error = thrownError { try FirestoreEncoder().encode(Model()) }
         #expect(
             error.map(codingMessage)
-                == "fieldValue: FieldValue.delete() is a write sentinel, not a value; use encodeForWrite(_:) or setData(from:)")
+                == "fieldValue: FieldValue.delete() is a write sentinel, not a value; use encodeForWrite(_:) or setData(from:)"
+        )
         #expect(error.map(codingPath) == ["fieldValue"])
     }
 
@@ -309,7 +316,8 @@ import Testing
         let error = thrownError { try FirestoreEncoder().encodeForWrite(FieldValue.serverTimestamp()) }
         #expect(
             error.map(codingMessage)
-                == "top-level WriteValue encoded as FieldValue.serverTimestamp(), not as a map: document data is a map of fields")
+                == "top-level WriteValue encoded as FieldValue.serverTimestamp(), not as a map: document data is a map of fields"
+        )
     }
 
     // 23
@@ -339,7 +347,9 @@ import Testing
         try expectRoundTrip(
             Model(timestamp: ISO8601Text(text: "2019-10-07T21:33:51.123Z")),
             ["timestamp": .timestamp(ts(1_570_484_031, 123_000_000))])
-        let error = thrownError { try FirestoreEncoder().encodeForWrite(Model(timestamp: ISO8601Text(text: "Invalid date"))) }
+        let error = thrownError {
+            try FirestoreEncoder().encodeForWrite(Model(timestamp: ISO8601Text(text: "Invalid date")))
+        }
         #expect(error.map(codingMessage) == "timestamp: not a date: Invalid date")
     }
 
@@ -357,7 +367,8 @@ import Testing
             @DocumentID var docId: DocumentReference?
         }
         let db = try offlineFirestore()
-        let decoded = try FirestoreDecoder().decode(Model.self, from: ["name": .string("abc")], in: db.document("abc/123"))
+        let decoded = try FirestoreDecoder().decode(
+            Model.self, from: ["name": .string("abc")], in: db.document("abc/123"))
         #expect(decoded == Model(name: "abc", docId: db.document("abc/123")))
     }
 
@@ -368,7 +379,8 @@ import Testing
             @DocumentID var docId: String?
         }
         let db = try offlineFirestore()
-        let decoded = try FirestoreDecoder().decode(Model.self, from: ["name": .string("abc")], in: db.document("abc/123"))
+        let decoded = try FirestoreDecoder().decode(
+            Model.self, from: ["name": .string("abc")], in: db.document("abc/123"))
         #expect(decoded == Model(name: "abc", docId: "123"))
     }
 
@@ -379,7 +391,9 @@ import Testing
             @DocumentID var docId: DocumentReference?
         }
         let db = try offlineFirestore()
-        #expect(try FirestoreEncoder().encode(Model(name: "abc", docId: db.document("abc/xyz"))) == ["name": .string("abc")])
+        #expect(
+            try FirestoreEncoder().encode(Model(name: "abc", docId: db.document("abc/xyz"))) == ["name": .string("abc")]
+        )
     }
 
     // 30
