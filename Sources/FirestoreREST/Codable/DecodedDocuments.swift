@@ -9,6 +9,7 @@ public struct DecodedDocuments<T> {
     /// The documents that did not decode, in the order of the snapshots.
     public var failures: [DocumentDecodingFailure]
 
+    /// A result made of its parts (for tests and test doubles).
     public init(values: [T], failures: [DocumentDecodingFailure]) {
         self.values = values
         self.failures = failures

@@ -15,6 +15,7 @@ public struct DocumentDecodingFailure: Error, Sendable, CustomStringConvertible 
     /// starts with the document path.
     public let error: any Error
 
+    /// A failure of the document at `documentPath` (`fruits/u2`) with `error`.
     public init(documentPath: String, error: any Error) {
         self.documentPath = documentPath
         self.error = error

@@ -12,8 +12,10 @@
 /// ``FirestoreEncoder/nilEncodingStrategy-swift.property``.
 @propertyWrapper
 public struct ExplicitNull<Value> {
+    /// The value; `nil` is written as `nullValue`.
     public var wrappedValue: Value?
 
+    /// A property holding `value`.
     public init(wrappedValue value: Value?) {
         self.wrappedValue = value
     }

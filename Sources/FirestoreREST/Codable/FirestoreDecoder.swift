@@ -68,7 +68,8 @@ public struct FirestoreDecoder: Sendable {
 
     /// Decodes `type` from any Firestore value (a map for a struct, an array for an array, a single value for
     /// a single-value type).
-    /// - Parameter reference: as in ``decode(_:from:in:)-(_,[String:FirestoreValue],_)``.
+    /// - Parameter reference: the document the value belongs to, as for decoding a document's fields; `nil`
+    ///   for a bare value.
     /// - Throws: `DecodingError` naming the document and field path.
     /// - Complexity: O(n) in the size of the value.
     public func decode<T: Decodable>(_ type: T.Type, from value: FirestoreValue, in reference: DocumentReference? = nil)

@@ -12,7 +12,9 @@ public protocol ServerTimestampWrappable {
 }
 
 extension Timestamp: ServerTimestampWrappable {
+    /// The timestamp itself.
     public static func wrap(_ timestamp: Timestamp) throws -> Timestamp { timestamp }
+    /// The timestamp itself.
     public static func unwrap(_ value: Timestamp) throws -> Timestamp { value }
 }
 
@@ -48,6 +50,7 @@ public struct ServerTimestamp<Value: ServerTimestampWrappable & Codable>: Codabl
     /// The timestamp, or `nil` to let the server set it.
     public var wrappedValue: Value?
 
+    /// A property holding `value`; `nil` lets the server set the time when the model is written.
     public init(wrappedValue value: Value?) {
         self.wrappedValue = value
     }
