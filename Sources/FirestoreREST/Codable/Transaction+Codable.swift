@@ -8,17 +8,4 @@ extension Transaction {
     ) async throws -> T {
         try await getDocument(document).data(as: type, decoder: decoder)
     }
-
-    /// Adds a set of `document` with `value` encoded by `encoder`; see
-    /// ``DocumentReference/setData(from:merge:encoder:)``.
-    /// - Returns: this transaction, for chaining.
-    /// - Throws: `EncodingError` for a value that does not encode; otherwise as
-    ///   ``setData(_:forDocument:merge:)``.
-    @discardableResult
-    public func setData<T: Encodable>(
-        from value: T, forDocument document: DocumentReference, merge: Bool = false,
-        encoder: FirestoreEncoder = FirestoreEncoder()
-    ) throws -> Transaction {
-        try setData(encoder.encodeForWrite(value, documentPath: document.path), forDocument: document, merge: merge)
-    }
 }
