@@ -135,16 +135,14 @@ struct CurlTransportTests {
 
     @Test func requestTimeoutThrowsDeadlineExceeded() async throws {
         try await LoopbackHTTPServer.with { server in
+            // The server answers /slow after 2 s: a deadline-exceeded error (not a 200) proves the 0.3 s
+            // timeout fired first, without timing the test itself.
             let transport = CurlTransport(configuration: .init(requestTimeout: 0.3))
-            let clock = ContinuousClock()
-            let start = clock.now
             let error = await expectFirestoreError {
                 try await transport.send(HTTPRequest(method: "GET", url: server.baseURL + "/slow"))
             }
-            let elapsed = clock.now - start
             #expect(error?.code == .deadlineExceeded)
             #expect(error?.message.contains("\(server.baseURL)/slow") == true)
-            #expect(elapsed < .milliseconds(1900))  // the server answers after 2 s
         }
     }
 
