@@ -15,9 +15,14 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", "COpenSSL"]
         ),
         .target(
             name: "FirestoreFeed",

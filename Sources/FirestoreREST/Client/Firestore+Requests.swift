@@ -18,45 +18,37 @@ extension Firestore {
 
     /// Sends one request and returns the parsed JSON body of a 2xx response.
     ///
+    /// Authorization, the one refresh after a `401` and the retries of ``retryPolicy`` happen in
+    /// ``perform(_:what:idempotent:)``.
+    ///
     /// - Parameters:
     ///   - method: `GET`, `POST`, `PATCH` or `DELETE`.
     ///   - resource: the percent-encoded part after `/v1/`, e.g. `projects/p/databases/(default)/documents:commit`.
     ///   - query: query parameters, encoded here.
     ///   - body: the JSON body, or `nil`.
-    /// - Throws: ``FirestoreError``: the server's error for a non-2xx status (any of the three body forms), the
-    ///   transport's error when no response arrived, `.internal` naming the byte offset when a 2xx body is
-    ///   not JSON.
-    func call(_ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil)
-        async throws -> JSONValue
-    {
-        try await callMeasured(method, resource, query: query, body: body).json
+    ///   - idempotent: whether sending the request twice is harmless, so it may be retried after an unclear
+    ///     failure; `nil` decides by ``isIdempotent(method:resource:body:)``.
+    /// - Throws: ``FirestoreError``: the server's error for a non-2xx status (any of the three body forms, with
+    ///   ``FirestoreError/retryAfter`` from a `Retry-After` header), the transport's error when no response
+    ///   arrived, `.internal` naming the byte offset when a 2xx body is not JSON.
+    func call(
+        _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        idempotent: Bool? = nil
+    ) async throws -> JSONValue {
+        try await callMeasured(method, resource, query: query, body: body, idempotent: idempotent).json
     }
 
-    /// ``call(_:_:query:body:)`` that also reports the size of the response body in bytes (after
+    /// ``call(_:_:query:body:idempotent:)`` that also reports the size of the response body in bytes (after
     /// decompression), for poll statistics.
-    func callMeasured(_ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil)
-        async throws -> (json: JSONValue, bytes: Int)
-    {
+    func callMeasured(
+        _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        idempotent: Bool? = nil
+    ) async throws -> (json: JSONValue, bytes: Int) {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        if let authorization = try await credentials.authorizationHeader() {
-            headers.append(HTTPHeader("Authorization", authorization))
-        }
         let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
                                   body: body?.serialized())
-        let response = try await transport.send(request)
-        guard (200..<300).contains(response.status) else {
-            var error = FirestoreError(status: response.status, body: response.body)
-            error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
-            throw error
-        }
-        if response.body.isEmpty { return (.object([:]), 0) }
-        do {
-            return (try JSONValue.parse(response.body), response.body.count)
-        } catch {
-            throw FirestoreError(
-                code: .internal, message: "\(method) \(resource): response is not JSON: \(error)",
-                httpStatus: response.status)
-        }
+        let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
+        return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
     }
 }

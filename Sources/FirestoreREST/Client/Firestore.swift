@@ -19,6 +19,8 @@ public final class Firestore: Sendable {
     public let credentials: any Credentials
     /// Whether this client talks to an emulator (plain HTTP, owner token).
     public let isEmulator: Bool
+    /// When failed idempotent calls are sent again (``RetryPolicy``); ``RetryPolicy/none`` for an emulator.
+    public let retryPolicy: RetryPolicy
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:
@@ -26,22 +28,27 @@ public final class Firestore: Sendable {
     ///   - databaseID: the database, `(default)` unless a named database is used.
     ///   - credentials: where tokens come from.
     ///   - transport: the HTTP transport; a ``CurlTransport`` by default.
+    ///   - retryPolicy: when failed idempotent calls are retried; ``RetryPolicy/default`` by default.
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty or malformed ID.
     public convenience init(
         projectID: String, databaseID: String = "(default)", credentials: any Credentials,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, retryPolicy: RetryPolicy = .default
     ) throws(FirestoreError) {
         try self.init(
             database: DatabaseID(projectID: projectID, databaseID: databaseID),
             baseURL: "https://firestore.googleapis.com/v1/", credentials: credentials,
-            transport: transport ?? CurlTransport(), isEmulator: false)
+            transport: transport ?? CurlTransport(), isEmulator: false, retryPolicy: retryPolicy)
     }
 
     /// A client with every part given, for tests and custom endpoints.
-    /// - Parameter baseURL: the API root; a trailing `/v1/` is added when missing.
+    /// - Parameters:
+    ///   - baseURL: the API root; a trailing `/v1/` is added when missing.
+    ///   - isEmulator: whether the server is an emulator: ``CredentialsAudience/production`` credentials are
+    ///     never sent to it, and ``CredentialsAudience/emulator`` credentials are sent to nothing else.
+    ///   - retryPolicy: when failed idempotent calls are retried; ``RetryPolicy/default`` by default.
     public init(
         database: DatabaseID, baseURL: String, credentials: any Credentials, transport: any HTTPTransport,
-        isEmulator: Bool
+        isEmulator: Bool, retryPolicy: RetryPolicy = .default
     ) {
         var root = baseURL
         if !root.hasSuffix("/") { root += "/" }
@@ -51,6 +58,7 @@ public final class Firestore: Sendable {
         self.credentials = credentials
         self.transport = transport
         self.isEmulator = isEmulator
+        self.retryPolicy = retryPolicy
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the
@@ -71,7 +79,7 @@ public final class Firestore: Sendable {
         return Firestore(
             database: try DatabaseID(projectID: projectID, databaseID: databaseID),
             baseURL: "http://\(address)/v1/", credentials: EmulatorOwnerCredentials(),
-            transport: transport ?? CurlTransport(), isEmulator: true)
+            transport: transport ?? CurlTransport(), isEmulator: true, retryPolicy: .none)
     }
 
     /// A client for the emulator named by `FIRESTORE_EMULATOR_HOST` when it is set, as every Firebase server

@@ -62,12 +62,29 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     public var message: String
     /// The HTTP status of the response, or `nil` when no response arrived or the client refused first.
     public var httpStatus: Int?
-    /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it.
+    /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it, as
+    /// text. ``indexCreationURL`` gives the same link as a `URL`.
     public var indexURL: String? {
         guard code == .failedPrecondition, let range = message.range(of: "https://console.firebase.google.com/")
         else { return nil }
         let tail = message[range.lowerBound...]
-        return String(tail.prefix { !$0.isWhitespace && $0 != "\"" })
+        var link = Substring(tail.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != "<" && $0 != ">" })
+        // Sentence punctuation after the link ("... create_composite=Egh0ZXN0.") is not part of it; base64url
+        // payloads end in letters, digits, "-", "_" or "=".
+        while let last = link.last, ".,;:)]".contains(last) { link = link.dropLast() }
+        return String(link)
+    }
+
+    /// For a missing composite index, the console link to create it (`firestore-rest.md` §1.8): the
+    /// `https://console.firebase.google.com/...indexes?create_composite=...` URL found in the server's message,
+    /// in either the current (`/v1/r/project/<p>/firestore/indexes`) or the older
+    /// (`/project/<p>/database/firestore/indexes`) form. `nil` for any other error or when the message holds no
+    /// well-formed console link.
+    public var indexCreationURL: URL? {
+        guard let text = indexURL, let url = URL(string: text), url.scheme == "https",
+            url.host == "console.firebase.google.com", url.path.contains("/indexes")
+        else { return nil }
+        return url
     }
 
     /// How long the server asked the client to wait before trying again (the `Retry-After` header of a 429
@@ -78,6 +95,10 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// status from a body that was not a Firestore error (a proxy's HTML page, an empty body). Only a
     /// server-named `NOT_FOUND` means "no such document".
     public internal(set) var isServerStatus: Bool = false
+
+    /// Whether the transport knows the request never reached the server (the connection, DNS lookup or TLS
+    /// handshake failed first), so even a non-idempotent request such as a `commit` can be sent again safely.
+    var requestWasNotSent: Bool = false
 
     public init(code: Code, message: String, httpStatus: Int? = nil) {
         self.code = code

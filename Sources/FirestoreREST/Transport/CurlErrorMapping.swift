@@ -4,9 +4,12 @@ internal import CCurl
 enum CurlErrorMapping {
     /// The error for a transfer that ended with `code`.
     ///
-    /// - `COULDNT_CONNECT`, `COULDNT_RESOLVE_HOST`, `SEND_ERROR`, `RECV_ERROR`, `GOT_NOTHING`, `PARTIAL_FILE`,
-    ///   `SSL_CONNECT_ERROR`, `HTTP2`, `HTTP2_STREAM` → `.unavailable` (no complete response; worth a retry)
-    /// - `OPERATION_TIMEDOUT` → `.deadlineExceeded`
+    /// - `COULDNT_CONNECT`, `COULDNT_RESOLVE_HOST`, `COULDNT_RESOLVE_PROXY`, `SEND_ERROR`, `RECV_ERROR`,
+    ///   `GOT_NOTHING`, `PARTIAL_FILE`, `SSL_CONNECT_ERROR`, `HTTP2`, `HTTP2_STREAM` → `.unavailable` (no
+    ///   complete response; worth a retry)
+    /// - `OPERATION_TIMEDOUT` → `.deadlineExceeded` (the message tells a stalled transfer from a timeout)
+    /// - `PEER_FAILED_VERIFICATION` (unknown CA, wrong host name), `SSL_CACERT_BADFILE` → `.failedPrecondition`
+    ///   (a configuration problem that no retry fixes)
     /// - a body larger than the cap → `.resourceExhausted`; an abort because the task was cancelled → `.cancelled`
     /// - `UNSUPPORTED_PROTOCOL` for a reply without a status line ("Received HTTP/0.9") → `.unavailable`
     /// - `URL_MALFORMAT`, other `UNSUPPORTED_PROTOCOL` → `.invalidArgument`
@@ -48,6 +51,12 @@ enum CurlErrorMapping {
             (errorCode, summary) = (.unavailable, "TLS handshake failed")
         case CURLE_HTTP2, CURLE_HTTP2_STREAM:
             (errorCode, summary) = (.unavailable, "HTTP/2 stream failed")
+        case CURLE_OPERATION_TIMEDOUT where reason.contains("too slow"):
+            (errorCode, summary) = (
+                .deadlineExceeded,
+                "transfer stalled (below lowSpeedLimit \(configuration.lowSpeedLimit) bytes/s for lowSpeedTime "
+                    + "\(configuration.lowSpeedTime) s)"
+            )
         case CURLE_OPERATION_TIMEDOUT:
             (errorCode, summary) = (
                 .deadlineExceeded,
@@ -56,6 +65,14 @@ enum CurlErrorMapping {
             )
         case CURLE_ABORTED_BY_CALLBACK:
             (errorCode, summary) = (.cancelled, "request cancelled")
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            (errorCode, summary) = (.unavailable, "could not resolve the proxy host")
+        case CURLE_PEER_FAILED_VERIFICATION:
+            (errorCode, summary) = (.failedPrecondition, "TLS certificate verification failed")
+        case CURLE_SSL_CACERT_BADFILE:
+            (errorCode, summary) = (
+                .failedPrecondition, "cannot read the CA bundle \(configuration.caBundlePath ?? "(system default)")"
+            )
         case CURLE_URL_MALFORMAT:
             (errorCode, summary) = (.invalidArgument, "malformed URL")
         case CURLE_UNSUPPORTED_PROTOCOL where reason.contains("HTTP/0.9"):
@@ -66,7 +83,16 @@ enum CurlErrorMapping {
         default:
             (errorCode, summary) = (.unknown, "transfer failed with curl error \(code.rawValue)")
         }
-        return FirestoreError(code: errorCode, message: "\(summary): \(location) (\(reason))")
+        var error = FirestoreError(code: errorCode, message: "\(summary): \(location) (\(reason))")
+        // Nothing reached the server when the connection itself could not be made.
+        switch code {
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
+            CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            error.requestWasNotSent = true
+        default:
+            break
+        }
+        return error
     }
 
     /// The error for a request that was cancelled before or while it ran.

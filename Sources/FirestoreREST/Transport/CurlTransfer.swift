@@ -136,6 +136,7 @@ struct CurlTransfer: Sendable {
         try handle.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.requestTimeout))
         try handle.set(CURLOPT_USERAGENT, configuration.userAgent)
         try handle.set(CURLOPT_URL, request.url)
+        try configureConnection(handle)
 
         let context = Unmanaged.passUnretained(collector).toOpaque()
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
@@ -183,6 +184,32 @@ struct CurlTransfer: Sendable {
             }
         }
         try handle.set(CURLOPT_HTTPHEADER, list: headers)
+    }
+
+    /// Connection-level settings: TLS verification (always on), trust store, low-speed abort, proxy, and one
+    /// cached connection per handle (so a pool of N handles holds at most N connections).
+    private func configureConnection(_ handle: CurlEasyHandle) throws(FirestoreError) {
+        try handle.set(CURLOPT_SSL_VERIFYPEER, 1)
+        try handle.set(CURLOPT_SSL_VERIFYHOST, 2)
+        try handle.set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2)
+        if let caBundlePath = configuration.caBundlePath {
+            try handle.set(CURLOPT_CAINFO, caBundlePath)
+            try handle.set(CURLOPT_CAPATH, pointer: nil)  // the bundle replaces the system store
+        }
+        if configuration.lowSpeedLimit > 0, configuration.lowSpeedTime > 0 {
+            try handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
+            try handle.set(CURLOPT_LOW_SPEED_TIME, Self.wholeSeconds(configuration.lowSpeedTime))
+        }
+        if let proxy = configuration.proxy {
+            try handle.set(CURLOPT_PROXY, proxy)  // "" disables the environment's proxies
+        }
+        try handle.set(CURLOPT_MAXCONNECTS, 1)
+    }
+
+    /// `seconds` rounded up to whole seconds (at least 1), for libcurl's second-resolution options.
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 1 }
+        return seconds >= 1e9 ? 1_000_000_000 : max(1, Int(seconds.rounded(.up)))
     }
 
     /// `seconds` as whole milliseconds for a libcurl `*_MS` option, rounded up; `0` (libcurl's "no limit" or

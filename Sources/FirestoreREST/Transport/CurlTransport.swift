@@ -2,23 +2,31 @@ import Foundation
 import Synchronization
 
 /// An ``HTTPTransport`` built directly on the system libcurl (HTTP/1.1, and HTTP/2 over TLS when the server
-/// offers it).
+/// offers it through ALPN, as production Firestore does).
 ///
-/// - Connections are kept alive and reused: finished transfers return their libcurl easy handle (which
-///   caches its open connections) to a small pool of idle handles, and the next request takes the most
-///   recently used one. Each handle is used by one transfer at a time.
+/// - Connections are kept alive and reused through a bounded pool of libcurl easy handles: at most
+///   ``Configuration/maxConnections`` transfers run at once, each on its own handle, and each handle keeps at
+///   most one connection open, so the number of TCP connections never exceeds the pool size. A request that
+///   finds every handle busy waits (in FIFO order, without blocking a thread) until one is returned. The
+///   most recently used idle handle is taken first, as it is the one most likely to hold a live connection.
 /// - The blocking `curl_easy_perform` runs on a thread of its own (one short-lived thread per transfer), never
 ///   on the Swift cooperative thread pool or a shared Dispatch queue, so slow transfers cannot starve other
 ///   work or each other; the calling task is suspended until the transfer ends.
+/// - `https`: the server's certificate chain and host name are always verified (TLS 1.2 or newer), against
+///   the system trust store or ``Configuration/caBundlePath``; there is no option to turn verification off.
+/// - Proxies: by default libcurl's environment variables are honoured (`http_proxy` for `http://` URLs,
+///   `https_proxy`/`HTTPS_PROXY` for `https://`, `all_proxy`/`ALL_PROXY`, and `no_proxy`/`NO_PROXY` for
+///   exceptions; the upper-case `HTTP_PROXY` is ignored, as in every CGI-safe client). ``Configuration/proxy``
+///   overrides them.
 /// - Response bodies compressed with any encoding libcurl supports (gzip, deflate, br, zstd) are requested
 ///   and arrive decoded in ``HTTPResponse/body``. The response headers are passed on as received, so
 ///   `Content-Encoding` and `Content-Length` describe the bytes on the wire, not the decoded body.
 /// - Every HTTP response is returned, whatever its status; see ``send(_:)`` for what is thrown. Redirects
 ///   are not followed (a 3xx is returned like any other response).
 ///
-/// Safe to share between tasks and threads; concurrent requests each use their own handle and connection.
+/// Safe to share between tasks and threads.
 public final class CurlTransport: HTTPTransport {
-    /// Limits and identification used for every request of a ``CurlTransport``.
+    /// Limits, security settings and identification used for every request of a ``CurlTransport``.
     public struct Configuration: Sendable, Hashable {
         /// Longest time to establish a connection (TCP and TLS handshakes), in seconds. Default 10.
         /// Zero or less means libcurl's built-in default (300 s).
@@ -30,8 +38,27 @@ public final class CurlTransport: HTTPTransport {
         /// (268,435,456 bytes). A larger body aborts the transfer with a `.resourceExhausted` error.
         public var maxResponseBytes: Int
         /// The `User-Agent` header value sent unless the request sets its own. Default
-        /// `firestore-feed-swift/0.1`.
+        /// ``FirestoreFeedPackage/userAgent`` (`firestore-feed-swift/0.1.0`).
         public var userAgent: String
+        /// The most transfers (and TCP connections) this transport has at once; more concurrent requests wait
+        /// for a free connection. Default 8; values below 1 count as 1.
+        public var maxConnections: Int
+        /// Low-speed abort: a transfer that moves fewer than ``lowSpeedLimit`` bytes per second for
+        /// ``lowSpeedTime`` seconds in a row is aborted with `.deadlineExceeded` (a stalled stream), even
+        /// within ``requestTimeout``. Default 1 byte per second. Zero or less turns the check off.
+        public var lowSpeedLimit: Int
+        /// The seconds a transfer may stay below ``lowSpeedLimit`` before it is aborted. Default 30; zero or
+        /// less turns the check off. libcurl checks once a second, so the abort comes within about a second
+        /// after this time.
+        public var lowSpeedTime: Double
+        /// A PEM file of CA certificates to verify `https` servers against, **instead of** the system trust
+        /// store (`/etc/ssl/certs`); for a private CA or a TLS-inspecting corporate proxy. `nil` (default)
+        /// uses the system store. Verification itself can not be turned off.
+        public var caBundlePath: String?
+        /// The proxy to use: `nil` (default) honours the proxy environment variables (see ``CurlTransport``);
+        /// `""` uses no proxy at all, ignoring the environment; anything else is the proxy URL, e.g.
+        /// `http://proxy.internal:3128` (credentials in it are never shown in errors).
+        public var proxy: String?
 
         /// Creates a configuration; every parameter has the documented default.
         /// - Parameters:
@@ -39,16 +66,31 @@ public final class CurlTransport: HTTPTransport {
         ///   - requestTimeout: whole-request timeout in seconds.
         ///   - maxResponseBytes: body size cap in bytes.
         ///   - userAgent: the `User-Agent` header value.
+        ///   - maxConnections: the connection pool size.
+        ///   - lowSpeedLimit: bytes per second below which a transfer counts as stalled.
+        ///   - lowSpeedTime: seconds a transfer may stay stalled.
+        ///   - caBundlePath: a PEM CA bundle replacing the system trust store.
+        ///   - proxy: the proxy URL, `""` for none, `nil` for the environment's.
         public init(
             connectTimeout: Double = 10,
             requestTimeout: Double = 60,
             maxResponseBytes: Int = 256 * 1024 * 1024,
-            userAgent: String = "firestore-feed-swift/0.1"
+            userAgent: String = FirestoreFeedPackage.userAgent,
+            maxConnections: Int = 8,
+            lowSpeedLimit: Int = 1,
+            lowSpeedTime: Double = 30,
+            caBundlePath: String? = nil,
+            proxy: String? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
             self.maxResponseBytes = maxResponseBytes
             self.userAgent = userAgent
+            self.maxConnections = maxConnections
+            self.lowSpeedLimit = lowSpeedLimit
+            self.lowSpeedTime = lowSpeedTime
+            self.caBundlePath = caBundlePath
+            self.proxy = proxy
         }
     }
 
@@ -58,14 +100,12 @@ public final class CurlTransport: HTTPTransport {
     private let connectionsOpened = Atomic<Int>(0)
 
     /// Creates a transport. No connection is opened until the first request.
-    /// - Parameter configuration: timeouts (seconds), body size cap (bytes) and user agent.
+    /// - Parameter configuration: timeouts (seconds), body size cap (bytes), pool size, TLS trust, proxy and
+    ///   user agent.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        pool = CurlHandlePool(capacity: Self.idleHandleCapacity)
+        pool = CurlHandlePool(capacity: max(configuration.maxConnections, 1))
     }
-
-    /// How many idle easy handles (each with its kept-alive connections) the pool keeps between requests.
-    static let idleHandleCapacity = 8
 
     /// The version of the libcurl this process uses, e.g. `7.88.1`.
     public static var libcurlVersion: String {
@@ -82,8 +122,13 @@ public final class CurlTransport: HTTPTransport {
     ///   - `.unavailable`: connection refused, DNS failure, connection reset or closed early, TLS handshake
     ///     failure;
     ///   - `.deadlineExceeded`: ``Configuration/connectTimeout`` or ``Configuration/requestTimeout`` passed;
-    ///   - `.cancelled`: the calling task was cancelled (checked before sending, then by libcurl's progress
-    ///     callback, which runs at least about once a second, so a stalled transfer stops within ~1 s);
+    ///   - `.cancelled`: the calling task was cancelled (checked before sending and while waiting for a free
+    ///     connection, then by libcurl's progress callback, which runs at least about once a second, so a
+    ///     stalled transfer stops within ~1 s);
+    ///   - `.deadlineExceeded`: the transfer stalled below ``Configuration/lowSpeedLimit`` for
+    ///     ``Configuration/lowSpeedTime``;
+    ///   - `.failedPrecondition`: the `https` server's certificate could not be verified (unknown CA, wrong
+    ///     host name, expired), or ``Configuration/caBundlePath`` could not be read; retrying cannot help;
     ///   - `.resourceExhausted`: the body exceeded ``Configuration/maxResponseBytes``;
     ///   - `.invalidArgument`: a header contains CR, LF or NUL, or the URL is malformed or not http(s);
     ///   - `.unknown`: any other libcurl failure.
@@ -95,7 +140,7 @@ public final class CurlTransport: HTTPTransport {
         }
         let cancellation = CurlCancellation()
         let transfer = try CurlTransfer(request: request, configuration: configuration, cancellation: cancellation)
-        let handle = try pool.checkOut()
+        let handle = try await pool.checkOut(url: request.url)
         let pool = self.pool
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransferOutcome, Never>) in
@@ -118,5 +163,10 @@ public final class CurlTransport: HTTPTransport {
     /// `CURLINFO_NUM_CONNECTS`); a request that reuses a kept-alive connection adds 0. For tests.
     var openedConnectionCount: Int {
         connectionsOpened.load(ordering: .relaxed)
+    }
+
+    /// How many easy handles the pool has created; never more than ``Configuration/maxConnections``. For tests.
+    var createdHandleCount: Int {
+        pool.createdCount
     }
 }

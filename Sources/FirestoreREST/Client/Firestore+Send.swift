@@ -1,0 +1,165 @@
+import Foundation
+
+extension Firestore {
+    /// Sends `request` until it succeeds or may not be retried, and returns the parsed JSON of the 2xx body and
+    /// the body's size in bytes (after decompression).
+    ///
+    /// Each attempt adds the `Authorization` header (``sendAuthorized(_:)``: audience checks, one refresh after a
+    /// `401`). A failed attempt is retried per ``retryPolicy`` when its error code is retryable and
+    /// - the call is `idempotent` (then also for a 2xx stream whose body holds an `{"error"}` element), or
+    /// - nothing reached the server (connection or DNS failure, or the token could not be obtained).
+    ///
+    /// - Parameters:
+    ///   - request: the request without `Authorization`.
+    ///   - what: `METHOD resource`, for error messages.
+    ///   - idempotent: whether sending the request twice is harmless.
+    /// - Throws: ``FirestoreError``: the last attempt's error (the server's, decoded from the body, or the
+    ///   transport's); `.internal` when a 2xx body is not JSON; `.cancelled` when the task is cancelled during a
+    ///   back-off wait.
+    func perform(_ request: HTTPRequest, what: String, idempotent: Bool) async throws -> (json: JSONValue, bytes: Int) {
+        var retry = 0
+        while true {
+            let failure: FirestoreError
+            var serverDelay: Duration?
+            let mayRetry: Bool
+            do {
+                let response = try await sendAuthorized(request)
+                if (200..<300).contains(response.status) {
+                    let json = try Self.parseBody(response, what: what)
+                    guard idempotent, case .array = json, let element = FirestoreError.findErrorObject(in: json) else {
+                        return (json, response.body.count)  // a non-idempotent call's error element: the decoder's
+                    }
+                    failure = FirestoreError.decode(errorObject: element, httpStatus: response.status)
+                } else {
+                    var error = FirestoreError(status: response.status, body: response.body)
+                    error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
+                    failure = error
+                    serverDelay = RetryPolicy.serverDelay(of: response)
+                }
+                mayRetry = idempotent
+            } catch let error as FirestoreError {
+                failure = error
+                mayRetry = idempotent || error.requestWasNotSent
+            }
+            retry += 1
+            guard mayRetry, retryPolicy.isRetryable(failure), retry < retryPolicy.maxAttempts,
+                let delay = retryPolicy.delay(
+                    beforeRetry: retry, serverDelay: serverDelay, randomUnit: Double.random(in: 0..<1))
+            else {
+                throw failure
+            }
+            do {
+                try await retryPolicy.clock.sleep(for: delay)
+            } catch {
+                throw CurlErrorMapping.cancelled(url: request.url)
+            }
+        }
+    }
+
+    /// Sends `request` with this client's credentials. When the server answers `401` and the credentials can
+    /// fetch a new token (``Credentials/invalidate(refusedHeader:)`` returns `true`), the request is sent once
+    /// more with the new token; a second `401` is returned as it is.
+    /// - Throws: ``FirestoreError``: `.failedPrecondition` before sending anything when the credentials may not
+    ///   go to this server (see ``authorizationHeader(for:)``); the credentials' error (marked as not sent);
+    ///   the transport's error.
+    func sendAuthorized(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var refreshed = false
+        while true {
+            var attempt = request
+            let authorization: String?
+            do {
+                authorization = try await authorizationHeader(for: request.url)
+            } catch var error as FirestoreError {
+                error.requestWasNotSent = true
+                throw error
+            }
+            if let authorization {
+                attempt.headers.append(HTTPHeader("Authorization", authorization))
+            }
+            if let quotaProject = credentials.quotaProjectID {
+                attempt.headers.append(HTTPHeader("x-goog-user-project", quotaProject))
+            }
+            let response = try await transport.send(attempt)
+            if response.status == 401, !refreshed, let authorization,
+                await credentials.invalidate(refusedHeader: authorization)
+            {
+                refreshed = true
+                continue
+            }
+            return response
+        }
+    }
+
+    /// The `Authorization` header for a request to `url`, after checking that the credentials may go there
+    /// (field case E-29): the emulator's owner token only to an emulator, real credentials never to an
+    /// emulator and never over plain `http` to a host other than loopback.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` naming the credentials' type and the server when the
+    ///   check fails; otherwise the credentials' own error.
+    func authorizationHeader(for url: String) async throws -> String? {
+        let audience = credentials.audience
+        let kind = String(describing: type(of: credentials))
+        guard audience.allows(emulator: isEmulator) else {
+            let location = CurlErrorMapping.redacted(baseURL)
+            if isEmulator {
+                throw FirestoreError(
+                    code: .failedPrecondition,
+                    message: "refusing to send production credentials (\(kind)) to the emulator at \(location); "
+                        + "an emulator gets EmulatorOwnerCredentials or emulator-audience credentials")
+            }
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "refusing to send emulator credentials (\(kind)) to \(location), which is not an emulator")
+        }
+        if audience == .production, !isEmulator, !Self.isSafeForCredentials(url) {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "refusing to send credentials (\(kind)) over plain http to \(CurlErrorMapping.redacted(url)); "
+                    + "use https")
+        }
+        return try await credentials.authorizationHeader()
+    }
+
+    /// Whether a bearer token may travel to `url`: `https`, or `http` to a loopback address (`localhost`,
+    /// `127.x.x.x`, `[::1]`), where nothing crosses a network.
+    static func isSafeForCredentials(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("https://") { return true }
+        guard lowered.hasPrefix("http://") else { return false }
+        let rest = lowered.dropFirst("http://".count)
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            host = authority.prefix { $0 != "]" }.dropFirst()
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return host == "localhost" || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+    }
+
+    /// Whether sending the request twice is harmless: every `GET` (get, list), and a `POST` of `:runQuery`,
+    /// `:batchGet`, `:runAggregationQuery` or `:listCollectionIds` whose body does not begin a transaction
+    /// (`newTransaction`). Writes, `:commit`, `:beginTransaction` and `:rollback` are not.
+    static func isIdempotent(method: String, resource: String, body: JSONValue?) -> Bool {
+        switch method.uppercased() {
+        case "GET", "HEAD": return true
+        case "POST":
+            guard body?["newTransaction"] == nil, let colon = resource.lastIndex(of: ":") else { return false }
+            let verb = resource[resource.index(after: colon)...]
+            return ["runQuery", "batchGet", "runAggregationQuery", "listCollectionIds"].contains(String(verb))
+        default: return false
+        }
+    }
+
+    /// The JSON of a 2xx body (`{}` for an empty one).
+    /// - Throws: ``FirestoreError`` `.internal` naming `what` and the parser's byte offset.
+    static func parseBody(_ response: HTTPResponse, what: String) throws(FirestoreError) -> JSONValue {
+        if response.body.isEmpty { return .object([:]) }
+        do {
+            return try JSONValue.parse(response.body)
+        } catch {
+            throw FirestoreError(
+                code: .internal, message: "\(what): response is not JSON: \(error)", httpStatus: response.status)
+        }
+    }
+}
