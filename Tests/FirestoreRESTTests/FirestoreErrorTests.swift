@@ -199,4 +199,48 @@ struct FirestoreErrorTests {
             FirestoreError(code: .invalidArgument, message: "see https://console.firebase.google.com/v1/r/project/p")
                 .indexURL == nil)
     }
+
+    // MARK: Index URL as a URL (firestore-rest.md §1.8)
+
+    @Test func indexCreationURLCurrentForm() throws {
+        let body = #"{"error":{"code":400,"message":"The query requires an index. You can create it here: https:\/\/console.firebase.google.com\/v1\/r\/project\/demo-p\/firestore\/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz","status":"FAILED_PRECONDITION"}}"#
+        let url = try #require(FirestoreError(status: 400, body: Data(body.utf8)).indexCreationURL)
+        #expect(
+            url.absoluteString
+                == "https://console.firebase.google.com/v1/r/project/demo-p/firestore/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz"
+        )
+        #expect(url.host == "console.firebase.google.com")
+        #expect(url.path == "/v1/r/project/demo-p/firestore/indexes")
+        #expect(url.query == "create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz")
+    }
+
+    @Test func indexCreationURLOlderForm() throws {
+        let error = FirestoreError(
+            code: .failedPrecondition,
+            message: "The query requires an index. You can create it here: https://console.firebase.google.com/project/p/database/firestore/indexes?create_composite=Egh0ZXN0"
+        )
+        let url = try #require(error.indexCreationURL)
+        #expect(url.path == "/project/p/database/firestore/indexes")
+        #expect(url.query == "create_composite=Egh0ZXN0")
+    }
+
+    @Test func indexCreationURLDropsSentencePunctuation() {
+        let error = FirestoreError(
+            code: .failedPrecondition,
+            message: "The query requires an index: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite=Egh0ZXN0."
+        )
+        #expect(
+            error.indexCreationURL?.absoluteString
+                == "https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite=Egh0ZXN0")
+    }
+
+    @Test func noIndexCreationURLOtherwise() {
+        #expect(FirestoreError(code: .failedPrecondition, message: "The requested 'read_time' is too old.").indexCreationURL == nil)
+        #expect(
+            FirestoreError(code: .failedPrecondition, message: "see https://console.firebase.google.com/project/p/overview")
+                .indexCreationURL == nil)
+        #expect(
+            FirestoreError(code: .invalidArgument, message: "https://console.firebase.google.com/v1/r/project/p/firestore/indexes?x=1")
+                .indexCreationURL == nil)
+    }
 }

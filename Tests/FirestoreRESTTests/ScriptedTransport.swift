@@ -20,8 +20,9 @@ final class ScriptedTransport: HTTPTransport {
     /// `POST :commit`, `GET /c/d`.
     var calls: [String] {
         requests.map { request in
-            let root = "http://test.invalid/v1/projects/p/databases/(default)/documents"
-            let path = request.url.hasPrefix(root) ? String(request.url.dropFirst(root.count)) : request.url
+            let roots = ["http", "https"].map { "\($0)://test.invalid/v1/projects/p/databases/(default)/documents" }
+            let root = roots.first { request.url.hasPrefix($0) }
+            let path = root.map { String(request.url.dropFirst($0.count)) } ?? request.url
             return request.method + " " + path
         }
     }
