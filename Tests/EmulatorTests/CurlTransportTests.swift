@@ -238,7 +238,12 @@ struct CurlTransportTests {
         #expect(configuration.connectTimeout == 10)
         #expect(configuration.requestTimeout == 60)
         #expect(configuration.maxResponseBytes == 268_435_456)
-        #expect(configuration.userAgent == "firestore-feed-swift/0.1")
+        #expect(configuration.userAgent == "firestore-feed-swift/0.1.0")
+        #expect(configuration.maxConnections == 8)
+        #expect(configuration.lowSpeedLimit == 1)
+        #expect(configuration.lowSpeedTime == 30)
+        #expect(configuration.caBundlePath == nil)
+        #expect(configuration.proxy == nil)
         #expect(CurlTransport.libcurlVersion.hasPrefix("7.") || CurlTransport.libcurlVersion.hasPrefix("8."))
     }
 }

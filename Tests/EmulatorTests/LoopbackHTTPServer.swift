@@ -19,7 +19,7 @@ import Foundation
 /// - `/slow`: sleeps 2 s, then 200 `late`
 /// - `/big`: 200 with 5000 bytes of `x`
 /// - anything else: 404 `{"error":"not found"}`
-final class LoopbackHTTPServer {
+final class LoopbackHTTPServer: @unchecked Sendable {
     /// The TCP port the server listens on.
     let port: Int
     private let process: Process
@@ -138,7 +138,8 @@ final class LoopbackHTTPServer {
 
     /// Runs `body` with a fresh server and stops the server afterwards.
     static func with<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
-        let server = try LoopbackHTTPServer()
+        // Started on a thread of its own: waiting for python3 to listen must not block a cooperative thread.
+        let server = try await BlockingWork.run { try LoopbackHTTPServer() }
         defer { server.stop() }
         return try await body(server)
     }
