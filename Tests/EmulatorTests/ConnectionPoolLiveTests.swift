@@ -12,7 +12,8 @@ import Testing
             transport: transport)
         let batch = db.batch()
         for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
-            try batch.setData(["name": .string(id), "kcal": .integer(Int64(kcal))], forDocument: db.document("fruits/\(id)"))
+            try batch.setData(
+                ["name": .string(id), "kcal": .integer(Int64(kcal))], forDocument: db.document("fruits/\(id)"))
         }
         try await batch.commit()
         let opened = transport.openedConnectionCount

@@ -49,7 +49,8 @@ struct CredentialsLoopbackTests {
                     == #"{"aud":"\#(server.baseURL)/token","exp":1767229200,"iat":1767225600,"#
                     + #""iss":"feed-test@demo-sa-project.iam.gserviceaccount.com","#
                     + #""scope":"https://www.googleapis.com/auth/datastore"}"#)
-            #expect(try await ServiceAccountJWTTests.verify(parts.signingInput, parts.signature, in: folder).status == 0)
+            #expect(
+                try await ServiceAccountJWTTests.verify(parts.signingInput, parts.signature, in: folder).status == 0)
             #expect(try await server.documentAuthorizations() == ["Bearer ya29.token-1"])
         }
     }
@@ -60,7 +61,8 @@ struct CredentialsLoopbackTests {
         try await LoopbackAuthServer.with { server in
             let clock = WallClock()
             let credentials = try await Self.serviceAccount(server, clock: clock, in: folder)
-            let db = try server.firestore(credentials: credentials, transport: CurlTransport(configuration: .init(maxConnections: 16)))
+            let db = try server.firestore(
+                credentials: credentials, transport: CurlTransport(configuration: .init(maxConnections: 16)))
             _ = try await db.document("c/first").getDocument()
             #expect(try await server.tokenForms().count == 1)
 
@@ -99,7 +101,9 @@ struct CredentialsLoopbackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await LoopbackAuthServer.with { server in
             let db = try server.firestore(credentials: try await Self.serviceAccount(server, in: folder))
-            let error = await #expect(throws: FirestoreError.self) { try await db.document("always401/d").getDocument() }
+            let error = await #expect(throws: FirestoreError.self) {
+                try await db.document("always401/d").getDocument()
+            }
             #expect(error?.code == .unauthenticated)
             #expect(error?.message == "Request had invalid authentication credentials.")
             #expect(try await server.documentAuthorizations() == ["Bearer ya29.token-1", "Bearer ya29.token-2"])
@@ -110,7 +114,8 @@ struct CredentialsLoopbackTests {
         let folder = try OpenSSLTool.temporaryFolder("sa-invalid")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await LoopbackAuthServer.with { server in
-            let db = try server.firestore(credentials: try await Self.serviceAccount(server, route: "/token-invalid", in: folder))
+            let db = try server.firestore(
+                credentials: try await Self.serviceAccount(server, route: "/token-invalid", in: folder))
             let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
             #expect(error?.code == .unauthenticated)
             #expect(
@@ -149,7 +154,8 @@ struct CredentialsLoopbackTests {
             let jwt = try #require(authorizations[0]?.dropFirst("Bearer ".count))
             let parts = try ServiceAccountJWTTests.split(String(jwt))
             #expect(parts.claims.hasPrefix(#"{"aud":"https://firestore.googleapis.com/","#))
-            #expect(try await ServiceAccountJWTTests.verify(parts.signingInput, parts.signature, in: folder).status == 0)
+            #expect(
+                try await ServiceAccountJWTTests.verify(parts.signingInput, parts.signature, in: folder).status == 0)
         }
     }
 

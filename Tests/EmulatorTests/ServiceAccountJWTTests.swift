@@ -61,7 +61,8 @@ struct ServiceAccountJWTTests {
         #expect(verified.status == 0)
 
         // The check can fail: a changed claim does not verify.
-        let tampered = try await Self.verify(parts.signingInput.replacingOccurrences(of: "e", with: "f"), parts.signature, in: folder)
+        let tampered = try await Self.verify(
+            parts.signingInput.replacingOccurrences(of: "e", with: "f"), parts.signature, in: folder)
         #expect(tampered.status == 1)
         #expect(tampered.stdout == "Verification failure\n")
     }
@@ -126,17 +127,22 @@ struct ServiceAccountJWTTests {
         let error = #expect(throws: FirestoreError.self) {
             try ServiceAccountKey(json: OpenSSLTool.serviceAccountJSON(in: folder), source: "ec.json")
         }
-        #expect(error?.message == #"credentials ec.json: "private_key": private key is not an RSA key (RS256 needs RSA)"#)
+        #expect(
+            error?.message == #"credentials ec.json: "private_key": private key is not an RSA key (RS256 needs RSA)"#)
     }
 
     @Test func theKeyIsNeverDescribed() async throws {
         let folder = try OpenSSLTool.temporaryFolder("jwt-desc")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await OpenSSLTool.makeRSAKey(in: folder)
-        let credentials = ServiceAccountCredentials(key: try ServiceAccountKey(json: OpenSSLTool.serviceAccountJSON(in: folder)))
+        let credentials = ServiceAccountCredentials(
+            key: try ServiceAccountKey(json: OpenSSLTool.serviceAccountJSON(in: folder)))
         var dumped = ""
         dump(credentials, to: &dumped)
-        for text in [String(describing: credentials), String(reflecting: credentials), dumped, String(describing: credentials.key)] {
+        for text in [
+            String(describing: credentials), String(reflecting: credentials), dumped,
+            String(describing: credentials.key),
+        ] {
             #expect(!text.contains("PRIVATE KEY"), "\(text)")
             #expect(!text.contains("MII"), "\(text)")
         }

@@ -34,7 +34,8 @@ struct TransportHardeningTests {
         #expect(headers["user-agent"] == "firestore-feed-swift/0.1.0")
 
         // The bundle replaces the system store, and a wrong bundle is refused too.
-        try await OpenSSLTool.makeSelfSignedCertificate(in: folder.appendingPathComponent("other", isDirectory: true).creatingFolder())
+        try await OpenSSLTool.makeSelfSignedCertificate(
+            in: folder.appendingPathComponent("other", isDirectory: true).creatingFolder())
         let otherCA = folder.appendingPathComponent("other/cert.pem").path
         let wrong = CurlTransport(configuration: .init(caBundlePath: otherCA))
         let wrongError = await #expect(throws: FirestoreError.self) {
@@ -86,6 +87,27 @@ struct TransportHardeningTests {
         }
     }
 
+    @Test func aBodyOverTheCapIsMarkedAsNeverRetried() async throws {
+        try await LoopbackHTTPServer.with { server in
+            let transport = CurlTransport(configuration: .init(maxResponseBytes: 1000))
+            let error = await #expect(throws: FirestoreError.self) {
+                try await transport.send(HTTPRequest(method: "GET", url: server.baseURL + "/big"))
+            }
+            #expect(error?.code == .resourceExhausted)
+            #expect(error?.isNeverRetried == true)
+            #expect(error?.requestWasNotSent == false)
+        }
+    }
+
+    @Test func aRefusedConnectionIsMarkedAsNotSent() async throws {
+        let transport = CurlTransport()
+        let error = await #expect(throws: FirestoreError.self) {
+            try await transport.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(closedLoopbackPort())/x"))
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.requestWasNotSent == true)
+    }
+
     @Test func anExplicitProxyIsUsed() async throws {
         try await LoopbackAuthServer.with { proxy in
             let transport = CurlTransport(configuration: .init(proxy: proxy.baseURL))
@@ -102,7 +124,9 @@ struct TransportHardeningTests {
         try await LoopbackAuthServer.with { proxy in
             let process = Process()
             process.executableURL = CLIProcess.executable
-            process.arguments = ["get", "fruits/apple", "--emulator", "emulator.invalid:8080", "--project", "demo-proxy"]
+            process.arguments = [
+                "get", "fruits/apple", "--emulator", "emulator.invalid:8080", "--project", "demo-proxy",
+            ]
             var environment = ProcessInfo.processInfo.environment
             environment["FIRESTORE_EMULATOR_HOST"] = nil
             environment["no_proxy"] = nil

@@ -64,7 +64,8 @@ struct AuthorizationPathTests {
         #expect(
             error?.message
                 == "refusing to send production credentials (StaticTokenCredentials) to the emulator at "
-                + "http://127.0.0.1:8080/v1/; an emulator gets EmulatorOwnerCredentials or emulator-audience credentials")
+                + "http://127.0.0.1:8080/v1/; an emulator gets EmulatorOwnerCredentials or emulator-audience credentials"
+        )
         #expect(transport.requests.isEmpty)
     }
 

@@ -39,13 +39,15 @@ struct CredentialsFileTests {
     }
 
     @Test func aBrokenPrivateKeyNamesOpenSSLsReasonButNotTheKey() {
-        let pem = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC-not-base64\\n-----END PRIVATE KEY-----\\n"
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC-not-base64\\n-----END PRIVATE KEY-----\\n"
         let json = #"{"type":"service_account","client_email":"a@p.iam.gserviceaccount.com","private_key":"\#(pem)"}"#
         let error = #expect(throws: FirestoreError.self) { try ServiceAccountKey(json: Data(json.utf8)) }
         #expect(error?.code == .invalidArgument)
         #expect(
             error?.message.hasPrefix(
-                #"credentials service account JSON: "private_key": private key is not a readable PEM private key (error:"#)
+                #"credentials service account JSON: "private_key": private key is not a readable PEM private key (error:"#
+            )
                 == true)
         #expect(error?.message.contains("MIIEvQ") == false)
     }
@@ -61,7 +63,8 @@ struct CredentialsFileTests {
 
     @Test func aServiceAccountFileOfAnotherTypeIsRefused() {
         let error = #expect(throws: FirestoreError.self) { try ServiceAccountKey(json: Data(Self.userJSON.utf8)) }
-        #expect(error?.message == #"credentials service account JSON: type is "authorized_user", not "service_account""#)
+        #expect(
+            error?.message == #"credentials service account JSON: type is "authorized_user", not "service_account""#)
     }
 
     @Test(arguments: ["external_account", "impersonated_service_account", "gdch_service_account"])
@@ -95,7 +98,9 @@ struct CredentialsFileTests {
 
         // Nothing: the metadata server, at GCE_METADATA_HOST when set.
         let empty = ["HOME": folder.path, "CLOUDSDK_CONFIG": folder.path]
-        #expect(ApplicationDefaultCredentials.source(environment: empty) == .metadataServer(host: "metadata.google.internal"))
+        #expect(
+            ApplicationDefaultCredentials.source(environment: empty)
+                == .metadataServer(host: "metadata.google.internal"))
         var withHost = empty
         withHost["GCE_METADATA_HOST"] = "127.0.0.1:8999"
         #expect(ApplicationDefaultCredentials.source(environment: withHost) == .metadataServer(host: "127.0.0.1:8999"))
@@ -130,13 +135,14 @@ struct CredentialsFileTests {
         #expect(ApplicationDefaultCredentials.gcloudFilePath(environment: [:]) == nil)
     }
 
-    @Test(arguments: [
-        (nil, [String: String](), "metadata.google.internal"),
-        (nil, ["GCE_METADATA_HOST": "169.254.169.254"], "169.254.169.254"),
-        (nil, ["GCE_METADATA_HOST": "http://127.0.0.1:8999/"], "127.0.0.1:8999"),
-        (nil, ["GCE_METADATA_HOST": ""], "metadata.google.internal"),
-        ("10.0.0.1:80", ["GCE_METADATA_HOST": "169.254.169.254"], "10.0.0.1:80"),
-    ] as [(String?, [String: String], String)])
+    @Test(
+        arguments: [
+            (nil, [String: String](), "metadata.google.internal"),
+            (nil, ["GCE_METADATA_HOST": "169.254.169.254"], "169.254.169.254"),
+            (nil, ["GCE_METADATA_HOST": "http://127.0.0.1:8999/"], "127.0.0.1:8999"),
+            (nil, ["GCE_METADATA_HOST": ""], "metadata.google.internal"),
+            ("10.0.0.1:80", ["GCE_METADATA_HOST": "169.254.169.254"], "10.0.0.1:80"),
+        ] as [(String?, [String: String], String)])
     func metadataHost(explicit: String?, environment: [String: String], expected: String) {
         #expect(MetadataServerCredentials.hostFrom(explicit: explicit, environment: environment) == expected)
     }
@@ -157,7 +163,8 @@ struct CredentialsFileTests {
 
     @Test func aTokenResponseWithoutExpiryOrType() throws {
         let token = try OAuthTokenEndpoint.decode(
-            HTTPResponse(status: 200, body: Data(#"{"access_token":"t"}"#.utf8)), endpoint: "e", issuedAt: Self.issuedAt)
+            HTTPResponse(status: 200, body: Data(#"{"access_token":"t"}"#.utf8)), endpoint: "e", issuedAt: Self.issuedAt
+        )
         #expect(token.value == "t")
         #expect(token.expiresAt == nil)
     }
@@ -215,7 +222,9 @@ struct CredentialsFileTests {
 
     @Test func base64URLWithoutPadding() {
         #expect(JSONWebToken.base64URL(Data([0xFB, 0xFF])) == "-_8")
-        #expect(JSONWebToken.base64URL(Data(#"{"alg":"RS256","typ":"JWT"}"#.utf8)) == "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9")
+        #expect(
+            JSONWebToken.base64URL(Data(#"{"alg":"RS256","typ":"JWT"}"#.utf8)) == "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9"
+        )
         #expect(JSONWebToken.decodeBase64URL("-_8") == Data([0xFB, 0xFF]))
         #expect(JSONWebToken.decodeBase64URL("e30") == Data("{}".utf8))
     }

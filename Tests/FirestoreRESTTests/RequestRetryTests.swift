@@ -50,7 +50,9 @@ struct RequestRetryTests {
             if index % 2 == 0 { return .error(503, "UNAVAILABLE", "busy") }
             if request.url.hasSuffix(":listCollectionIds") { return .ok(["collectionIds": ["c"]]) }
             if request.url.hasSuffix(":batchGet") {
-                return .ok([["missing": "projects/p/databases/(default)/documents/c/x", "readTime": "2024-05-01T00:00:01Z"]])
+                return .ok([
+                    ["missing": "projects/p/databases/(default)/documents/c/x", "readTime": "2024-05-01T00:00:01Z"]
+                ])
             }
             return .ok([:])
         }
@@ -84,7 +86,8 @@ struct RequestRetryTests {
 
     @Test func commitIsNeverRetriedAfterAnUnclearFailure() async throws {
         let clock = RecordingClock()
-        let transport = ScriptedTransport { _, _ in .error(503, "UNAVAILABLE", "The service is currently unavailable.") }
+        let transport = ScriptedTransport { _, _ in .error(503, "UNAVAILABLE", "The service is currently unavailable.")
+        }
         let db = try transport.firestore(credentials: NoCredentials(), retryPolicy: Self.policy(clock))
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").setData(["a": 1]) }
         #expect(error?.code == .unavailable)
@@ -95,7 +98,7 @@ struct RequestRetryTests {
     @Test func commitIsNeverRetriedAfterATimeout() async throws {
         let clock = RecordingClock()
         let transport = ThrowingTransport(errors: [
-            FirestoreError(code: .deadlineExceeded, message: "timed out: https://test.invalid:443/v1/..."),
+            FirestoreError(code: .deadlineExceeded, message: "timed out: https://test.invalid:443/v1/...")
         ])
         let db = Firestore(
             database: try DatabaseID(projectID: "p"), baseURL: "https://test.invalid/v1/",
@@ -117,6 +120,22 @@ struct RequestRetryTests {
         #expect(response.commitTime == ts(1_714_521_602))
         #expect(transport.attempts == 2)
         #expect(clock.sleeps == [.milliseconds(250)])
+    }
+
+    @Test func aResponseOverTheSizeCapIsNotRetried() async throws {
+        let clock = RecordingClock()
+        var tooBig = FirestoreError(
+            code: .resourceExhausted, message: "response body exceeds maxResponseBytes (1000 bytes): https://x:443/")
+        tooBig.isNeverRetried = true
+        let transport = ThrowingTransport(errors: [tooBig, tooBig])
+        let db = Firestore(
+            database: try DatabaseID(projectID: "p"), baseURL: "https://test.invalid/v1/",
+            credentials: NoCredentials(), transport: transport, isEmulator: false, retryPolicy: Self.policy(clock))
+        let error = await #expect(throws: FirestoreError.self) {
+            try await db.runQuery(parent: .root, structuredQuery: Self.structuredQuery)
+        }
+        #expect(error?.code == .resourceExhausted)
+        #expect(transport.attempts == 1)
     }
 
     @Test func permanentErrorsAreNotRetried() async throws {
@@ -180,26 +199,29 @@ struct RequestRetryTests {
         task.cancel()
         let error = await #expect(throws: FirestoreError.self) { try await task.value }
         #expect(error?.code == .cancelled)
-        #expect(error?.message == "request cancelled: https://test.invalid:443/v1/projects/p/databases/(default)/documents/c/d")
+        #expect(
+            error?.message
+                == "request cancelled: https://test.invalid:443/v1/projects/p/databases/(default)/documents/c/d")
         #expect(transport.requests.count == 1)
     }
 
-    @Test(arguments: [
-        ("GET", "projects/p/databases/(default)/documents/c/d", nil, true),
-        ("POST", "projects/p/databases/(default)/documents:runQuery", nil, true),
-        ("POST", "projects/p/databases/(default)/documents/c/d:runQuery", nil, true),
-        ("POST", "projects/p/databases/(default)/documents:batchGet", nil, true),
-        ("POST", "projects/p/databases/(default)/documents:runAggregationQuery", nil, true),
-        ("POST", "projects/p/databases/(default)/documents:listCollectionIds", nil, true),
-        ("POST", "projects/p/databases/(default)/documents:runQuery", #"{"newTransaction":{}}"#, false),
-        ("POST", "projects/p/databases/(default)/documents:commit", nil, false),
-        ("POST", "projects/p/databases/(default)/documents:beginTransaction", nil, false),
-        ("POST", "projects/p/databases/(default)/documents:rollback", nil, false),
-        ("POST", "projects/p/databases/(default)/documents/c", nil, false),
-        ("PATCH", "projects/p/databases/(default)/documents/c/d", nil, false),
-        ("DELETE", "projects/p/databases/(default)/documents/c/d", nil, false),
-        ("POST", "projects/p/databases/(default)/documents/c/a%3ArunQuery", nil, false),
-    ] as [(String, String, String?, Bool)])
+    @Test(
+        arguments: [
+            ("GET", "projects/p/databases/(default)/documents/c/d", nil, true),
+            ("POST", "projects/p/databases/(default)/documents:runQuery", nil, true),
+            ("POST", "projects/p/databases/(default)/documents/c/d:runQuery", nil, true),
+            ("POST", "projects/p/databases/(default)/documents:batchGet", nil, true),
+            ("POST", "projects/p/databases/(default)/documents:runAggregationQuery", nil, true),
+            ("POST", "projects/p/databases/(default)/documents:listCollectionIds", nil, true),
+            ("POST", "projects/p/databases/(default)/documents:runQuery", #"{"newTransaction":{}}"#, false),
+            ("POST", "projects/p/databases/(default)/documents:commit", nil, false),
+            ("POST", "projects/p/databases/(default)/documents:beginTransaction", nil, false),
+            ("POST", "projects/p/databases/(default)/documents:rollback", nil, false),
+            ("POST", "projects/p/databases/(default)/documents/c", nil, false),
+            ("PATCH", "projects/p/databases/(default)/documents/c/d", nil, false),
+            ("DELETE", "projects/p/databases/(default)/documents/c/d", nil, false),
+            ("POST", "projects/p/databases/(default)/documents/c/a%3ArunQuery", nil, false),
+        ] as [(String, String, String?, Bool)])
     func idempotentCalls(method: String, resource: String, body: String?, expected: Bool) throws {
         let parsed = try body.map { try json($0) }
         #expect(Firestore.isIdempotent(method: method, resource: resource, body: parsed) == expected)

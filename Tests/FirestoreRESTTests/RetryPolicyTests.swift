@@ -79,7 +79,8 @@ struct RetryPolicyTests {
 
     @Test func noOrUnreadableServerDelay() {
         #expect(RetryPolicy.serverDelay(of: HTTPResponse(status: 503)) == nil)
-        #expect(RetryPolicy.serverDelay(of: HTTPResponse(status: 503, headers: [HTTPHeader("Retry-After", "soon")])) == nil)
+        #expect(
+            RetryPolicy.serverDelay(of: HTTPResponse(status: 503, headers: [HTTPHeader("Retry-After", "soon")])) == nil)
         #expect(RetryPolicy.serverDelay(of: HTTPResponse(status: 503, body: Data("<html>".utf8))) == nil)
     }
 

@@ -93,13 +93,14 @@ struct TokenCacheTests {
     @Test func aTokenWithoutExpiryIsKeptUntilInvalidated() async throws {
         let clock = WallClock()
         let count = Mutex(0)
-        let cache = TokenCache(now: { clock.now }) {
+        let fetch: TokenCache.Fetch = {
             let value = count.withLock { count in
                 count += 1
                 return count
             }
             return AccessToken(value: "forever-\(value)", expiresAt: nil)
         }
+        let cache = TokenCache(now: { clock.now }, fetch: fetch)
         #expect(try await cache.currentToken().value == "forever-1")
         clock.advance(by: 1e9)
         #expect(try await cache.currentToken().value == "forever-1")

@@ -83,7 +83,9 @@ public enum ApplicationDefaultCredentials {
 
     /// The credentials in credentials-file JSON, chosen by its `type`.
     /// - Throws: as ``credentials(contentsOfFile:transport:)``.
-    public static func credentials(json: Data, source: String = "credentials JSON", transport: (any HTTPTransport)? = nil)
+    public static func credentials(
+        json: Data, source: String = "credentials JSON", transport: (any HTTPTransport)? = nil
+    )
         throws(FirestoreError) -> any Credentials
     {
         try credentials(file: CredentialsFile(data: json, source: source), transport: transport)

@@ -41,7 +41,8 @@ enum OAuthTokenEndpoint {
         let request = HTTPRequest(
             method: "POST", url: url,
             headers: [
-                HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
+                HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
+                HTTPHeader("Accept", "application/json"),
             ],
             body: formEncoded(form))
         return try await send(request, transport: transport, now: now)

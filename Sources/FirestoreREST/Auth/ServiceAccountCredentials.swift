@@ -44,7 +44,8 @@ public final class ServiceAccountCredentials: Credentials, CustomStringConvertib
     ///   - refreshMargin: seconds before expiry at which the token is refreshed (default 300).
     ///   - now: the wall clock (for tests).
     public init(
-        key: ServiceAccountKey, mode: Mode = .tokenExchange, scopes: [String] = [ServiceAccountCredentials.datastoreScope],
+        key: ServiceAccountKey, mode: Mode = .tokenExchange,
+        scopes: [String] = [ServiceAccountCredentials.datastoreScope],
         transport: (any HTTPTransport)? = nil, refreshMargin: Double = 300,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {

@@ -9,6 +9,8 @@ extension Firestore {
     /// - the call is `idempotent` (then also for a 2xx stream whose body holds an `{"error"}` element), or
     /// - nothing reached the server (connection or DNS failure, or the token could not be obtained).
     ///
+    /// A response over the transport's size cap is never retried.
+    ///
     /// - Parameters:
     ///   - request: the request without `Authorization`.
     ///   - what: `METHOD resource`, for error messages.
@@ -42,7 +44,7 @@ extension Firestore {
                 mayRetry = idempotent || error.requestWasNotSent
             }
             retry += 1
-            guard mayRetry, retryPolicy.isRetryable(failure), retry < retryPolicy.maxAttempts,
+            guard mayRetry, retryPolicy.isRetryable(failure), !failure.isNeverRetried, retry < retryPolicy.maxAttempts,
                 let delay = retryPolicy.delay(
                     beforeRetry: retry, serverDelay: serverDelay, randomUnit: Double.random(in: 0..<1))
             else {

@@ -100,6 +100,10 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// handshake failed first), so even a non-idempotent request such as a `commit` can be sent again safely.
     var requestWasNotSent: Bool = false
 
+    /// Whether sending the request again cannot help whatever the code says: a response larger than the
+    /// transport's size cap (`.resourceExhausted`) would only be downloaded and refused again.
+    var isNeverRetried: Bool = false
+
     public init(code: Code, message: String, httpStatus: Int? = nil) {
         self.code = code
         self.message = message

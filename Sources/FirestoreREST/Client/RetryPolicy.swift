@@ -3,8 +3,8 @@ import Foundation
 /// When and how long the client waits before sending a failed request again.
 ///
 /// Only idempotent calls are retried: `get` (``DocumentReference/getDocument()``), `list`
-/// (``CollectionReference/listDocuments(pageSize:)``), ``Firestore/runQuery(parent:structuredQuery:readTime:transaction:)``,
-/// ``Firestore/batchGet(names:mask:readTime:transaction:)``, `runAggregationQuery` and
+/// (``CollectionReference/listDocuments(pageSize:)``),
+/// ``Firestore/runQuery(parent:structuredQuery:readTime:transaction:)``, ``Firestore/batchGet(names:mask:readTime:transaction:)``, `runAggregationQuery` and
 /// ``Firestore/listCollectionIds(pageSize:)`` (field case D-27). A `commit` (and every other write,
 /// `beginTransaction`, `rollback`) is sent again only when the transport proves it never reached the server
 /// (connection refused, DNS failure) or when the token could not be obtained; a commit whose fate is unknown is

@@ -25,9 +25,11 @@ enum CurlErrorMapping {
         let reason = detail.isEmpty ? CurlRuntime.describe(code) : detail
         let location = redacted(url)
         if collector.exceededBodyLimit {
-            return FirestoreError(
+            var error = FirestoreError(
                 code: .resourceExhausted,
                 message: "response body exceeds maxResponseBytes (\(collector.maxBodyBytes) bytes): \(location)")
+            error.isNeverRetried = true
+            return error
         }
         if collector.abortedByCancellation {
             return cancelled(url: url)
