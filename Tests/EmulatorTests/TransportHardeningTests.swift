@@ -177,24 +177,27 @@ struct TransportHardeningTests {
     }
 
     @Test func aRequestWaitingForAConnectionCanBeCancelled() async throws {
-        try await LoopbackHTTPServer.with { server in
+        try await LoopbackAuthServer.with { server in
             let transport = CurlTransport(configuration: .init(maxConnections: 1))
-            let slow = server.baseURL + "/slow"
-            let hello = server.baseURL + "/hello"
-            let busy = Task { try await transport.send(HTTPRequest(method: "GET", url: slow)) }
-            try await Task.sleep(for: .milliseconds(200))
-            let waiting = Task { try await transport.send(HTTPRequest(method: "GET", url: hello)) }
-            try await Task.sleep(for: .milliseconds(200))
+            let stall = server.baseURL + "/stall"  // answers after 20 s
+            let document = server.baseURL + "/v1/projects/p/databases/(default)/documents/c/waiting"
+            let busy = Task { try await transport.send(HTTPRequest(method: "GET", url: stall)) }
+            try await Task.sleep(for: .milliseconds(300))
+            let waiting = Task { try await transport.send(HTTPRequest(method: "GET", url: document)) }
+            try await Task.sleep(for: .milliseconds(300))
             waiting.cancel()
             let clock = ContinuousClock()
             let start = clock.now
             let error = await #expect(throws: FirestoreError.self) { try await waiting.value }
-            #expect(clock.now - start < .milliseconds(1000))  // did not wait for /slow to finish
+            #expect(clock.now - start < .seconds(15))  // did not wait for /stall to end
             #expect(error?.code == .cancelled)
-            #expect(error?.message == "request cancelled: \(server.baseURL)/hello")
-            #expect(try await busy.value.body == Data("late".utf8))
-            // The handle went back to the pool: the next request is served.
-            let next = try await transport.send(HTTPRequest(method: "GET", url: server.baseURL + "/hello"))
+            #expect(error?.message == "request cancelled: \(server.baseURL)/v1/projects/p/databases/(default)/documents/c/waiting")
+            // It was cancelled while waiting for the one connection: the server never saw it.
+            #expect(try await server.log()["document_requests"] == [])
+            busy.cancel()
+            _ = await #expect(throws: FirestoreError.self) { try await busy.value }
+            // The handle went back to the pool: the next request is served on it.
+            let next = try await transport.send(HTTPRequest(method: "GET", url: server.baseURL + "/headers"))
             #expect(next.status == 200)
             #expect(transport.createdHandleCount == 1)
         }
