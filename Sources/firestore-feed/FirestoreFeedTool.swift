@@ -1,3 +1,4 @@
+import FirestoreREST
 import Foundation
 
 /// The `firestore-feed` command-line tool: dispatches to a subcommand and maps errors to exit codes
@@ -20,8 +21,8 @@ enum FirestoreFeedTool {
         'firestore-feed --version' prints the version.
         """
 
-    /// The tool's version.
-    static let version = "0.1.0"
+    /// The tool's version: the package's.
+    static var version: String { FirestoreFeedPackage.version }
 
     static func main() async {
         await main(arguments: Array(CommandLine.arguments.dropFirst()))
