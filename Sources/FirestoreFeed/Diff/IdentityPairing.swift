@@ -5,10 +5,13 @@
 /// identity in `initial` pairs with its k-th occurrence in `result`; occurrences beyond the other side's count
 /// are unpaired (deleted from `initial`, inserted into `result`). Paired occurrences of one identity therefore
 /// keep their relative order. Nothing traps, whatever the input.
+@usableFromInline
 struct IdentityPairing {
     /// For each initial position, the paired result position, or -1 (the element is deleted).
+    @usableFromInline
     var resultPositionOfInitial: [Int]
     /// For each result position, the paired initial position, or -1 (the element is inserted).
+    @usableFromInline
     var initialPositionOfResult: [Int]
 
     /// - Parameters:
@@ -17,6 +20,7 @@ struct IdentityPairing {
     ///     `initial`.
     ///   - slotCount: the number of distinct slots.
     /// - Complexity: O(n + m) time and memory.
+    @usableFromInline
     init(initialSlots: [Int], resultSlots: [Int], slotCount: Int) {
         // A queue of initial positions per slot, as a linked list: head[slot] is the next unpaired initial
         // position of that identity, following[position] the one after it.

@@ -4,6 +4,7 @@
 /// the retained elements, read in result order, form a list whose longest increasing subsequence is the
 /// largest set of elements that keep their relative order, so every other retained element is a move and the
 /// number of moves is minimal (field case A-4).
+@usableFromInline
 enum LongestIncreasingSubsequence {
     /// The positions (into `values`, ascending) of one longest strictly increasing subsequence of `values`.
     ///
@@ -15,6 +16,7 @@ enum LongestIncreasingSubsequence {
     /// - Complexity: O(n log n) time and O(n) extra memory at worst; O(n) when `values` is already mostly
     ///   increasing (a value larger than the current longest chain's end is appended without a search).
     ///   Iterative: no recursion, no stack growth with n.
+    @usableFromInline
     static func positions(in values: [Int]) -> [Int] {
         guard !values.isEmpty else { return [] }
         // tails[k]: the position of the latest (and smallest-valued) element ending a chain of length k + 1.

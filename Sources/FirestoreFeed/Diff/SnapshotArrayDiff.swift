@@ -83,6 +83,8 @@ public struct SnapshotArrayDiff<Element> {
     ///   - contentEquals: whether two elements of the same identity have the same content (called once per
     ///     retained element, with the initial element first).
     /// - Complexity: O(n + m) hash-map operations plus O(k log k) for k retained elements; see the type.
+    ///   (Inlinable so that it is specialised for the caller's element and identity types.)
+    @inlinable
     public init<Identity: Hashable>(
         initial: [Element], result: [Element], identity: (Element) -> Identity,
         contentEquals: (Element, Element) -> Bool
@@ -160,7 +162,8 @@ public struct SnapshotArrayDiff<Element> {
 
     /// Returns the slot stored in `stored`, first storing `next` when there is none (-1): one hash lookup
     /// per initial element.
-    private static func claim(_ stored: inout Int, next: Int) -> Int {
+    @inlinable
+    static func claim(_ stored: inout Int, next: Int) -> Int {
         if stored < 0 { stored = next }
         return stored
     }
