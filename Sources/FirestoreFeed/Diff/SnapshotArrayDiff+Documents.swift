@@ -11,7 +11,7 @@ extension SnapshotArrayDiff where Element == DocumentSnapshot {
     public init(initial: [DocumentSnapshot], result: [DocumentSnapshot]) {
         self.init(
             initial: initial, result: result,
-            identity: { ByteExactName(name: $0.document?.name ?? $0.reference.resourceName) },
+            identity: { $0.identityName },
             contentEquals: { old, new in
                 old.exists == new.exists && old.updateTime == new.updateTime && old.document?.fields == new.document?.fields
             })
@@ -27,4 +27,10 @@ extension SnapshotArrayDiff where Element == Document {
             initial: initial, result: result, identity: { ByteExactName(name: $0.name) },
             contentEquals: { old, new in old.updateTime == new.updateTime && old.fields == new.fields })
     }
+}
+
+extension DocumentSnapshot {
+    /// What identifies this snapshot's document in a diff: its full resource name (the reference's for a
+    /// missing document), compared byte for byte.
+    var identityName: ByteExactName { ByteExactName(name: document?.name ?? reference.resourceName) }
 }
