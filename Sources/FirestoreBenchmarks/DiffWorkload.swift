@@ -103,13 +103,17 @@ enum DiffWorkload {
 
             let diff = SnapshotArrayDiff(initial: source, result: target)
             let moves = diff.movedInitialIndexes.count
-            check(diff.deletedIndexes.count == n / 10 && diff.insertedIndexes.count == n / 10,
-                  "N=\(n): \(diff.deletedIndexes.count) deletions, \(diff.insertedIndexes.count) insertions")
+            check(
+                diff.deletedIndexes.count == n / 10 && diff.insertedIndexes.count == n / 10,
+                "N=\(n): \(diff.deletedIndexes.count) deletions, \(diff.insertedIndexes.count) insertions")
             check(moves == n / 20, "N=\(n): \(moves) moves, minimal is \(n / 20)")
-            check(diff.changedIndexes.count == n / 10, "N=\(n): \(diff.changedIndexes.count) changed, expected \(n / 10) (A-2)")
+            check(
+                diff.changedIndexes.count == n / 10,
+                "N=\(n): \(diff.changedIndexes.count) changed, expected \(n / 10) (A-2)")
             let ours = { keep(SnapshotArrayDiff(initial: source, result: target).movedInitialIndexes.count) }
 
-            let sourceIDs = source.map(\.id), targetIDs = target.map(\.id)
+            let sourceIDs = source.map(\.id)
+            let targetIDs = target.map(\.id)
             var stdlibMoves: Int?
             let estimate = stdlibTenThousand.map { $0 * Double(n / 10_000) * Double(n / 10_000) }
             if n <= 10_000 || (estimate ?? .infinity) < 10 {
@@ -120,43 +124,50 @@ enum DiffWorkload {
                 if n == 10_000 { stdlibTenThousand = measurement.baselineMedianSeconds }
                 stdlibMoves = moveCount(targetIDs.difference(from: sourceIDs).inferringMoves())
             } else {
-                print("diff-vs-stdlib n=\(n): difference+inferringMoves skipped, estimated "
-                    + "\(String(format: "%.1f", estimate ?? 0)) s per run from N=10,000 (quadratic), over 10 s")
+                print(
+                    "diff-vs-stdlib n=\(n): difference+inferringMoves skipped, estimated "
+                        + "\(String(format: "%.1f", estimate ?? 0)) s per run from N=10,000 (quadratic), over 10 s")
             }
 
             var lcsMoves: Int?
             if n <= 10_000 {
                 let lcs = LCSDiff(initial: source, result: target)
                 lcsMoves = lcs.moves
-                check(lcs.deletions == n / 10 && lcs.insertions == n / 10 && lcs.changes == n / 10,
-                      "N=\(n): LCS baseline counts \(lcs)")
+                check(
+                    lcs.deletions == n / 10 && lcs.insertions == n / 10 && lcs.changes == n / 10,
+                    "N=\(n): LCS baseline counts \(lcs)")
                 let measurement = Harness.compare(
                     workload: "diff-vs-lcs", n: n, baseline: "O(N*M) LCS", candidate: ours,
                     baselineBody: { keep(LCSDiff(initial: source, result: target)) })
                 Harness.report(measurement)
                 if n == 10_000 {
                     let speedup = 1 / measurement.ratio
-                    print("  target: at least 500x faster than the LCS at 10,000: "
-                        + "\(String(format: "%.0f", speedup))x \(speedup >= 500 ? "(met)" : "(MISSED)")")
+                    print(
+                        "  target: at least 500x faster than the LCS at 10,000: "
+                            + "\(String(format: "%.0f", speedup))x \(speedup >= 500 ? "(met)" : "(MISSED)")")
                 }
             }
             if n == 100_000 {
                 for _ in 0..<Harness.warmup { ours() }
                 let median = Harness.median((0..<max(Harness.runs, 1)).map { _ in Harness.seconds(ours) })
-                print("diff           n=\(n)  median \(String(format: "%.2f ms", median * 1000))  (no baseline)"
-                    + "  target under 100 ms: \(median < 0.1 ? "met" : "MISSED")")
-                print("{\"workload\":\"diff\",\"n\":\(n),\"median_s\":\(median),\"baseline\":null,"
-                    + "\"baseline_median_s\":null,\"ratio\":null}")
+                print(
+                    "diff           n=\(n)  median \(String(format: "%.2f ms", median * 1000))  (no baseline)"
+                        + "  target under 100 ms: \(median < 0.1 ? "met" : "MISSED")")
+                print(
+                    "{\"workload\":\"diff\",\"n\":\(n),\"median_s\":\(median),\"baseline\":null,"
+                        + "\"baseline_median_s\":null,\"ratio\":null}")
             }
-            print("  moves at N=\(n): snapshot-array-diff \(moves)"
-                + ", stdlib inferringMoves \(stdlibMoves.map(String.init) ?? "-")"
-                + ", LCS \(lcsMoves.map(String.init) ?? "-"), minimal \(n / 20)")
+            print(
+                "  moves at N=\(n): snapshot-array-diff \(moves)"
+                    + ", stdlib inferringMoves \(stdlibMoves.map(String.init) ?? "-")"
+                    + ", LCS \(lcsMoves.map(String.init) ?? "-"), minimal \(n / 20)")
             if let stdlibMoves { check(stdlibMoves == n / 20, "N=\(n): stdlib inferred \(stdlibMoves) moves") }
             if let lcsMoves { check(lcsMoves == n / 20, "N=\(n): LCS baseline \(lcsMoves) moves") }
         }
         if let problem = fieldCaseA3() { failures.append(problem) }
         guard failures.isEmpty else {
-            throw BenchmarkError(message: "diff: \(failures.count) check(s) failed: \(failures.joined(separator: "; "))")
+            throw BenchmarkError(
+                message: "diff: \(failures.count) check(s) failed: \(failures.joined(separator: "; "))")
         }
         return []
     }
@@ -172,11 +183,13 @@ enum DiffWorkload {
         for _ in 0..<Harness.warmup { body() }
         let median = Harness.median((0..<max(Harness.runs, 1)).map { _ in Harness.seconds(body) })
         let counts = (diff.deletedIndexes.count, diff.insertedIndexes.count, diff.movedInitialIndexes.count)
-        print("diff-a3        n=5000  median \(String(format: "%.2f ms", median * 1000))  (no baseline)  "
-            + "\(counts.0) deletions, \(counts.1) insertions, \(counts.2) moves; target under 50 ms: "
-            + (median < 0.05 ? "met" : "MISSED"))
-        print("{\"workload\":\"diff-a3\",\"n\":5000,\"median_s\":\(median),\"baseline\":null,"
-            + "\"baseline_median_s\":null,\"ratio\":null}")
+        print(
+            "diff-a3        n=5000  median \(String(format: "%.2f ms", median * 1000))  (no baseline)  "
+                + "\(counts.0) deletions, \(counts.1) insertions, \(counts.2) moves; target under 50 ms: "
+                + (median < 0.05 ? "met" : "MISSED"))
+        print(
+            "{\"workload\":\"diff-a3\",\"n\":5000,\"median_s\":\(median),\"baseline\":null,"
+                + "\"baseline_median_s\":null,\"ratio\":null}")
         guard counts == (1_000, 1_000, 0) else {
             print("CHECK FAILED: A-3 counts \(counts), expected (1000, 1000, 0)")
             return "A-3 counts \(counts)"

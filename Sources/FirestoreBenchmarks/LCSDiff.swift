@@ -6,19 +6,22 @@ struct LCSDiff: CustomStringConvertible {
     var deletions = 0, insertions = 0, moves = 0, changes = 0
 
     init(initial: [DiffWorkload.Element], result: [DiffWorkload.Element]) {
-        let n = initial.count, m = result.count
+        let n = initial.count
+        let m = result.count
         let width = m + 1
         var table = [Int32](repeating: 0, count: (n + 1) * width)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i * width + j] = initial[i].id == result[j].id
+                table[i * width + j] =
+                    initial[i].id == result[j].id
                     ? table[(i + 1) * width + j + 1] + 1
                     : max(table[(i + 1) * width + j], table[i * width + j + 1])
             }
         }
         var inLCSInitial = [Bool](repeating: false, count: n)
         var inLCSResult = [Bool](repeating: false, count: m)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n && j < m {
             if initial[i].id == result[j].id {
                 inLCSInitial[i] = true

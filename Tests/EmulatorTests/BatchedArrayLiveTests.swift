@@ -15,8 +15,9 @@ import Testing
         try await fruits.document("banana").setData(["name": "Banana", "isFavourite": true])
         try await fruits.document("cherry").setData(["name": "Cherry", "isFavourite": false])
 
-        let array = BatchedArray(query: fruits.whereField("isFavourite", isEqualTo: true).order(by: "name"),
-                                 interval: .milliseconds(50))
+        let array = BatchedArray(
+            query: fruits.whereField("isFavourite", isEqualTo: true).order(by: "name"),
+            interval: .milliseconds(50))
         var updates = array.updates().makeAsyncIterator()
         array.observeQuery()
 
@@ -27,7 +28,8 @@ import Testing
         try await fruits.document("date").setData(["name": "Date", "isFavourite": true])
         let added = try #require(await updates.next())
         #expect(added.diff.insertedIndexes == [2])
-        #expect(added.diff.deletedIndexes == [] && added.diff.movedInitialIndexes == [] && added.diff.changedIndexes == [])
+        #expect(
+            added.diff.deletedIndexes == [] && added.diff.movedInitialIndexes == [] && added.diff.changedIndexes == [])
         #expect(Self.ids(added) == ["apple", "banana", "date"])
 
         try await fruits.document("banana").updateData(["name": "Aardvark"])
@@ -40,8 +42,9 @@ import Testing
         #expect(Self.ids(moved) == ["banana", "apple", "date"])
         #expect(array[0]?.get("name") == .string("Aardvark"))
 
-        array.source = PollingQuerySource(fruits.whereField("isFavourite", isEqualTo: false).order(by: "name"),
-                                          interval: .milliseconds(50))
+        array.source = PollingQuerySource(
+            fruits.whereField("isFavourite", isEqualTo: false).order(by: "name"),
+            interval: .milliseconds(50))
         let swapped = try #require(await updates.next())
         #expect(swapped.diff.deletedIndexes == [0, 1, 2])
         #expect(swapped.diff.insertedIndexes == [0])

@@ -14,14 +14,18 @@ import Testing
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", ab)),
             .response(status: 503, body: #"{"error":{"code":503,"status":"UNAVAILABLE"}}"#),
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:03Z", ab)),
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:04Z",
-                                                           ab + [("c", "2024-05-01T00:00:02Z", "C")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:04Z",
+                    ab + [("c", "2024-05-01T00:00:02Z", "C")])),
         ])
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         let clock = ManualClock()
         let policy = PollingPolicy(interval: .seconds(1), errorBackoff: .init(initial: .seconds(1)), jitter: 0)
-        let source = PollingQuerySource(db.collection("fruits").order(by: "name"), mode: .fullDocuments,
-                                        policy: policy, pool: PollerPool(clock: clock))
+        let source = PollingQuerySource(
+            db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            policy: policy, pool: PollerPool(clock: clock))
         let delegate = RecordingDelegate()
         let array = BatchedArray(source: source, delegate: delegate)
         var events = delegate.events.makeAsyncIterator()
@@ -56,8 +60,9 @@ import Testing
     @Test func anInvalidQueryEndsTheListen() async throws {
         let transport = ScriptedTransport([])
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
-        let source = PollingQuerySource(db.collection("fruits").whereField("", isEqualTo: 1),
-                                        pool: PollerPool(clock: ImmediateClock()))
+        let source = PollingQuerySource(
+            db.collection("fruits").whereField("", isEqualTo: 1),
+            pool: PollerPool(clock: ImmediateClock()))
         let delegate = RecordingDelegate()
         let array = BatchedArray(source: source, delegate: delegate)
         var events = delegate.events.makeAsyncIterator()

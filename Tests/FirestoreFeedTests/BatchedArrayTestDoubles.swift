@@ -40,7 +40,9 @@ final class ScriptedSnapshotSource: QuerySnapshotSource {
     }
 
     /// Sends a snapshot of `documents` on listen `index` (the latest when nil).
-    func send(_ documents: [DocumentSnapshot], on index: Int? = nil) { send(.snapshot(Fruits.snapshot(documents)), on: index) }
+    func send(_ documents: [DocumentSnapshot], on index: Int? = nil) {
+        send(.snapshot(Fruits.snapshot(documents)), on: index)
+    }
 
     /// Ends listen `index` (the latest when nil).
     func finish(_ index: Int? = nil) {
@@ -62,9 +64,12 @@ enum Fruits {
     /// `fruits/<id>` at version `version` (its `updateTime` is `version` seconds after 2024-05-01).
     static func document(_ id: String, _ version: Int = 0) -> DocumentSnapshot {
         let time = (try? Timestamp(seconds: 1_714_521_600 + Int64(version), nanos: 0)) ?? Timestamp(date: Date())
-        return DocumentSnapshot(firestore: db, document: Document(
-            name: "projects/p/databases/(default)/documents/fruits/\(id)", fields: ["version": .integer(Int64(version))],
-            createTime: time, updateTime: time))
+        return DocumentSnapshot(
+            firestore: db,
+            document: Document(
+                name: "projects/p/databases/(default)/documents/fruits/\(id)",
+                fields: ["version": .integer(Int64(version))],
+                createTime: time, updateTime: time))
     }
 
     static func documents(_ ids: String...) -> [DocumentSnapshot] { ids.map { document($0) } }
@@ -133,7 +138,9 @@ final class RecordingDelegate: BatchedArrayDelegate {
     func batchedArray(_ array: BatchedArray, willUpdateWith diff: SnapshotArrayDiff<DocumentSnapshot>) {
         let shown = array.items.map(\.documentID)
         if shown != diff.initial.map(\.documentID) || array.count != diff.initial.count {
-            state.withLock { $0.violations.append("willUpdate shows \(shown), diff.initial is \(diff.initial.count) items") }
+            state.withLock {
+                $0.violations.append("willUpdate shows \(shown), diff.initial is \(diff.initial.count) items")
+            }
         }
         if diff.initial.count - diff.deletedIndexes.count + diff.insertedIndexes.count != diff.result.count {
             state.withLock { $0.violations.append("counts do not add up: \(diff)") }

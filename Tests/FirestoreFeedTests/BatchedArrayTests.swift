@@ -28,7 +28,9 @@ import Testing
         source.send(Fruits.documents("apple", "banana", "cherry"))
         let update = try #require(await updates.next())
         #expect(update.diff.insertedIndexes == [0, 1, 2])
-        #expect(update.diff.deletedIndexes == [] && update.diff.movedInitialIndexes == [] && update.diff.changedIndexes == [])
+        #expect(
+            update.diff.deletedIndexes == [] && update.diff.movedInitialIndexes == []
+                && update.diff.changedIndexes == [])
         #expect(Self.ids(update.items) == ["apple", "banana", "cherry"])
         #expect(Self.ids(array.items) == ["apple", "banana", "cherry"])
         #expect(array.count == 3)
@@ -68,7 +70,8 @@ import Testing
         for step in 0..<40 {
             let next = step < 20 ? shown + ["n\(step)"] : Array(shown.dropFirst())
             source.send(next.map { Fruits.document($0) })
-            expected.append(.will(shown: shown, deleted: step < 20 ? [] : [0], inserted: step < 20 ? [shown.count] : []))
+            expected.append(
+                .will(shown: shown, deleted: step < 20 ? [] : [0], inserted: step < 20 ? [shown.count] : []))
             expected.append(.did(shown: next))
             shown = next
         }
@@ -102,12 +105,15 @@ import Testing
         source.send(Fruits.documents("a", "b", "c"))
         let update = try #require(await updates.next())
         #expect(update.diff.insertedIndexes == [2])
-        #expect(update.diff.deletedIndexes == [] && update.diff.movedInitialIndexes == [] && update.diff.changedIndexes == [])
+        #expect(
+            update.diff.deletedIndexes == [] && update.diff.movedInitialIndexes == []
+                && update.diff.changedIndexes == [])
         #expect(array.lastError == nil)
-        #expect(delegate.log == [
-            .will(shown: [], deleted: [], inserted: [0, 1]), .did(shown: ["a", "b"]), .error("UNAVAILABLE"),
-            .will(shown: ["a", "b"], deleted: [], inserted: [2]), .did(shown: ["a", "b", "c"]),
-        ])
+        #expect(
+            delegate.log == [
+                .will(shown: [], deleted: [], inserted: [0, 1]), .did(shown: ["a", "b"]), .error("UNAVAILABLE"),
+                .will(shown: ["a", "b"], deleted: [], inserted: [2]), .did(shown: ["a", "b", "c"]),
+            ])
     }
 
     /// A source that recovers without a new result clears lastError; nothing else happens.

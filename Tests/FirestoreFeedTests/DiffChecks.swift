@@ -44,9 +44,12 @@ enum DiffChecks {
             problems.append("a result index is both inserted and changed")
         }
         let moves = diff.movedInitialIndexes.count
-        if diff.initial.count - diff.deletedIndexes.count - moves != diff.result.count - diff.insertedIndexes.count - moves {
-            problems.append("counts: \(diff.initial.count) - \(diff.deletedIndexes.count) deleted + "
-                + "\(diff.insertedIndexes.count) inserted != \(diff.result.count)")
+        if diff.initial.count - diff.deletedIndexes.count - moves != diff.result.count - diff.insertedIndexes.count
+            - moves
+        {
+            problems.append(
+                "counts: \(diff.initial.count) - \(diff.deletedIndexes.count) deleted + "
+                    + "\(diff.insertedIndexes.count) inserted != \(diff.result.count)")
         }
         guard problems.isEmpty else { return problems }
 
@@ -72,7 +75,8 @@ enum DiffChecks {
         }
         for (from, to) in zip(diff.changedIndexes, diff.changedResultIndexes) {
             if origin[to] != from {
-                problems.append("changed \(from)->\(to): result position \(to) holds initial \(String(describing: origin[to]))")
+                problems.append(
+                    "changed \(from)->\(to): result position \(to) holds initial \(String(describing: origin[to]))")
             }
             applied[to] = diff.result[to]
         }

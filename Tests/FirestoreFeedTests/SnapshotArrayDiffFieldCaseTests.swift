@@ -52,8 +52,9 @@ import Testing
 
     /// rotating the last element to the front is exactly one move, 5 -> 0.
     @Test func a4RotationIsOneMove() {
-        let diff = SnapshotArrayDiff(initial: [0, 1, 2, 3, 4, 5], result: [5, 0, 1, 2, 3, 4],
-                                     identity: { $0 }, contentEquals: { $0 == $1 })
+        let diff = SnapshotArrayDiff(
+            initial: [0, 1, 2, 3, 4, 5], result: [5, 0, 1, 2, 3, 4],
+            identity: { $0 }, contentEquals: { $0 == $1 })
         #expect(diff.movedInitialIndexes == [5])
         #expect(diff.movedResultIndexes == [0])
         #expect(diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.changedIndexes == [])
@@ -62,8 +63,9 @@ import Testing
 
     /// A-4 the other way: moving the first element to the end is one move too, 0 -> 5.
     @Test func a4RotationBackIsOneMove() {
-        let diff = SnapshotArrayDiff(initial: [0, 1, 2, 3, 4, 5], result: [1, 2, 3, 4, 5, 0],
-                                     identity: { $0 }, contentEquals: { $0 == $1 })
+        let diff = SnapshotArrayDiff(
+            initial: [0, 1, 2, 3, 4, 5], result: [1, 2, 3, 4, 5, 0],
+            identity: { $0 }, contentEquals: { $0 == $1 })
         #expect(diff.movedInitialIndexes == [0])
         #expect(diff.movedResultIndexes == [5])
         #expect(DiffChecks.problems(diff, same: ==) == [])

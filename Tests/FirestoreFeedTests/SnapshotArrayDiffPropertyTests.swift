@@ -25,7 +25,8 @@ import Testing
                 let diff = SnapshotArrayDiff(initial: initial, result: result)
                 let problems = Self.problems(diff)
                 if !problems.isEmpty && failures.count < 5 {
-                    let shown = initial.count + result.count <= 40
+                    let shown =
+                        initial.count + result.count <= 40
                         ? "\(initial) -> \(result)" : "\(initial.count) -> \(result.count) elements"
                     failures.append("\(kind) \(shown): \(problems.joined(separator: "; "))")
                 }
@@ -115,7 +116,8 @@ import Testing
 
     /// Every rule `diff` breaks; the expectations are derived here from the inputs alone.
     static func problems(_ diff: SnapshotArrayDiff<Item>) -> [String] {
-        let initial = diff.initial, result = diff.result
+        let initial = diff.initial
+        let result = diff.result
         // Pairing rule: the k-th occurrence of an id in initial with its k-th occurrence in result.
         var positions: [String: [Int]] = [:]
         for (i, item) in initial.enumerated() { positions[item.id, default: []].append(i) }
@@ -144,13 +146,16 @@ import Testing
         let longest = lengths.max() ?? 0
 
         var problems = DiffChecks.problems(diff, same: ==)
-        if diff.deletedIndexes != expectedDeleted { problems.append("deleted \(diff.deletedIndexes) != \(expectedDeleted)") }
+        if diff.deletedIndexes != expectedDeleted {
+            problems.append("deleted \(diff.deletedIndexes) != \(expectedDeleted)")
+        }
         if diff.insertedIndexes != expectedInserted {
             problems.append("inserted \(diff.insertedIndexes) != \(expectedInserted)")
         }
         let changed = zip(diff.changedIndexes, diff.changedResultIndexes).map { [$0, $1] }
         if changed != expectedChanged { problems.append("changed \(changed) != \(expectedChanged)") }
-        for (from, to) in zip(diff.movedInitialIndexes, diff.movedResultIndexes) where pairedResultOfInitial[from] != to {
+        for (from, to) in zip(diff.movedInitialIndexes, diff.movedResultIndexes) where pairedResultOfInitial[from] != to
+        {
             problems.append("move \(from)->\(to) joins unpaired positions")
         }
         if diff.movedResultIndexes != diff.movedResultIndexes.sorted() { problems.append("moves not in result order") }

@@ -17,8 +17,9 @@ import Testing
 
     @Test func row10EmptyToEmpty() {
         let diff = Self.diff([], [])
-        #expect(diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.movedInitialIndexes == []
-            && diff.changedIndexes == [])
+        #expect(
+            diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.movedInitialIndexes == []
+                && diff.changedIndexes == [])
         #expect(diff.isEmpty)
         Self.expectValid(diff)
     }
@@ -65,8 +66,9 @@ import Testing
     @Test func row15RepeatedIdentities() {
         let diff = Self.diff(["a", "a", "a", "a"], ["a", "a", "a", "a"])
         #expect(diff.isEmpty)
-        #expect(diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.movedInitialIndexes == []
-            && diff.changedIndexes == [])
+        #expect(
+            diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.movedInitialIndexes == []
+                && diff.changedIndexes == [])
         Self.expectValid(diff)
     }
 
@@ -96,9 +98,11 @@ import Testing
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
         let updateTime = try Timestamp(rfc3339: time)
         return ids.map { id in
-            DocumentSnapshot(firestore: db, document: Document(
-                name: "projects/p/databases/(default)/documents/letters/\(id)", fields: ["id": .string(id)],
-                createTime: updateTime, updateTime: updateTime))
+            DocumentSnapshot(
+                firestore: db,
+                document: Document(
+                    name: "projects/p/databases/(default)/documents/letters/\(id)", fields: ["id": .string(id)],
+                    createTime: updateTime, updateTime: updateTime))
         }
     }
 
@@ -119,7 +123,9 @@ import Testing
         let diff = SnapshotArrayDiff(initial: before, result: after)
         #expect(diff.changedIndexes == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
         #expect(diff.changedResultIndexes == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
-        #expect(diff.changedObjects.map(\.updateTime) == Array(repeating: try Timestamp(rfc3339: "2024-05-01T00:00:07Z"), count: 14))
+        #expect(
+            diff.changedObjects.map(\.updateTime)
+                == Array(repeating: try Timestamp(rfc3339: "2024-05-01T00:00:07Z"), count: 14))
         #expect(diff.deletedIndexes == [] && diff.insertedIndexes == [] && diff.movedInitialIndexes == [])
         #expect(SnapshotArrayDiff(initial: before, result: before).isEmpty)
     }
@@ -160,8 +166,9 @@ import Testing
     }
 
     @Test func identifiableElementsUseIDAndEquality() {
-        let diff = SnapshotArrayDiff(initial: [Item("a"), Item("b"), Item("c")],
-                                     result: [Item("c", 1), Item("a"), Item("d")])
+        let diff = SnapshotArrayDiff(
+            initial: [Item("a"), Item("b"), Item("c")],
+            result: [Item("c", 1), Item("a"), Item("d")])
         #expect(diff.deletedIndexes == [1])
         #expect(diff.insertedIndexes == [2])
         #expect(diff.movedInitialIndexes == [2])

@@ -143,12 +143,14 @@ public final class BatchedArray: Sendable {
 
     /// Starts listening to ``source``. Does nothing when already observing.
     public func observeQuery() {
-        guard let (generation, source) = state.withLock({ state -> (Int, any QuerySnapshotSource)? in
-            guard !state.isObserving else { return nil }
-            state.isObserving = true
-            state.generation += 1
-            return (state.generation, state.source)
-        }) else { return }
+        guard
+            let (generation, source) = state.withLock({ state -> (Int, any QuerySnapshotSource)? in
+                guard !state.isObserving else { return nil }
+                state.isObserving = true
+                state.generation += 1
+                return (state.generation, state.source)
+            })
+        else { return }
         // Made outside the lock (the source is user code) but synchronously, so the listen has begun on return.
         let stream = source.makeSnapshotStream()
         let mailbox = self.mailbox
@@ -206,10 +208,12 @@ public final class BatchedArray: Sendable {
 
     /// Applies one message on the delivery task.
     private func deliver(_ message: Message) {
-        guard let (items, delegate) = state.withLock({ state -> ([DocumentSnapshot], (any BatchedArrayDelegate)?)? in
-            guard state.generation == message.generation else { return nil }
-            return (state.items, state.delegate)
-        }) else { return }
+        guard
+            let (items, delegate) = state.withLock({ state -> ([DocumentSnapshot], (any BatchedArrayDelegate)?)? in
+                guard state.generation == message.generation else { return nil }
+                return (state.items, state.delegate)
+            })
+        else { return }
         switch message.event {
         case nil:
             state.withLock { state in

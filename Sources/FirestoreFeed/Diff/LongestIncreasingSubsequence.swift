@@ -33,7 +33,8 @@ enum LongestIncreasingSubsequence {
                     continue
                 }
                 // The first chain length whose end is >= value: that end is replaced by this position.
-                var low = 0, high = tails.count - 1
+                var low = 0
+                var high = tails.count - 1
                 while low < high {
                     let middle = low + (high - low) / 2
                     if values[tails[middle]] < value { low = middle + 1 } else { high = middle }

@@ -13,7 +13,8 @@ extension SnapshotArrayDiff where Element == DocumentSnapshot {
             initial: initial, result: result,
             identity: { $0.identityName },
             contentEquals: { old, new in
-                old.exists == new.exists && old.updateTime == new.updateTime && old.document?.fields == new.document?.fields
+                old.exists == new.exists && old.updateTime == new.updateTime
+                    && old.document?.fields == new.document?.fields
             })
     }
 }
