@@ -9,7 +9,7 @@ final class ScriptedSnapshotSource: QuerySnapshotSource {
     typealias Event = QuerySnapshotEvent
     private struct State {
         var listens: [AsyncStream<Event>.Continuation] = []
-        var terminated: Set<Int> = []
+        var terminations: [Int: Int] = [:]
     }
     private let state = Mutex(State())
 
@@ -20,7 +20,7 @@ final class ScriptedSnapshotSource: QuerySnapshotSource {
             return state.listens.count - 1
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.terminated.insert(index) }
+            self?.state.withLock { $0.terminations[index, default: 0] += 1 }
         }
         return stream
     }
@@ -29,7 +29,10 @@ final class ScriptedSnapshotSource: QuerySnapshotSource {
     var listenCount: Int { state.withLock { $0.listens.count } }
 
     /// Whether listen `index` was stopped (or finished).
-    func isTerminated(_ index: Int) -> Bool { state.withLock { $0.terminated.contains(index) } }
+    func isTerminated(_ index: Int) -> Bool { terminationCount(index) > 0 }
+
+    /// How many times listen `index` was terminated (a stopped listen is terminated exactly once).
+    func terminationCount(_ index: Int) -> Int { state.withLock { $0.terminations[index, default: 0] } }
 
     /// Sends `event` on listen `index` (the latest when nil).
     func send(_ event: Event, on index: Int? = nil) {
