@@ -34,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FirestoreBenchmarks",
-            dependencies: ["FirestoreREST"]
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
         .testTarget(
             name: "FirestoreRESTTests",

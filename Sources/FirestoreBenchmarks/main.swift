@@ -10,7 +10,8 @@ struct BenchmarkError: Error, CustomStringConvertible {
 
 /// Workload name -> what it runs and, when it has one, its target ratio.
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
-    ("decode", 2, { try DecodeWorkload.run() })
+    ("decode", 2, { try DecodeWorkload.run() }),
+    ("diff", nil, { try DiffWorkload.run() }),
 ]
 
 var selected: [String] = []

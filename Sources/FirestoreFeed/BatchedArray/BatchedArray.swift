@@ -1,0 +1,243 @@
+import FirestoreREST
+import Synchronization
+
+/// The current result of one query as an ordered array of document snapshots, reporting every change as one
+/// batched ``SnapshotArrayDiff``: FirebaseUI's `FUIBatchedArray` (`firebase-semantics.md` §1.2-1.3) for
+/// Linux, with its defects fixed.
+///
+/// ```swift
+/// let favourites = BatchedArray(query: db.collection("fruits").order(by: "name"), interval: .seconds(1))
+/// favourites.observeQuery()
+/// for await update in favourites.updates() {
+///     print(update.diff.insertedIndexes, update.items.map(\.documentID))
+/// }
+/// ```
+///
+/// - Nothing happens until ``observeQuery()``; it and ``stopObserving()`` are idempotent.
+///   ``stopObserving()`` keeps the items; observing again diffs the current items against the new listen's
+///   first snapshot, so a restart that finds the same documents is an empty diff, never duplicates (field
+///   case A-8).
+/// - Every snapshot is diffed against the current items by identity (full resource name, byte for byte) and
+///   content (`updateTime`, fields), in O(n log n) at worst (``SnapshotArrayDiff``). Replacing ``source``
+///   while observing stops the old listen and diffs the old contents against the new source's first
+///   snapshot. (FirebaseUI used the change list when "in sync" and an O(n·m) LCS otherwise; one content
+///   diff covers both, and also reports documents that moved and changed, field case A-2.)
+/// - Fixes over FirebaseUI (field case A-1, §1.3): in `willUpdate` the array still shows the old contents,
+///   in `didUpdate` the new; updates are delivered one at a time, in order, never re-entrantly; an error is
+///   reported (``BatchedArrayDelegate/batchedArray(_:queryDidFailWithError:)``, ``lastError``) and never
+///   empties or changes the items.
+/// - Documents repeated in one snapshot (same name, byte for byte) are kept once, the first occurrence.
+/// - Releasing the array stops its listen.
+///
+/// Every member can be used from any thread or task. Updates are applied on the array's own delivery task;
+/// take ``items`` once for a consistent view rather than reading ``count`` and then indexing.
+public final class BatchedArray: Sendable {
+    /// One applied update: the diff from the old items to the new, and the new items.
+    public struct Update: Sendable {
+        /// The diff; `diff.initial` is the old items, `diff.result` the new.
+        public let diff: SnapshotArrayDiff<DocumentSnapshot>
+        /// The items after the update (`diff.result`).
+        public var items: [DocumentSnapshot] { diff.result }
+    }
+
+    /// A listen's event, tagged with the generation of the listen it came from.
+    private struct Message: Sendable {
+        let generation: Int
+        /// `nil` when the listen ended.
+        let event: QuerySnapshotEvent?
+    }
+
+    private struct State {
+        var items: [DocumentSnapshot] = []
+        var source: any QuerySnapshotSource
+        weak var delegate: (any BatchedArrayDelegate)?
+        var isObserving = false
+        /// Incremented by every start and stop, so that events of an older listen are dropped.
+        var generation = 0
+        var listenTask: Task<Void, Never>?
+        var lastError: (any Error)?
+        var subscribers: [Int: AsyncStream<Update>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state: Mutex<State>
+    private let mailbox: AsyncStream<Message>.Continuation
+
+    /// An array fed by `source`, reporting to `delegate` (held weakly). It does not start listening until
+    /// ``observeQuery()``.
+    public init(source: any QuerySnapshotSource, delegate: (any BatchedArrayDelegate)? = nil) {
+        var initial = State(source: source)
+        initial.delegate = delegate
+        state = Mutex(initial)
+        let (messages, mailbox) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .unbounded)
+        self.mailbox = mailbox
+        // The one delivery task: every update and error passes through it, so delegate calls never overlap.
+        Task { [weak self] in
+            for await message in messages {
+                guard let self else { return }
+                self.deliver(message)
+            }
+        }
+    }
+
+    /// An array of the results of `query`, polled every `interval` (``PollingQuerySource``).
+    public convenience init(
+        query: some QueryRepresentable, interval: Duration = .seconds(1), delegate: (any BatchedArrayDelegate)? = nil
+    ) {
+        self.init(source: PollingQuerySource(query, interval: interval), delegate: delegate)
+    }
+
+    deinit {
+        let (task, subscribers) = state.withLock { state in
+            (state.listenTask, Array(state.subscribers.values))
+        }
+        task?.cancel()
+        mailbox.finish()
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    // MARK: Contents
+
+    /// The documents currently held, in query order.
+    public var items: [DocumentSnapshot] { state.withLock { $0.items } }
+
+    /// The number of documents held.
+    public var count: Int { state.withLock { $0.items.count } }
+
+    /// The document at `index`, or `nil` when `index` is out of range (FirebaseUI raised an exception; the
+    /// items can change on the delivery task between reading ``count`` and indexing).
+    public subscript(index: Int) -> DocumentSnapshot? {
+        state.withLock { state in state.items.indices.contains(index) ? state.items[index] : nil }
+    }
+
+    /// The last error the source reported, cleared when the source recovers or the next snapshot is applied.
+    public var lastError: (any Error)? { state.withLock { $0.lastError } }
+
+    /// Whether the array is listening: between ``observeQuery()`` and ``stopObserving()`` or the end of the
+    /// source's listen (after an error that ends it).
+    public var isObserving: Bool { state.withLock { $0.isObserving } }
+
+    /// The receiver of events, held weakly.
+    public var delegate: (any BatchedArrayDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// The source of snapshots (FirebaseUI's `query`). Setting it while observing stops the old listen and
+    /// starts one on the new source, whose first snapshot is diffed against the current items; otherwise the
+    /// new source is used at the next ``observeQuery()``.
+    public var source: any QuerySnapshotSource {
+        get { state.withLock { $0.source } }
+        set {
+            let wasObserving = state.withLock { state in
+                let wasObserving = state.isObserving
+                Self.stop(&state)
+                state.source = newValue
+                return wasObserving
+            }
+            if wasObserving { observeQuery() }
+        }
+    }
+
+    // MARK: Observing
+
+    /// Starts listening to ``source``. Does nothing when already observing.
+    public func observeQuery() {
+        guard
+            let (generation, source) = state.withLock({ state -> (Int, any QuerySnapshotSource)? in
+                guard !state.isObserving else { return nil }
+                state.isObserving = true
+                state.generation += 1
+                return (state.generation, state.source)
+            })
+        else { return }
+        // Made outside the lock (the source is user code) but synchronously, so the listen has begun on return.
+        let stream = source.makeSnapshotStream()
+        let mailbox = self.mailbox
+        let task = Task {
+            for await event in stream { mailbox.yield(Message(generation: generation, event: event)) }
+            mailbox.yield(Message(generation: generation, event: nil))
+        }
+        let isCurrent = state.withLock { state in
+            guard state.generation == generation else { return false }
+            state.listenTask = task
+            return true
+        }
+        if !isCurrent { task.cancel() }
+    }
+
+    /// Stops listening; the items are kept. Events of the stopped listen that were not yet delivered are
+    /// dropped. Does nothing when not observing.
+    public func stopObserving() {
+        state.withLock { Self.stop(&$0) }
+    }
+
+    private static func stop(_ state: inout State) {
+        guard state.isObserving else { return }
+        state.isObserving = false
+        state.generation += 1
+        state.listenTask?.cancel()
+        state.listenTask = nil
+    }
+
+    // MARK: Updates
+
+    /// The updates applied from now on, in order, for async consumers (each call is a new subscription; the
+    /// sequence ends when the array is released). Errors are not in this sequence: see ``lastError`` and the
+    /// delegate.
+    public func updates() -> AsyncStream<Update> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .unbounded)
+        let id = state.withLock { state in
+            let id = state.nextSubscriber
+            state.nextSubscriber += 1
+            state.subscribers[id] = continuation
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// `documents` with repeated names (byte for byte) dropped, the first occurrence kept.
+    private static func unique(_ documents: [DocumentSnapshot]) -> [DocumentSnapshot] {
+        var seen: Set<ByteExactName> = []
+        seen.reserveCapacity(documents.count)
+        return documents.filter { seen.insert($0.identityName).inserted }
+    }
+
+    /// Applies one message on the delivery task.
+    private func deliver(_ message: Message) {
+        guard
+            let (items, delegate) = state.withLock({ state -> ([DocumentSnapshot], (any BatchedArrayDelegate)?)? in
+                guard state.generation == message.generation else { return nil }
+                return (state.items, state.delegate)
+            })
+        else { return }
+        switch message.event {
+        case nil:
+            state.withLock { state in
+                guard state.generation == message.generation else { return }
+                state.isObserving = false
+                state.listenTask = nil
+            }
+        case .failure(let error)?:
+            state.withLock { $0.lastError = error }
+            delegate?.batchedArray(self, queryDidFailWithError: error)
+        case .recovered?:
+            state.withLock { $0.lastError = nil }
+        case .snapshot(let snapshot)?:
+            let documents = Self.unique(snapshot.documents)
+            let diff = SnapshotArrayDiff(initial: items, result: documents)
+            delegate?.batchedArray(self, willUpdateWith: diff)
+            let subscribers = state.withLock { state in
+                state.items = documents
+                state.lastError = nil
+                return Array(state.subscribers.values)
+            }
+            delegate?.batchedArray(self, didUpdateWith: diff)
+            let update = Update(diff: diff)
+            for subscriber in subscribers { subscriber.yield(update) }
+        }
+    }
+}
