@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--runs N] [--warmup N]`: runs the named workloads
+/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -8,10 +8,18 @@ struct BenchmarkError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Workload name -> what it runs and, when it has one, its target ratio.
+/// `--quick`: small sizes only (the test suite runs it once so the benchmarks cannot rot).
+nonisolated(unsafe) var quick = false
+
+/// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
-    ("decode", 2, { try DecodeWorkload.run() }),
-    ("diff", nil, { try DiffWorkload.run() }),
+    ("parse", 1.5, { try ParseWorkload.run(count: quick ? 200 : 10_000) }),
+    ("decode", 2, { try DecodeWorkload.run(count: quick ? 200 : 10_000) }),
+    ("diff", nil, { try DiffWorkload.run(sizes: quick ? [1_000] : [1_000, 10_000, 100_000]) }),
+    ("poll-unchanged", 1.5, { try PollWorkload.run(count: quick ? 200 : 10_000) }),
+    ("feed-100k", 2, { try FeedWorkload.run(count: quick ? 1_000 : 100_000) }),
+    ("emulator-rtt", 1.2, { try EmulatorRoundTripWorkload.run(requests: quick ? 5 : 100, documents: quick ? 10 : 100) }),
+    ("memory", nil, { try MemoryWorkload.run(count: quick ? 1_000 : 100_000) }),
 ]
 
 var selected: [String] = []
@@ -24,8 +32,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         if argument == "--runs" { Harness.runs = value } else { Harness.warmup = value }
+    case "--quick":
+        quick = true
+        Harness.runs = 3
+        Harness.warmup = 1
     case "-h", "--help":
-        print("usage: FirestoreBenchmarks [WORKLOAD...] [--runs N] [--warmup N]")
+        print("usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N]")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:

@@ -1,16 +1,29 @@
 import FirestoreREST
 
 /// Fetches one poll's result, in keys mode (two phases) or full mode, reusing the previous poll's documents
-/// for every document whose `updateTime` did not move.
-struct PollFetcher: Sendable {
+/// for every document whose `updateTime` did not move. The building block of the feed's poller, public for
+/// benchmarks and for callers that schedule polls themselves.
+public struct PollFetcher: Sendable {
     /// The result of one poll: full documents in query order, the read time, and what it cost.
-    struct Result: Sendable {
-        var documents: [Document]
-        var readTime: Timestamp
-        var statistics: PollStatistics
+    public struct Result: Sendable {
+        /// The documents in query order, each the version at ``readTime``.
+        public var documents: [Document]
+        /// The time the result is consistent at.
+        public var readTime: Timestamp
+        /// Bytes, requests, latency and documents fetched.
+        public var statistics: PollStatistics
     }
 
-    let query: Query
+    /// The query polled.
+    public let query: Query
+
+    /// A fetcher for `query`.
+    public init(query: Query) { self.query = query }
+
+    /// The previous result keyed for ``fetch(mode:previous:)``.
+    public static func index(_ documents: [Document]) -> [ByteExactName: Document] {
+        Dictionary(documents.map { (ByteExactName(name: $0.name), $0) }, uniquingKeysWith: { first, _ in first })
+    }
     /// Names per batchGet request (the request body grows with every name).
     static let batchSize = 300
 
@@ -20,7 +33,7 @@ struct PollFetcher: Sendable {
     ///   - previous: the documents of the last applied poll, by byte-exact name.
     /// - Throws: ``FirestoreError`` from the server or transport; `.internal` when the response carries no
     ///   read time or phase two does not return a document phase one listed (the poll is then retried).
-    func fetch(mode: PollMode, previous: [ByteExactName: Document]) async throws -> Result {
+    public func fetch(mode: PollMode, previous: [ByteExactName: Document]) async throws -> Result {
         let clock = ContinuousClock()
         let start = clock.now
         switch mode {

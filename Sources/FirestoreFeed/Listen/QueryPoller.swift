@@ -127,9 +127,7 @@ final class QueryPoller: Sendable {
         while !Task.isCancelled {
             var delay: Duration
             do {
-                let previous = state.withLock { state in
-                    Dictionary(state.documents.map { (ByteExactName(name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
-                }
+                let previous = state.withLock { PollFetcher.index($0.documents) }
                 let result: PollFetcher.Result
                 do {
                     result = try await PollFetcher(query: query).fetch(mode: mode, previous: previous)

@@ -160,8 +160,9 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// How many new connections this transport's transfers have opened so far (the sum of
-    /// `CURLINFO_NUM_CONNECTS`); a request that reuses a kept-alive connection adds 0. For tests.
-    var openedConnectionCount: Int {
+    /// `CURLINFO_NUM_CONNECTS`); a request that reuses a kept-alive connection adds 0. For monitoring,
+    /// benchmarks and tests.
+    public var openedConnectionCount: Int {
         connectionsOpened.load(ordering: .relaxed)
     }
 

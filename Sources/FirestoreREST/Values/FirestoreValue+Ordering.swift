@@ -47,15 +47,21 @@ extension FirestoreValue {
         }
     }
 
-    /// Resource names compared segment by segment (so `c/a/x` sorts before `c/a-b`).
+    /// Resource names compared segment by segment (so `c/a/x` sorts before `c/a-b`), without splitting:
+    /// walking both names byte by byte with `/` ranking below every other byte and the end of a name below
+    /// `/` is the same order, at no allocation.
+    /// - Complexity: O(n) in the length of the common prefix.
     public static func compareResourceNames(_ lhs: String, _ rhs: String) -> Int {
-        let a = lhs.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        let b = rhs.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (x, y) in zip(a, b) {
-            let order = compareBytes(x, y)
-            if order != 0 { return order }
+        var left = lhs.utf8.makeIterator(), right = rhs.utf8.makeIterator()
+        func rank(_ byte: UInt8?) -> Int {
+            guard let byte else { return -2 }
+            return byte == UInt8(ascii: "/") ? -1 : Int(byte)
         }
-        return sign(a.count, b.count)
+        while true {
+            let a = rank(left.next()), b = rank(right.next())
+            if a != b { return a < b ? -1 : 1 }
+            if a == -2 { return 0 }
+        }
     }
 
     var typeRank: Int {

@@ -1,0 +1,59 @@
+import FirestoreREST
+import Foundation
+
+/// `emulator-rtt` (issue 9): 100 sequential runQuery calls of a 100-document query against the real emulator
+/// over one `CurlTransport`, against the same 100 requests made by one `curl` process reusing its
+/// connection. Targets: at most 1.2x, and exactly one TCP connection opened. Skipped with a message when
+/// `FIRESTORE_EMULATOR_HOST` is not set (`Scripts/bench` starts an emulator).
+enum EmulatorRoundTripWorkload {
+    static func run(requests: Int, documents: Int) throws -> [Measurement] {
+        guard let host = ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty else {
+            print("emulator-rtt: skipped (FIRESTORE_EMULATOR_HOST is not set; Scripts/bench starts an emulator)")
+            return []
+        }
+        let project = "bench-rtt"
+        let seeding = try Firestore.emulator(host: host, projectID: project)
+        try blocking {
+            for index in 0..<documents {
+                try await seeding.document("items/item\(index)").setData(.init(BenchmarkDocuments.document(index).fields))
+            }
+        }
+        let query = seeding.collection("items").limit(to: documents)
+        let body = try query.runQueryBody().serialized()
+        let url = "http://\(host)/v1/projects/\(project)/databases/(default)/documents:runQuery"
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rtt-body.json")
+        try body.write(to: bodyFile)
+
+        var connections = 0
+        let measurement = try Harness.compare(
+            workload: "emulator-rtt", n: requests, baseline: "curl CLI, one process",
+            candidate: {
+                let transport = CurlTransport()
+                let firestore = try Firestore.emulator(host: host, projectID: project, transport: transport)
+                let query = firestore.collection("items").limit(to: documents)
+                try blocking {
+                    for _ in 0..<requests { _ = try await query.runQuery() }
+                }
+                connections = transport.openedConnectionCount
+            },
+            baselineBody: { try runCurl(url: url, bodyFile: bodyFile, count: requests) })
+        print("emulator-rtt: \(connections) TCP connection(s) opened by CurlTransport for \(requests) requests "
+            + "(target exactly 1: \(connections == 1 ? "met" : "MISSED"))")
+        return [measurement]
+    }
+
+    /// One `curl` process making `count` POSTs to `url` on one connection.
+    static func runCurl(url: String, bodyFile: URL, count: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "-H", "Content-Type: application/json",
+                             "-H", "Authorization: Bearer owner", "--data-binary", "@\(bodyFile.path)"]
+            + Array(repeating: url, count: count)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError(message: "emulator-rtt: curl exited \(process.terminationStatus)")
+        }
+    }
+}
