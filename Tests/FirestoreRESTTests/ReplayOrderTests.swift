@@ -127,6 +127,25 @@ import Testing
         #expect(clock.now.offset == .milliseconds(1500))  // (3 + 0) / 2
     }
 
+    @Test func extremeSpeedsAreClampedAndTimesNeverOverflow() async throws {
+        let cassette = Cassette(interactions: [Self.poll(["a"], "2024-05-01T00:00:01Z", elapsed: 0, duration: 0.5)])
+        let slow = ImmediateClock()
+        _ = try await Self.ids(try Self.client(ReplayTransport(
+            cassette: cassette, options: .init(pace: .recorded(speed: 1e-300), clock: slow))))
+        #expect(slow.now.offset == .seconds(500))  // 0.5 s at the slowest speed, 0.001
+        let notANumber = ImmediateClock()
+        _ = try await Self.ids(try Self.client(ReplayTransport(
+            cassette: cassette, options: .init(pace: .recorded(speed: .nan), clock: notANumber))))
+        #expect(notANumber.now.offset == .zero)
+        let huge = Cassette(interactions: [Self.poll(["a"], "2024-05-01T00:00:01Z", elapsed: 1e300, duration: 1e300)])
+        let far = ImmediateClock()
+        _ = try await Self.ids(try Self.client(ReplayTransport(
+            cassette: huge, options: .init(pace: .recorded(speed: 0.001), clock: far))))
+        // 1e9 s (the cap) / 0.001, to within the rounding of Duration's division by a Double.
+        let error = far.now.offset - .seconds(1_000_000_000_000)
+        #expect(error < .milliseconds(1) && error > .milliseconds(-1))
+    }
+
     @Test func instantPaceNeverSleeps() async throws {
         let cassette = Cassette(interactions: [Self.poll(["a"], "2024-05-01T00:00:01Z", elapsed: 0, duration: 30)])
         let clock = ImmediateClock()

@@ -55,8 +55,14 @@ public final class ReplayTransport: HTTPTransport {
         /// At once.
         case instant
         /// At the recorded moments divided by `speed` (2 is twice as fast; 0, negative or non-finite is
-        /// ``instant``).
+        /// ``instant``; speeds are kept between 0.001 and 1,000,000).
         case recorded(speed: Double)
+
+        /// The speed to divide recorded moments by, or `nil` for instant.
+        var speed: Double? {
+            guard case .recorded(let speed) = self, speed.isFinite, speed > 0 else { return nil }
+            return min(max(speed, 0.001), 1_000_000)
+        }
     }
 
     /// How requests are matched, ordered and timed.
@@ -264,7 +270,7 @@ public final class ReplayTransport: HTTPTransport {
             for index in replayed.indices where options.matcher.matches(recorded: keys[index], sent: sent) {
                 if !state.claimed[index] {
                     state.claimed[index] = true
-                    if state.origin == nil, case .recorded(let speed) = options.pace, speed.isFinite, speed > 0 {
+                    if state.origin == nil, let speed = options.pace.speed {
                         let start = moments[index] - Stopwatch.duration(seconds: replayed[index].duration)
                         state.origin = stopwatch.elapsed - start / speed
                     }
@@ -289,9 +295,7 @@ public final class ReplayTransport: HTTPTransport {
         case .play(let index):
             do {
                 if options.ordering == .session { try await waitForTurn(index) }
-                if case .recorded(let speed) = options.pace, speed.isFinite, speed > 0,
-                    let origin = state.withLock({ $0.origin })
-                {
+                if let speed = options.pace.speed, let origin = state.withLock({ $0.origin }) {
                     try await stopwatch.sleep(untilElapsed: origin + moments[index] / speed)
                 }
             } catch {
