@@ -65,7 +65,9 @@ final class CassetteHTTPServer: Sendable {
     }
 
     static func systemError(_ call: String, port: Int) -> FirestoreError {
-        FirestoreError(code: .unavailable, message: "cannot listen on 127.0.0.1:\(port): \(call): \(String(cString: strerror(errno)))")
+        FirestoreError(
+            code: .unavailable,
+            message: "cannot listen on 127.0.0.1:\(port): \(call): \(String(cString: strerror(errno)))")
     }
 
     /// Accepts connections until the process ends; each is served on a thread of its own.
@@ -92,22 +94,28 @@ final class CassetteHTTPServer: Sendable {
         var reader = SocketReader(descriptor: connection)
         while true {
             let request: ParsedRequest
-            switch reader.readRequest(continueWith: { Self.write(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }) {
+            switch reader.readRequest(continueWith: {
+                Self.write(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }) {
             case .closed:
                 return
             case .malformed(let reason):
                 Console.error("serve-cassette: bad request: \(reason)")
-                Self.write(connection, Self.responseBytes(
-                    status: 400, headers: [], body: Data("bad request: \(reason)\n".utf8), keepAlive: false))
+                Self.write(
+                    connection,
+                    Self.responseBytes(
+                        status: 400, headers: [], body: Data("bad request: \(reason)\n".utf8), keepAlive: false))
                 return
             case .request(let parsed):
                 request = parsed
             }
-            let response = answer(HTTPRequest(
-                method: request.method, url: "http://127.0.0.1:\(port)" + request.target, headers: request.headers,
-                body: request.body.isEmpty ? nil : request.body))
-            let bytes = Self.responseBytes(status: response.status, headers: response.headers, body: response.body,
-                                           keepAlive: request.keepAlive)
+            let response = answer(
+                HTTPRequest(
+                    method: request.method, url: "http://127.0.0.1:\(port)" + request.target, headers: request.headers,
+                    body: request.body.isEmpty ? nil : request.body))
+            let bytes = Self.responseBytes(
+                status: response.status, headers: response.headers, body: response.body,
+                keepAlive: request.keepAlive)
             guard Self.write(connection, bytes), request.keepAlive else { return }
         }
     }
@@ -135,10 +143,11 @@ final class CassetteHTTPServer: Sendable {
         case .failure(let error)?:
             Console.error("serve-cassette: \(error.code.name): \(error.message)")
             let body: JSONValue = [
-                "error": ["code": 400, "message": .string(error.message), "status": .string(error.code.rawValue)],
+                "error": ["code": 400, "message": .string(error.message), "status": .string(error.code.rawValue)]
             ]
-            return HTTPResponse(status: 400, headers: [HTTPHeader("content-type", "application/json")],
-                                body: body.serialized())
+            return HTTPResponse(
+                status: 400, headers: [HTTPHeader("content-type", "application/json")],
+                body: body.serialized())
         case nil:
             return HTTPResponse(status: 500, body: Data("no answer\n".utf8))
         }
@@ -146,7 +155,9 @@ final class CassetteHTTPServer: Sendable {
 
     static func responseBytes(status: Int, headers: [HTTPHeader], body: Data, keepAlive: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(reason(status))\r\n"
-        let framing: Set<String> = ["content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"]
+        let framing: Set<String> = [
+            "content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive",
+        ]
         for header in headers where !framing.contains(header.name.lowercased()) {
             let value = header.value.filter { $0 != "\r" && $0 != "\n" }
             head += "\(header.name): \(value)\r\n"
@@ -234,7 +245,9 @@ struct SocketReader {
                 break
             }
             if buffer.count > CassetteHTTPServer.maxHeadBytes { return .malformed("request head over 64 KiB") }
-            guard fill() else { return buffer.isEmpty ? .closed : .malformed("connection closed inside a request head") }
+            guard fill() else {
+                return buffer.isEmpty ? .closed : .malformed("connection closed inside a request head")
+            }
         }
         guard let headEnd else { return .closed }
         let head = String(decoding: buffer[0..<headEnd], as: UTF8.self)
@@ -248,7 +261,9 @@ struct SocketReader {
         var headers: [HTTPHeader] = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return .malformed("header line without ':'") }
-            headers.append(HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                HTTPHeader(
+                    String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         func header(_ name: String) -> String? { headers.first { $0.matches(name) }?.value }
         let connection = header("connection")?.lowercased() ?? ""
@@ -270,9 +285,10 @@ struct SocketReader {
             body = Array(buffer[0..<length])
             buffer.removeFirst(length)
         }
-        return .request(ParsedRequest(
-            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data(body),
-            keepAlive: keepAlive))
+        return .request(
+            ParsedRequest(
+                method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data(body),
+                keepAlive: keepAlive))
     }
 
     struct Reason: Error { let text: String }

@@ -6,11 +6,11 @@ import Foundation
 struct CassetteOptions {
     static let valueFlags: Set<String> = ["--cassette", "--record-mode"]
     static let help = """
-          --cassette FILE        record this session's requests to FILE, or replay them from it
-                                 (no emulator needed to replay; the project defaults to the recorded one)
-          --record-mode MODE     with --cassette: once (default: record if FILE is missing, else replay),
-                                 none (replay only), all (record again), new-episodes (replay what
-                                 matches, record the rest)
+          --cassette FILE            record this session's requests to FILE, or replay them from it
+                                     (no emulator needed to replay; the project defaults to the recorded one)
+          --record-mode MODE         with --cassette: once (default: record if FILE is missing, else replay),
+                                     none (replay only), all (record again), new-episodes (replay what
+                                     matches, record the rest)
         """
 
     /// The client for a command: on the emulator of ``ConnectionOptions`` without `--cassette`; with it, on a
@@ -56,7 +56,8 @@ struct CassetteOptions {
         }
         let recorded = transport.cassette.database
         let environment = ProcessInfo.processInfo.environment
-        let projectID = reader.value("--project") ?? recorded?.projectID ?? environment["GCLOUD_PROJECT"] ?? "demo-project"
+        let projectID =
+            reader.value("--project") ?? recorded?.projectID ?? environment["GCLOUD_PROJECT"] ?? "demo-project"
         do {
             return Firestore(
                 database: try DatabaseID(projectID: projectID, databaseID: recorded?.databaseID ?? "(default)"),

@@ -11,11 +11,11 @@ struct DemoReplay {
     static let valueFlags: Set<String> = ["--replay", "--speed"]
     static let switchFlags: Set<String> = ["--replay"]
     static let help = """
-          --replay [FILE]        replay a recorded demo session, no emulator needed (default FILE:
-                                 Recordings/demo.json here or above the executable); prints what the
-                                 live demo printed, readTimes included
-          --speed X              with --replay: X times the recorded pace (1 = as recorded; default:
-                                 as fast as possible)
+          --replay [FILE]            replay a recorded demo session, no emulator needed (default FILE:
+                                     Recordings/demo.json here or above the executable); prints what the
+                                     live demo printed, readTimes included
+          --speed X                  with --replay: X times the recorded pace (1 = as recorded; default:
+                                     as fast as possible)
         """
 
     /// The recording's default place, relative to the working folder or a folder above the executable.
@@ -47,9 +47,12 @@ struct DemoReplay {
             pace = .recorded(speed: speed)
         }
         guard let path = files.first ?? Self.findDefault() else {
-            throw .runtime(FirestoreError(
-                code: .notFound,
-                message: "no \(Self.defaultRelativePath) in the working folder or above the executable; pass --replay FILE"))
+            throw .runtime(
+                FirestoreError(
+                    code: .notFound,
+                    message:
+                        "no \(Self.defaultRelativePath) in the working folder or above the executable; pass --replay FILE"
+                ))
         }
         self.path = path
         do {

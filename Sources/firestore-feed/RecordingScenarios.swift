@@ -20,7 +20,8 @@ enum RecordingScenarios {
 
     /// A scenario went differently from what its recording is meant to show.
     static func unexpected(_ what: String) -> FirestoreError {
-        FirestoreError(code: .failedPrecondition, message: "the scenario did not behave as recorded cassettes expect: \(what)")
+        FirestoreError(
+            code: .failedPrecondition, message: "the scenario did not behave as recorded cassettes expect: \(what)")
     }
 
     static func run(_ scenario: Scenario, host: String, transport: any HTTPTransport) async throws {
@@ -102,10 +103,12 @@ enum RecordingScenarios {
             cities.whereField("state", notIn: ["CA"]),
             cities.whereField("state", isEqualTo: FirestoreValue.null),
             cities.whereField("population", isEqualTo: Double.nan),
-            cities.whereFilter(.orFilter([.whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo")])),
-            cities.whereFilter(.andFilter([
-                .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
-            ])),
+            cities.whereFilter(
+                .orFilter([.whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo")])),
+            cities.whereFilter(
+                .andFilter([
+                    .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
+                ])),
             cities.order(by: "population", descending: true).limit(to: 3),
             cities.order(by: "name"),
             cities.order(by: "population").limit(toLast: 2),
@@ -151,10 +154,12 @@ enum RecordingScenarios {
             try await db.document("things/one").create(["n": 2])
         }
         try await expectError(.invalidArgument, "a cursor with more values than orders") {
-            _ = try await db.runQuery(parent: .root, structuredQuery: [
-                "from": [["collectionId": "things"]], "orderBy": [["field": ["fieldPath": "n"]]],
-                "startAt": ["values": [["integerValue": "1"], ["integerValue": "2"]]],
-            ])
+            _ = try await db.runQuery(
+                parent: .root,
+                structuredQuery: [
+                    "from": [["collectionId": "things"]], "orderBy": [["field": ["fieldPath": "n"]]],
+                    "startAt": ["values": [["integerValue": "1"], ["integerValue": "2"]]],
+                ])
         }
     }
 
@@ -162,8 +167,9 @@ enum RecordingScenarios {
 
     static func denied(host: String, transport: any HTTPTransport) async throws {
         let owner = try Firestore.emulator(host: host, projectID: "demo-denied", transport: transport)
-        let anonymous = Firestore(database: owner.database, baseURL: owner.baseURL, credentials: NoCredentials(),
-                                  transport: transport, isEmulator: true)
+        let anonymous = Firestore(
+            database: owner.database, baseURL: owner.baseURL, credentials: NoCredentials(),
+            transport: transport, isEmulator: true)
         let secret = "things/secret"
         try await expectError(.permissionDenied, "an anonymous write") {
             try await anonymous.document(secret).setData(["n": 1])

@@ -49,8 +49,9 @@ enum ServeCassetteCommand {
         } catch {
             throw .runtime(error)
         }
-        Console.error("serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
-            + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
+        Console.error(
+            "serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
+                + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
         Console.output("127.0.0.1:\(server.port)")
         server.run()
     }

@@ -47,8 +47,10 @@ import Testing
 
         let unrecorded = try await CLIProcess.run(["get", "fruits/kiwi", "--cassette", path])
         #expect(unrecorded.status == 1)
-        #expect(unrecorded.stderr.hasPrefix("error: failed-precondition: \(path): no recorded interaction matches GET "
-            + "/v1/projects/\(project)/databases/(default)/documents/fruits/kiwi; closest is interaction 1"))
+        #expect(
+            unrecorded.stderr.hasPrefix(
+                "error: failed-precondition: \(path): no recorded interaction matches GET "
+                    + "/v1/projects/\(project)/databases/(default)/documents/fruits/kiwi; closest is interaction 1"))
     }
 
     @Test func cassetteUsageErrors() async throws {
@@ -58,8 +60,10 @@ import Testing
         #expect(none.stderr == "error: not-found: no cassette at \(missing) (record mode none only replays)\n")
         let badMode = try await CLIProcess.run(["count", "a", "--cassette", missing, "--record-mode", "sometimes"])
         #expect(badMode.status == 2)
-        #expect(badMode.stderr.hasPrefix(
-            "error: --record-mode \"sometimes\": expected once, none, all or new-episodes\n\nUSAGE: firestore-feed count"))
+        #expect(
+            badMode.stderr.hasPrefix(
+                "error: --record-mode \"sometimes\": expected once, none, all or new-episodes\n\nUSAGE: firestore-feed count"
+            ))
         let modeAlone = try await CLIProcess.run(["query", "a", "--emulator", "h:1", "--record-mode", "all"])
         #expect(modeAlone.status == 2)
         #expect(modeAlone.stderr.hasPrefix("error: --record-mode needs --cassette FILE\n"))

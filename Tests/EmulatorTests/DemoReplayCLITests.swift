@@ -11,7 +11,8 @@ import Testing
     /// The text output with every `at <readTime>` cut, since live times differ from recorded ones.
     static func withoutTimes(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            guard line.hasPrefix("snapshot "), let at = line.range(of: " at "), let colon = line.range(of: ": ", range: at.upperBound..<line.endIndex)
+            guard line.hasPrefix("snapshot "), let at = line.range(of: " at "),
+                let colon = line.range(of: ": ", range: at.upperBound..<line.endIndex)
             else { return String(line) }
             return String(line[..<at.lowerBound]) + String(line[colon.lowerBound...])
         }.joined(separator: "\n")
@@ -66,7 +67,9 @@ import Testing
         #expect(Self.withoutTimes(live.stdout) == Self.expectedText)
         #expect(Self.withoutTimes(offline.stdout) == Self.expectedText)
 
-        let liveLines = try await CLIProcess.run(["demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl"])
+        let liveLines = try await CLIProcess.run([
+            "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl",
+        ])
         let offlineLines = try await CLIProcess.run(["demo", "--replay=\(Self.recording)", "--format", "jsonl"])
         #expect(liveLines.status == 0 && offlineLines.status == 0)
         #expect(liveLines.lines.count == 6)
@@ -95,10 +98,13 @@ import Testing
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.hasPrefix(message + "\n\nUSAGE: firestore-feed demo"), "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(message + "\n\nUSAGE: firestore-feed demo"), "\(arguments): \(result.stderr)")
         }
         let missing = try await CLIProcess.run(["demo", "--replay", "/nonexistent/demo.json"])
         #expect(missing.status == 1)
-        #expect(missing.stderr == "error: not-found: no cassette at /nonexistent/demo.json (record mode none only replays)\n")
+        #expect(
+            missing.stderr
+                == "error: not-found: no cassette at /nonexistent/demo.json (record mode none only replays)\n")
     }
 }

@@ -13,10 +13,15 @@ import Testing
         try await fruits.document("apple").setData(["name": "Apple", "kcal": 52, "isFavourite": true])
         try await fruits.document("kiwi").setData(["name": "Kiwi", "kcal": 61, "isFavourite": false])
         let apple = try await fruits.document("apple").getDocument()
-        results.append(["apple": .string(apple.updateTime?.rfc3339 ?? "?"), "data": FirestoreValue.map(apple.data() ?? [:]).plainJSON])
+        results.append([
+            "apple": .string(apple.updateTime?.rfc3339 ?? "?"),
+            "data": FirestoreValue.map(apple.data() ?? [:]).plainJSON,
+        ])
         let query = try await fruits.whereField("kcal", isGreaterThan: 50).order(by: "kcal").getDocuments()
-        results.append(["ids": .array(query.documents.map { .string($0.documentID) }),
-                        "readTime": .string(query.readTime?.rfc3339 ?? "?")])
+        results.append([
+            "ids": .array(query.documents.map { .string($0.documentID) }),
+            "readTime": .string(query.readTime?.rfc3339 ?? "?"),
+        ])
         results.append(["count": .integer(try await fruits.count.getAggregation().count ?? -1)])
         do {
             try await fruits.document("plum").updateData(["kcal": 46])
@@ -53,8 +58,9 @@ import Testing
 
         // From the file, in session order, with the feed polling on a clock that never waits.
         let replay = ReplayTransport(cassette: try Cassette(contentsOfFile: path), options: .init(ordering: .session))
-        let offline = Firestore(database: try DatabaseID(projectID: project), baseURL: "http://replay.invalid/v1/",
-                                credentials: EmulatorOwnerCredentials(), transport: replay, isEmulator: true)
+        let offline = Firestore(
+            database: try DatabaseID(projectID: project), baseURL: "http://replay.invalid/v1/",
+            credentials: EmulatorOwnerCredentials(), transport: replay, isEmulator: true)
         let replayed = try await Self.session(offline)
         #expect(replayed == live)
     }

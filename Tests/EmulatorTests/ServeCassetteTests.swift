@@ -10,7 +10,8 @@ import Testing
 
     /// Starts the server on a free port and returns it with its `127.0.0.1:PORT`.
     static func serve(_ name: String, _ extra: [String] = []) async throws -> (CLIProcess, String) {
-        let server = try CLIProcess(["serve-cassette", recordings.appendingPathComponent(name).path, "--port", "0"] + extra)
+        let server = try CLIProcess(
+            ["serve-cassette", recordings.appendingPathComponent(name).path, "--port", "0"] + extra)
         let handle = server.stdoutPipe.fileHandleForReading
         let line = await Task.detached { () -> String in
             var bytes: [UInt8] = []
@@ -52,19 +53,24 @@ import Testing
         } catch let error as FirestoreError {
             #expect(error.code == .failedPrecondition)
             #expect(error.httpStatus == 400)
-            #expect(error.message.hasSuffix("values.json: no unplayed interaction for GET "
-                + "/v1/projects/demo-values/databases/(default)/documents/types/all: interaction 1 matched and was played"
-                + " (allowPlaybackRepeats repeats the last one)"))
+            #expect(
+                error.message.hasSuffix(
+                    "values.json: no unplayed interaction for GET "
+                        + "/v1/projects/demo-values/databases/(default)/documents/types/all: interaction 1 matched and was played"
+                        + " (allowPlaybackRepeats repeats the last one)"))
         }
     }
 
     @Test func recordedFailuresAndRepeatsOverHTTP() async throws {
         let (server, host) = try await Self.serve("denied.json", ["--allow-playback-repeats"])
         defer { server.process.terminate() }
-        let anonymous = Firestore(database: try DatabaseID(projectID: "demo-denied"), baseURL: "http://\(host)/v1/",
-                                  credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)
+        let anonymous = Firestore(
+            database: try DatabaseID(projectID: "demo-denied"), baseURL: "http://\(host)/v1/",
+            credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)
         for _ in 0..<3 {
-            await #expect(throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'list' @ L7", httpStatus: 403)) {
+            await #expect(
+                throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'list' @ L7", httpStatus: 403)
+            ) {
                 _ = try await anonymous.collection("things").getDocuments()
             }
         }

@@ -18,60 +18,62 @@ import Testing
         Cassette.Interaction(
             request: Cassette.Request(method: "GET", path: "/v1/projects/p/databases/(default)/documents/c/d"),
             response: Cassette.Response(
-                status: 429, headers: [HTTPHeader("retry-after", "7"), HTTPHeader("x-two", "a"), HTTPHeader("x-two", "b")],
+                status: 429,
+                headers: [HTTPHeader("retry-after", "7"), HTTPHeader("x-two", "a"), HTTPHeader("x-two", "b")],
                 body: Data([0xFF, 0x00, 0x41])),
             elapsed: 1.25, duration: 0.5),
     ])
 
     @Test func theFileIsPrettySortedAndStable() {
         let text = String(decoding: Self.sample.jsonData(), as: UTF8.self)
-        #expect(text == #"""
-            {
-              "format": "firestore-feed-cassette",
-              "interactions": [
+        #expect(
+            text == #"""
                 {
-                  "duration": 0.004,
-                  "elapsed": 0.0,
-                  "request": {
-                    "body": "{\"structuredQuery\":{\"from\":[{\"collectionId\":\"c\"}]}}",
-                    "headers": {
-                      "content-type": "application/json"
+                  "format": "firestore-feed-cassette",
+                  "interactions": [
+                    {
+                      "duration": 0.004,
+                      "elapsed": 0.0,
+                      "request": {
+                        "body": "{\"structuredQuery\":{\"from\":[{\"collectionId\":\"c\"}]}}",
+                        "headers": {
+                          "content-type": "application/json"
+                        },
+                        "method": "POST",
+                        "path": "/v1/projects/p/databases/(default)/documents:runQuery"
+                      },
+                      "response": {
+                        "body": "[{\n  \"readTime\": \"2024-05-01T00:00:00Z\"\n}\n]",
+                        "headers": {
+                          "content-type": "application/json"
+                        },
+                        "status": 200
+                      }
                     },
-                    "method": "POST",
-                    "path": "/v1/projects/p/databases/(default)/documents:runQuery"
-                  },
-                  "response": {
-                    "body": "[{\n  \"readTime\": \"2024-05-01T00:00:00Z\"\n}\n]",
-                    "headers": {
-                      "content-type": "application/json"
-                    },
-                    "status": 200
-                  }
-                },
-                {
-                  "duration": 0.5,
-                  "elapsed": 1.25,
-                  "request": {
-                    "method": "GET",
-                    "path": "/v1/projects/p/databases/(default)/documents/c/d"
-                  },
-                  "response": {
-                    "bodyBase64": "/wBB",
-                    "headers": {
-                      "retry-after": "7",
-                      "x-two": [
-                        "a",
-                        "b"
-                      ]
-                    },
-                    "status": 429
-                  }
+                    {
+                      "duration": 0.5,
+                      "elapsed": 1.25,
+                      "request": {
+                        "method": "GET",
+                        "path": "/v1/projects/p/databases/(default)/documents/c/d"
+                      },
+                      "response": {
+                        "bodyBase64": "/wBB",
+                        "headers": {
+                          "retry-after": "7",
+                          "x-two": [
+                            "a",
+                            "b"
+                          ]
+                        },
+                        "status": 429
+                      }
+                    }
+                  ],
+                  "version": 1
                 }
-              ],
-              "version": 1
-            }
 
-            """#)
+                """#)
     }
 
     @Test func readingTheFileGivesTheSameCassette() throws {
@@ -89,10 +91,11 @@ import Testing
     }
 
     @Test func aRecordedRequestKeepsPathAndQueryAndACanonicalBody() {
-        let request = Cassette.Request(HTTPRequest(
-            method: "post", url: "http://127.0.0.1:8080/v1/projects/p/databases/(default)/documents:runQuery?x=1",
-            headers: [HTTPHeader("Content-Type", "application/json")],
-            body: Data("{ \"b\" : [1, 2.5],\n \"a\": {\"z\": true, \"y\": null} }".utf8)))
+        let request = Cassette.Request(
+            HTTPRequest(
+                method: "post", url: "http://127.0.0.1:8080/v1/projects/p/databases/(default)/documents:runQuery?x=1",
+                headers: [HTTPHeader("Content-Type", "application/json")],
+                body: Data("{ \"b\" : [1, 2.5],\n \"a\": {\"z\": true, \"y\": null} }".utf8)))
         #expect(request.method == "POST")
         #expect(request.path == "/v1/projects/p/databases/(default)/documents:runQuery?x=1")
         #expect(request.headers == [HTTPHeader("content-type", "application/json")])
@@ -112,34 +115,51 @@ import Testing
                 return "\(error.code.name): \(error.message)"
             }
         }
-        #expect(message("{") == "invalid-argument: t.json: not a cassette: invalid JSON at byte 1: expected a string key")
-        #expect(message(#"{"format":"x","version":1,"interactions":[]}"#)
-            == #"invalid-argument: t.json: not a cassette: "format" is not "firestore-feed-cassette""#)
-        #expect(message(#"{"format":"firestore-feed-cassette","version":2,"interactions":[]}"#)
-            == "invalid-argument: t.json: unsupported cassette version 2 (this reader knows version 1)")
-        #expect(message(#"{"format":"firestore-feed-cassette","version":1}"#)
-            == "invalid-argument: t.json: interactions: missing")
-        #expect(message(#"""
-            {"format":"firestore-feed-cassette","version":1,"interactions":[
-             {"request":{"method":"GET","path":"/"},"response":{"status":200}},
-             {"request":{"method":"GET","path":"/"},"response":{"status":"200"}}]}
-            """#) == "invalid-argument: t.json: interactions[1].response.status: expected a whole number from 100 to 999")
-        #expect(message(#"""
-            {"format":"firestore-feed-cassette","version":1,"interactions":[
-             {"request":{"method":"GET"},"response":{"status":200}}]}
-            """#) == "invalid-argument: t.json: interactions[0].request.path: missing")
-        #expect(message(#"""
-            {"format":"firestore-feed-cassette","version":1,"interactions":[
-             {"request":{"method":"GET","path":"/","headers":{"a":3}},"response":{"status":200}}]}
-            """#) == "invalid-argument: t.json: interactions[0].request.headers.a: expected a string or an array of strings")
-        #expect(message(#"""
-            {"format":"firestore-feed-cassette","version":1,"interactions":[
-             {"request":{"method":"GET","path":"/"},"response":{"status":200,"bodyBase64":"%%"}}]}
-            """#) == "invalid-argument: t.json: interactions[0].response.bodyBase64: not valid base64")
-        #expect(message(#"""
-            {"format":"firestore-feed-cassette","version":1,"interactions":[
-             {"request":{"method":"GET","path":"/"},"response":{"status":200},"elapsed":-1}]}
-            """#) == "invalid-argument: t.json: interactions[0].elapsed: expected a number of seconds, 0 or more")
+        #expect(
+            message("{") == "invalid-argument: t.json: not a cassette: invalid JSON at byte 1: expected a string key")
+        #expect(
+            message(#"{"format":"x","version":1,"interactions":[]}"#)
+                == #"invalid-argument: t.json: not a cassette: "format" is not "firestore-feed-cassette""#)
+        #expect(
+            message(#"{"format":"firestore-feed-cassette","version":2,"interactions":[]}"#)
+                == "invalid-argument: t.json: unsupported cassette version 2 (this reader knows version 1)")
+        #expect(
+            message(#"{"format":"firestore-feed-cassette","version":1}"#)
+                == "invalid-argument: t.json: interactions: missing")
+        #expect(
+            message(
+                #"""
+                {"format":"firestore-feed-cassette","version":1,"interactions":[
+                 {"request":{"method":"GET","path":"/"},"response":{"status":200}},
+                 {"request":{"method":"GET","path":"/"},"response":{"status":"200"}}]}
+                """#)
+                == "invalid-argument: t.json: interactions[1].response.status: expected a whole number from 100 to 999")
+        #expect(
+            message(
+                #"""
+                {"format":"firestore-feed-cassette","version":1,"interactions":[
+                 {"request":{"method":"GET"},"response":{"status":200}}]}
+                """#) == "invalid-argument: t.json: interactions[0].request.path: missing")
+        #expect(
+            message(
+                #"""
+                {"format":"firestore-feed-cassette","version":1,"interactions":[
+                 {"request":{"method":"GET","path":"/","headers":{"a":3}},"response":{"status":200}}]}
+                """#)
+                == "invalid-argument: t.json: interactions[0].request.headers.a: expected a string or an array of strings"
+        )
+        #expect(
+            message(
+                #"""
+                {"format":"firestore-feed-cassette","version":1,"interactions":[
+                 {"request":{"method":"GET","path":"/"},"response":{"status":200,"bodyBase64":"%%"}}]}
+                """#) == "invalid-argument: t.json: interactions[0].response.bodyBase64: not valid base64")
+        #expect(
+            message(
+                #"""
+                {"format":"firestore-feed-cassette","version":1,"interactions":[
+                 {"request":{"method":"GET","path":"/"},"response":{"status":200},"elapsed":-1}]}
+                """#) == "invalid-argument: t.json: interactions[0].elapsed: expected a number of seconds, 0 or more")
     }
 
     @Test func aMissingFileIsNotFound() {
@@ -150,9 +170,11 @@ import Testing
 
     @Test func theDatabaseComesFromTheFirstRequestThatNamesOne() {
         let cassette = Cassette(interactions: [
-            Cassette.Interaction(request: Cassette.Request(method: "POST", path: "/token"), response: Cassette.Response(status: 200)),
             Cassette.Interaction(
-                request: Cassette.Request(method: "POST", path: "/v1/projects/demo-x/databases/(default)/documents:commit"),
+                request: Cassette.Request(method: "POST", path: "/token"), response: Cassette.Response(status: 200)),
+            Cassette.Interaction(
+                request: Cassette.Request(
+                    method: "POST", path: "/v1/projects/demo-x/databases/(default)/documents:commit"),
                 response: Cassette.Response(status: 200)),
         ])
         #expect(cassette.database?.projectID == "demo-x")

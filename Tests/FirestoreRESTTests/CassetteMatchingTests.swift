@@ -21,8 +21,9 @@ import Testing
             return HTTPResponse(status: 200, body: Data(runQueryRow(status == "open" ? "t1" : "t2", status).utf8))
         }
         let recorder = RecordingTransport(wrapping: server)
-        let db = Firestore(database: try DatabaseID(projectID: "p"), baseURL: "http://test.invalid/v1/",
-                           credentials: NoCredentials(), transport: recorder, isEmulator: false)
+        let db = Firestore(
+            database: try DatabaseID(projectID: "p"), baseURL: "http://test.invalid/v1/",
+            credentials: NoCredentials(), transport: recorder, isEmulator: false)
         let tickets = db.collection("tickets")
         _ = try await tickets.whereField("status", isEqualTo: "open").getDocuments()
         _ = try await tickets.whereField("status", isEqualTo: "closed").getDocuments()
@@ -30,9 +31,10 @@ import Testing
     }
 
     static func client(_ transport: any HTTPTransport) throws -> Firestore {
-        Firestore(database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
-                  credentials: StaticTokenCredentials(token: "ya29.other-token"), transport: transport,
-                  isEmulator: false)
+        Firestore(
+            database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
+            credentials: StaticTokenCredentials(token: "ya29.other-token"), transport: transport,
+            isEmulator: false)
     }
 
     @Test func postsToTheSameEndpointAreToldApartByTheirBody() async throws {
@@ -56,38 +58,42 @@ import Testing
             Issue.record("an unrecorded query must fail")
         } catch let error as FirestoreError {
             #expect(error.code == .failedPrecondition)
-            #expect(error.message == """
-                tickets.json: no recorded interaction matches POST \(Self.runQueryPath) with body \
-                {"structuredQuery":{"from":[{"collectionId":"tickets"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},\
-                "op":"EQUAL","value":{"stringValue":"pending"}}}}}; closest is interaction 0, POST \(Self.runQueryPath): \
-                body at structuredQuery.where.fieldFilter.value.stringValue: recorded "open", sent "pending"
-                """)
+            #expect(
+                error.message == """
+                    tickets.json: no recorded interaction matches POST \(Self.runQueryPath) with body \
+                    {"structuredQuery":{"from":[{"collectionId":"tickets"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},\
+                    "op":"EQUAL","value":{"stringValue":"pending"}}}}}; closest is interaction 0, POST \(Self.runQueryPath): \
+                    body at structuredQuery.where.fieldFilter.value.stringValue: recorded "open", sent "pending"
+                    """)
         }
         do {
             _ = try await Self.client(replay).document("tickets/t1").getDocument()
             Issue.record("an unrecorded GET must fail")
         } catch let error as FirestoreError {
-            #expect(error.message == """
-                tickets.json: no recorded interaction matches GET /v1/projects/p/databases/(default)/documents/tickets/t1; \
-                closest is interaction 0, POST \(Self.runQueryPath): method: recorded POST, sent GET; path: recorded \
-                \(Self.runQueryPath), sent /v1/projects/p/databases/(default)/documents/tickets/t1; body: recorded \
-                \(#"{"structuredQuery":{"from":[{"collectionId":"tickets"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},"op":"EQUAL","value":{"stringValue":"open"}}}}}"#.utf8.count) bytes, sent none
-                """)
+            #expect(
+                error.message == """
+                    tickets.json: no recorded interaction matches GET /v1/projects/p/databases/(default)/documents/tickets/t1; \
+                    closest is interaction 0, POST \(Self.runQueryPath): method: recorded POST, sent GET; path: recorded \
+                    \(Self.runQueryPath), sent /v1/projects/p/databases/(default)/documents/tickets/t1; body: recorded \
+                    \(#"{"structuredQuery":{"from":[{"collectionId":"tickets"}],"where":{"fieldFilter":{"field":{"fieldPath":"status"},"op":"EQUAL","value":{"stringValue":"open"}}}}}"#.utf8.count) bytes, sent none
+                    """)
         }
     }
 
     @Test func keyOrderAndWhiteSpaceDoNotMatterAndNoBodyEqualsAnEmptyBody() async throws {
         let cassette = Cassette(interactions: [
             Cassette.Interaction(
-                request: Cassette.Request(method: "POST", path: "/x", body: Data(#"{ "b": [1, {"d": 2, "c": 3}], "a": "x" }"#.utf8)),
+                request: Cassette.Request(
+                    method: "POST", path: "/x", body: Data(#"{ "b": [1, {"d": 2, "c": 3}], "a": "x" }"#.utf8)),
                 response: Cassette.Response(status: 200, body: Data("first".utf8))),
             Cassette.Interaction(
                 request: Cassette.Request(method: "DELETE", path: "/y", body: Data()),
                 response: Cassette.Response(status: 200, body: Data("second".utf8))),
         ])
         let replay = ReplayTransport(cassette: cassette)
-        let first = try await replay.send(HTTPRequest(
-            method: "POST", url: "http://any.invalid:1/x", body: Data(#"{"a":"x","b":[1,{"c":3,"d":2}]}"#.utf8)))
+        let first = try await replay.send(
+            HTTPRequest(
+                method: "POST", url: "http://any.invalid:1/x", body: Data(#"{"a":"x","b":[1,{"c":3,"d":2}]}"#.utf8)))
         let second = try await replay.send(HTTPRequest(method: "delete", url: "http://other.invalid/y", body: nil))
         #expect(first.body == Data("first".utf8))
         #expect(second.body == Data("second".utf8))
@@ -99,11 +105,13 @@ import Testing
                 request: Cassette.Request(method: "GET", path: "/doc"),
                 response: Cassette.Response(status: 403, body: Data("anonymous".utf8))),
             Cassette.Interaction(
-                request: Cassette.Request(method: "GET", path: "/doc", headers: [HTTPHeader("authorization", "Bearer <REDACTED>")]),
+                request: Cassette.Request(
+                    method: "GET", path: "/doc", headers: [HTTPHeader("authorization", "Bearer <REDACTED>")]),
                 response: Cassette.Response(status: 200, body: Data("owner".utf8))),
         ])
         let byOrder = ReplayTransport(cassette: cassette)
-        let withToken = HTTPRequest(method: "GET", url: "http://h/doc", headers: [HTTPHeader("Authorization", "Bearer owner")])
+        let withToken = HTTPRequest(
+            method: "GET", url: "http://h/doc", headers: [HTTPHeader("Authorization", "Bearer owner")])
         #expect(try await byOrder.send(withToken).body == Data("anonymous".utf8))
 
         let byHeader = ReplayTransport(
@@ -119,19 +127,27 @@ import Testing
         #expect(matcher.matches(recorded: recorded, sent: sent))
         let slash = Cassette.Request(method: "GET", path: "/v1/projects/p/databases/(default)/documents/c%2fd")
         let twoSegments = Cassette.Request(method: "GET", path: "/v1/projects/p/databases/(default)/documents/c/d")
-        #expect(matcher.differences(recorded: slash, sent: twoSegments) == [
-            "path: recorded /v1/projects/p/databases/(default)/documents/c%2fd, "
-                + "sent /v1/projects/p/databases/(default)/documents/c/d",
-        ])
-        #expect(matcher.differences(recorded: recorded, sent: Cassette.Request(method: "GET", path: "/v1/projects/p/databases/(default)/documents/c"))
-            == ["query: recorded b=2&a=1, sent (none)"])
+        #expect(
+            matcher.differences(recorded: slash, sent: twoSegments) == [
+                "path: recorded /v1/projects/p/databases/(default)/documents/c%2fd, "
+                    + "sent /v1/projects/p/databases/(default)/documents/c/d"
+            ])
+        #expect(
+            matcher.differences(
+                recorded: recorded,
+                sent: Cassette.Request(method: "GET", path: "/v1/projects/p/databases/(default)/documents/c"))
+                == ["query: recorded b=2&a=1, sent (none)"])
     }
 
     @Test func customComponents() {
         let matcher = CassetteMatcher([.method, .custom("same length") { $0.path.count == $1.path.count }])
-        #expect(matcher.matches(recorded: Cassette.Request(method: "GET", path: "/abc"),
-                                sent: Cassette.Request(method: "GET", path: "/xyz")))
-        #expect(matcher.differences(recorded: Cassette.Request(method: "GET", path: "/abc"),
-                                    sent: Cassette.Request(method: "GET", path: "/wxyz")) == ["same length differs"])
+        #expect(
+            matcher.matches(
+                recorded: Cassette.Request(method: "GET", path: "/abc"),
+                sent: Cassette.Request(method: "GET", path: "/xyz")))
+        #expect(
+            matcher.differences(
+                recorded: Cassette.Request(method: "GET", path: "/abc"),
+                sent: Cassette.Request(method: "GET", path: "/wxyz")) == ["same length differs"])
     }
 }

@@ -14,7 +14,8 @@ import Testing
     }
 
     static func get(_ transport: any HTTPTransport, _ name: String) async throws -> String {
-        String(decoding: try await transport.send(HTTPRequest(method: "GET", url: "http://h/\(name)")).body, as: UTF8.self)
+        String(
+            decoding: try await transport.send(HTTPRequest(method: "GET", url: "http://h/\(name)")).body, as: UTF8.self)
     }
 
     static func temporaryPath() -> String {
@@ -46,7 +47,9 @@ import Testing
 
     @Test func noneNeedsTheFileAndNeverRecords() async throws {
         let path = Self.temporaryPath()
-        #expect(throws: FirestoreError(code: .notFound, message: "no cassette at \(path) (record mode none only replays)")) {
+        #expect(
+            throws: FirestoreError(code: .notFound, message: "no cassette at \(path) (record mode none only replays)")
+        ) {
             try ReplayTransport(file: path, mode: .none, live: Self.server())
         }
     }
@@ -76,10 +79,15 @@ import Testing
     }
 
     @Test func recordingModesNeedALiveTransportAndAnExistingFolder() {
-        #expect(throws: FirestoreError.invalidArgument("cassette: record mode all needs a live transport to record through")) {
+        #expect(
+            throws: FirestoreError.invalidArgument("cassette: record mode all needs a live transport to record through")
+        ) {
             try ReplayTransport(cassette: nil, mode: .all, live: nil)
         }
-        #expect(throws: FirestoreError(code: .unavailable, message: "cannot record to /nonexistent-dir/c.json: no folder /nonexistent-dir")) {
+        #expect(
+            throws: FirestoreError(
+                code: .unavailable, message: "cannot record to /nonexistent-dir/c.json: no folder /nonexistent-dir")
+        ) {
             try ReplayTransport(file: "/nonexistent-dir/c.json", mode: .once, live: Self.server())
         }
     }
@@ -87,8 +95,9 @@ import Testing
     @Test func recordingKeepsTheOrderOfRequestsAndTheirTimes() async throws {
         let clock = ImmediateClock()
         let slowServer = ScriptedTransport { _, index in HTTPResponse(status: 200 + index) }
-        let recorder = RecordingTransport(wrapping: SleepingTransport(inner: slowServer, clock: clock),
-                                          options: .init(clock: clock))
+        let recorder = RecordingTransport(
+            wrapping: SleepingTransport(inner: slowServer, clock: clock),
+            options: .init(clock: clock))
         _ = try await recorder.send(HTTPRequest(method: "GET", url: "http://h/one"))
         try await clock.sleep(for: .milliseconds(1500))
         _ = try await recorder.send(HTTPRequest(method: "GET", url: "http://h/two"))
@@ -124,7 +133,9 @@ struct SleepingTransport: HTTPTransport {
 struct ThrowingTransport: HTTPTransport {
     let after: any HTTPTransport
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.url.hasSuffix("/ok") else { throw FirestoreError(code: .unavailable, message: "connection refused") }
+        guard request.url.hasSuffix("/ok") else {
+            throw FirestoreError(code: .unavailable, message: "connection refused")
+        }
         return try await after.send(request)
     }
 }

@@ -18,8 +18,9 @@ enum RecordingsFolder {
         throws -> (Firestore, ReplayTransport)
     {
         let transport = ReplayTransport(cassette: try cassette(name), name: name)
-        let db = Firestore(database: try DatabaseID(projectID: projectID), baseURL: "http://replay.invalid/v1/",
-                           credentials: credentials, transport: transport, isEmulator: true)
+        let db = Firestore(
+            database: try DatabaseID(projectID: projectID), baseURL: "http://replay.invalid/v1/",
+            credentials: credentials, transport: transport, isEmulator: true)
         return (db, transport)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// what the recorder writes, and the README lists each one.
 @Suite struct RecordingsHygieneTests {
     static func files() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: RecordingsFolder.url.path).filter { !$0.hasPrefix(".") }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: RecordingsFolder.url.path).filter { !$0.hasPrefix(".") }
+            .sorted()
     }
 
     @Test func theFolderHoldsTheRecordedCassettes() throws {
@@ -27,22 +28,27 @@ import Testing
             }
             // Any Authorization value is the placeholder.
             for line in text.split(separator: "\n") where line.lowercased().contains("\"authorization\"") {
-                #expect(line.hasSuffix("\"Bearer <REDACTED>\"") || line.hasSuffix("\"Bearer <REDACTED>\","),
-                        "Recordings/\(name): \(line)")
+                #expect(
+                    line.hasSuffix("\"Bearer <REDACTED>\"") || line.hasSuffix("\"Bearer <REDACTED>\","),
+                    "Recordings/\(name): \(line)")
             }
         }
         for name in try Self.files() where name.hasSuffix(".json") {
             for interaction in try RecordingsFolder.cassette(name).interactions {
                 let scrubbed = SecretScrubber.standard.scrub(interaction)
-                #expect(scrubbed == interaction, "Recordings/\(name): \(interaction.request.method) \(interaction.request.path)")
+                #expect(
+                    scrubbed == interaction,
+                    "Recordings/\(name): \(interaction.request.method) \(interaction.request.path)")
             }
         }
     }
 
     @Test func noFileHoldsAMachinePathOrAddress() throws {
         let home = FileManager.default.homeDirectoryForCurrentUser.path
-        let markers = ["/home/", "/Users/", "/root/", "/tmp/", "/var/folders/", "/work/", ".build/", "C:\\",
-                       "127.0.0.1", "localhost", "::1", home, RecordingsFolder.url.deletingLastPathComponent().path]
+        let markers = [
+            "/home/", "/Users/", "/root/", "/tmp/", "/var/folders/", "/work/", ".build/", "C:\\",
+            "127.0.0.1", "localhost", "::1", home, RecordingsFolder.url.deletingLastPathComponent().path,
+        ]
         for name in try Self.files() {
             let text = try String(contentsOfFile: RecordingsFolder.path(name), encoding: .utf8)
             for marker in markers where marker.count > 1 {

@@ -25,7 +25,8 @@ import Testing
         let snapshot = try await reference.getDocument()
         #expect(snapshot.data() == fields)
         // The emulator writes -0.0 back as 0.0 (firestore-rest.md §2.3).
-        #expect(snapshot.get("negativeZero").map { if case .double(let d) = $0 { d.sign == .plus } else { false } } == true)
+        #expect(
+            snapshot.get("negativeZero").map { if case .double(let d) = $0 { d.sign == .plus } else { false } } == true)
         let listed = try await db.collection("types").getDocuments()
         #expect(listed.documents.map(\.documentID) == ["all"])
         #expect(listed.documents.first?.data() == fields)
@@ -36,8 +37,14 @@ import Testing
         let (db, transport) = try RecordingsFolder.replay("queries.json", projectID: "demo-queries")
         let cities = db.collection("cities")
         let seeds: [(String, [String: FirestoreValue])] = [
-            ("SF", ["name": "San Francisco", "state": "CA", "population": 860_000, "regions": ["west_coast", "norcal"]]),
-            ("LA", ["name": "Los Angeles", "state": "CA", "population": 3_900_000, "regions": ["west_coast", "socal"]]),
+            (
+                "SF",
+                ["name": "San Francisco", "state": "CA", "population": 860_000, "regions": ["west_coast", "norcal"]]
+            ),
+            (
+                "LA",
+                ["name": "Los Angeles", "state": "CA", "population": 3_900_000, "regions": ["west_coast", "socal"]]
+            ),
             ("DC", ["name": "Washington", "state": .null, "population": 680_000, "regions": ["east_coast"]]),
             ("TOK", ["name": "Tokyo", "state": .null, "population": 9_000_000, "regions": ["kanto", "honshu"]]),
             ("BJ", ["name": "Beijing", "state": .null, "population": 21_500_000, "regions": ["jingjinji", "hebei"]]),
@@ -60,11 +67,17 @@ import Testing
             (cities.whereField("state", notIn: ["CA"]), ["NAN"]),
             (cities.whereField("state", isEqualTo: FirestoreValue.null), ["BJ", "DC", "TOK"]),
             (cities.whereField("population", isEqualTo: Double.nan), ["NAN"]),
-            (cities.whereFilter(.orFilter([.whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo")])),
-             ["LA", "SF", "TOK"]),
-            (cities.whereFilter(.andFilter([
-                .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
-            ])), ["LA"]),
+            (
+                cities.whereFilter(
+                    .orFilter([.whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo")])),
+                ["LA", "SF", "TOK"]
+            ),
+            (
+                cities.whereFilter(
+                    .andFilter([
+                        .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
+                    ])), ["LA"]
+            ),
             (cities.order(by: "population", descending: true).limit(to: 3), ["BJ", "TOK", "LA"]),
             (cities.order(by: "name"), ["BJ", "LA", "NAN", "SF", "TOK", "DC"]),
             (cities.order(by: "population").limit(toLast: 2), ["TOK", "BJ"]),
@@ -80,11 +93,13 @@ import Testing
         var snapshots: [QuerySnapshot] = []
         for (query, ids) in expected {
             snapshots.append(try await query.getDocuments())
-            #expect(snapshots.last?.documents.map(\.documentID) == ids,
-                    "\((try? query.structuredQuery())?.serializedString() ?? "?")")
+            #expect(
+                snapshots.last?.documents.map(\.documentID) == ids,
+                "\((try? query.structuredQuery())?.serializedString() ?? "?")")
         }
         // The select(["name"]) query returns only that field.
-        #expect(snapshots[22].documents.map { $0.data() ?? [:] } == [["name": "Los Angeles"], ["name": "San Francisco"]])
+        #expect(
+            snapshots[22].documents.map { $0.data() ?? [:] } == [["name": "Los Angeles"], ["name": "San Francisco"]])
         #expect(try await cities.whereField("state", isEqualTo: "CA").count.getAggregation().count == 2)
         let all = try await cities.aggregate([.count(), .sum("population"), .average("population")]).getAggregation()
         #expect(all.count == 6)
@@ -97,23 +112,33 @@ import Testing
     @Test func errorResponsesOffline() async throws {
         let (db, transport) = try RecordingsFolder.replay("errors.json", projectID: "demo-errors")
         #expect(try await db.document("things/missing").getDocument().exists == false)
-        await #expect(throws: FirestoreError(
-            code: .notFound,
-            message: "no entity to update: app: \"dev~demo-errors\"\npath <\n  Element {\n    type: \"things\"\n    name: \"missing\"\n  }\n>\n",
-            httpStatus: 404)) {
+        await #expect(
+            throws: FirestoreError(
+                code: .notFound,
+                message:
+                    "no entity to update: app: \"dev~demo-errors\"\npath <\n  Element {\n    type: \"things\"\n    name: \"missing\"\n  }\n>\n",
+                httpStatus: 404)
+        ) {
             try await db.document("things/missing").updateData(["n": 1])
         }
         try await db.document("things/one").setData(["n": 1])
-        await #expect(throws: FirestoreError(
-            code: .alreadyExists, message: "entity already exists: EntityRef{partitionRef=dev~demo-errors, path=/things/one}",
-            httpStatus: 409)) {
+        await #expect(
+            throws: FirestoreError(
+                code: .alreadyExists,
+                message: "entity already exists: EntityRef{partitionRef=dev~demo-errors, path=/things/one}",
+                httpStatus: 409)
+        ) {
             try await db.document("things/one").create(["n": 2])
         }
-        await #expect(throws: FirestoreError(code: .invalidArgument, message: "Cursor has too many values.", httpStatus: 400)) {
-            _ = try await db.runQuery(parent: .root, structuredQuery: [
-                "from": [["collectionId": "things"]], "orderBy": [["field": ["fieldPath": "n"]]],
-                "startAt": ["values": [["integerValue": "1"], ["integerValue": "2"]]],
-            ])
+        await #expect(
+            throws: FirestoreError(code: .invalidArgument, message: "Cursor has too many values.", httpStatus: 400)
+        ) {
+            _ = try await db.runQuery(
+                parent: .root,
+                structuredQuery: [
+                    "from": [["collectionId": "things"]], "orderBy": [["field": ["fieldPath": "n"]]],
+                    "startAt": ["values": [["integerValue": "1"], ["integerValue": "2"]]],
+                ])
         }
         #expect(transport.unplayedIndices == [])
     }
@@ -121,30 +146,39 @@ import Testing
     @Test func permissionDeniedUnderDenyAllRulesWithAndWithoutTheOwnerToken() async throws {
         let cassette = try RecordingsFolder.cassette("denied.json")
         // Scrubbed, the owner token still shows as a token; the anonymous requests carry none.
-        #expect(cassette.interactions.map { $0.request.header("authorization") }
-            == [nil, nil, nil, "Bearer <REDACTED>", "Bearer <REDACTED>", nil])
+        #expect(
+            cassette.interactions.map { $0.request.header("authorization") }
+                == [nil, nil, nil, "Bearer <REDACTED>", "Bearer <REDACTED>", nil])
         #expect(cassette.interactions.map(\.response.status) == [403, 403, 403, 200, 200, 403])
 
         // Matching on the Authorization header tells the two clients apart in any order.
         let transport = ReplayTransport(
             cassette: cassette, options: .init(matcher: CassetteMatcher.standard.adding(.header("authorization"))))
         let database = try DatabaseID(projectID: "demo-denied")
-        let owner = Firestore(database: database, baseURL: "http://replay.invalid/v1/",
-                              credentials: EmulatorOwnerCredentials(), transport: transport, isEmulator: true)
-        let anonymous = Firestore(database: database, baseURL: "http://replay.invalid/v1/", credentials: NoCredentials(),
-                                  transport: transport, isEmulator: true)
+        let owner = Firestore(
+            database: database, baseURL: "http://replay.invalid/v1/",
+            credentials: EmulatorOwnerCredentials(), transport: transport, isEmulator: true)
+        let anonymous = Firestore(
+            database: database, baseURL: "http://replay.invalid/v1/", credentials: NoCredentials(),
+            transport: transport, isEmulator: true)
         try await owner.document("things/secret").setData(["n": 1])
         #expect(try await owner.document("things/secret").getDocument().data() == ["n": 1])
-        await #expect(throws: FirestoreError(
-            code: .permissionDenied, message: "\nfalse for 'create' @ L7, false for 'update' @ L7", httpStatus: 403)) {
+        await #expect(
+            throws: FirestoreError(
+                code: .permissionDenied, message: "\nfalse for 'create' @ L7, false for 'update' @ L7", httpStatus: 403)
+        ) {
             try await anonymous.document("things/secret").setData(["n": 1])
         }
         for _ in 0..<2 {
-            await #expect(throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'get' @ L7", httpStatus: 403)) {
+            await #expect(
+                throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'get' @ L7", httpStatus: 403)
+            ) {
                 _ = try await anonymous.document("things/secret").getDocument()
             }
         }
-        await #expect(throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'list' @ L7", httpStatus: 403)) {
+        await #expect(
+            throws: FirestoreError(code: .permissionDenied, message: "\nfalse for 'list' @ L7", httpStatus: 403)
+        ) {
             _ = try await anonymous.collection("things").getDocuments()
         }
         #expect(transport.unplayedIndices == [])

@@ -30,12 +30,14 @@ import Testing
 
     /// Three identical polls recorded answering [a], [a, b], [b].
     static let polls = Cassette(interactions: [
-        poll(["a"], "2024-05-01T00:00:01Z"), poll(["a", "b"], "2024-05-01T00:00:02Z"), poll(["b"], "2024-05-01T00:00:03Z"),
+        poll(["a"], "2024-05-01T00:00:01Z"), poll(["a", "b"], "2024-05-01T00:00:02Z"),
+        poll(["b"], "2024-05-01T00:00:03Z"),
     ])
 
     static func client(_ transport: any HTTPTransport) throws -> Firestore {
-        Firestore(database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
-                  credentials: NoCredentials(), transport: transport, isEmulator: false)
+        Firestore(
+            database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
+            credentials: NoCredentials(), transport: transport, isEmulator: false)
     }
 
     static func ids(_ db: Firestore) async throws -> [String] {
@@ -53,8 +55,10 @@ import Testing
             Issue.record("a fourth poll must fail in strict mode")
         } catch let error as FirestoreError {
             #expect(error.code == .failedPrecondition)
-            #expect(error.message == "polls.json: no unplayed interaction for POST \(Self.runQueryPath): interactions 0, 1, 2"
-                + " matched and were all played (allowPlaybackRepeats repeats the last one)")
+            #expect(
+                error.message
+                    == "polls.json: no unplayed interaction for POST \(Self.runQueryPath): interactions 0, 1, 2"
+                    + " matched and were all played (allowPlaybackRepeats repeats the last one)")
         }
         #expect(replay.playCount == 3)
     }
@@ -70,8 +74,9 @@ import Testing
 
     @Test func sessionOrderHoldsAPollBackUntilTheWriteRecordedBeforeItWasPlayed() async throws {
         let write = Cassette.Interaction(
-            request: Cassette.Request(method: "POST", path: "/v1/projects/p/databases/(default)/documents:commit",
-                                      body: Data(#"{"writes":[]}"#.utf8)),
+            request: Cassette.Request(
+                method: "POST", path: "/v1/projects/p/databases/(default)/documents:commit",
+                body: Data(#"{"writes":[]}"#.utf8)),
             response: Cassette.Response(status: 200, body: Data(#"{"commitTime":"2024-05-01T00:00:02Z"}"#.utf8)))
         let cassette = Cassette(interactions: [
             Self.poll(["a"], "2024-05-01T00:00:01Z"), write, Self.poll(["a", "b"], "2024-05-01T00:00:03Z"),
@@ -94,8 +99,10 @@ import Testing
 
     @Test func aHeldBackRequestIsCancellable() async throws {
         let cassette = Cassette(interactions: [
-            Cassette.Interaction(request: Cassette.Request(method: "GET", path: "/first"), response: Cassette.Response(status: 200)),
-            Cassette.Interaction(request: Cassette.Request(method: "GET", path: "/second"), response: Cassette.Response(status: 200)),
+            Cassette.Interaction(
+                request: Cassette.Request(method: "GET", path: "/first"), response: Cassette.Response(status: 200)),
+            Cassette.Interaction(
+                request: Cassette.Request(method: "GET", path: "/second"), response: Cassette.Response(status: 200)),
         ])
         let replay = ReplayTransport(cassette: cassette, options: .init(ordering: .session))
         let waiting = Task { try await replay.send(HTTPRequest(method: "GET", url: "http://h/second")) }
@@ -130,17 +137,23 @@ import Testing
     @Test func extremeSpeedsAreClampedAndTimesNeverOverflow() async throws {
         let cassette = Cassette(interactions: [Self.poll(["a"], "2024-05-01T00:00:01Z", elapsed: 0, duration: 0.5)])
         let slow = ImmediateClock()
-        _ = try await Self.ids(try Self.client(ReplayTransport(
-            cassette: cassette, options: .init(pace: .recorded(speed: 1e-300), clock: slow))))
+        _ = try await Self.ids(
+            try Self.client(
+                ReplayTransport(
+                    cassette: cassette, options: .init(pace: .recorded(speed: 1e-300), clock: slow))))
         #expect(slow.now.offset == .seconds(500))  // 0.5 s at the slowest speed, 0.001
         let notANumber = ImmediateClock()
-        _ = try await Self.ids(try Self.client(ReplayTransport(
-            cassette: cassette, options: .init(pace: .recorded(speed: .nan), clock: notANumber))))
+        _ = try await Self.ids(
+            try Self.client(
+                ReplayTransport(
+                    cassette: cassette, options: .init(pace: .recorded(speed: .nan), clock: notANumber))))
         #expect(notANumber.now.offset == .zero)
         let huge = Cassette(interactions: [Self.poll(["a"], "2024-05-01T00:00:01Z", elapsed: 1e300, duration: 1e300)])
         let far = ImmediateClock()
-        _ = try await Self.ids(try Self.client(ReplayTransport(
-            cassette: huge, options: .init(pace: .recorded(speed: 0.001), clock: far))))
+        _ = try await Self.ids(
+            try Self.client(
+                ReplayTransport(
+                    cassette: huge, options: .init(pace: .recorded(speed: 0.001), clock: far))))
         // 1e9 s (the cap) / 0.001, to within the rounding of Duration's division by a Double.
         let error = far.now.offset - .seconds(1_000_000_000_000)
         #expect(error < .milliseconds(1) && error > .milliseconds(-1))
@@ -161,16 +174,20 @@ import Testing
                 request: Cassette.Request(method: "GET", path: path),
                 response: Cassette.Response(
                     status: 429, headers: [HTTPHeader("retry-after", "7")],
-                    body: Data(#"{"error":{"code":429,"message":"Quota exceeded.","status":"RESOURCE_EXHAUSTED"}}"#.utf8))),
+                    body: Data(
+                        #"{"error":{"code":429,"message":"Quota exceeded.","status":"RESOURCE_EXHAUSTED"}}"#.utf8))),
             Cassette.Interaction(
                 request: Cassette.Request(method: "GET", path: path),
                 response: Cassette.Response(
-                    status: 503, body: Data(#"{"error":{"code":503,"message":"try later","status":"UNAVAILABLE"}}"#.utf8))),
+                    status: 503,
+                    body: Data(#"{"error":{"code":503,"message":"try later","status":"UNAVAILABLE"}}"#.utf8))),
             Cassette.Interaction(
                 request: Cassette.Request(method: "GET", path: path),
                 response: Cassette.Response(
                     status: 200,
-                    body: Data(#"{"name":"projects/p/databases/(default)/documents/c/d","fields":{"n":{"integerValue":"1"}},"createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"}"#.utf8))),
+                    body: Data(
+                        #"{"name":"projects/p/databases/(default)/documents/c/d","fields":{"n":{"integerValue":"1"}},"createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"}"#
+                            .utf8))),
         ])
         let reference = try Self.client(ReplayTransport(cassette: cassette)).document("c/d")
         var errors: [FirestoreError] = []

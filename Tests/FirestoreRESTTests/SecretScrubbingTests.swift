@@ -20,18 +20,22 @@ import Testing
             }
             return HTTPResponse(
                 status: 200, headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Date", "today")],
-                body: Data(#"{"name":"projects/p/databases/(default)/documents/c/d","fields":{},"createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"}"#.utf8))
+                body: Data(
+                    #"{"name":"projects/p/databases/(default)/documents/c/d","fields":{},"createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"}"#
+                        .utf8))
         }
     }
 
     /// The JWT-bearer session: token exchange, then a Firestore read with the token.
     static func session(_ transport: any HTTPTransport) async throws -> (token: HTTPResponse, document: HTTPResponse) {
-        let token = try await transport.send(HTTPRequest(
-            method: "POST", url: "https://oauth2.googleapis.com/token",
-            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Data(tokenBody.utf8)))
-        let document = try await transport.send(HTTPRequest(
-            method: "GET", url: documentURL + "?key=AIzaSyREAL-api-key-123",
-            headers: [HTTPHeader("Authorization", "Bearer ya29.SECRET"), HTTPHeader("User-Agent", "test")]))
+        let token = try await transport.send(
+            HTTPRequest(
+                method: "POST", url: "https://oauth2.googleapis.com/token",
+                headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Data(tokenBody.utf8)))
+        let document = try await transport.send(
+            HTTPRequest(
+                method: "GET", url: documentURL + "?key=AIzaSyREAL-api-key-123",
+                headers: [HTTPHeader("Authorization", "Bearer ya29.SECRET"), HTTPHeader("User-Agent", "test")]))
         return (token, document)
     }
 
@@ -48,9 +52,12 @@ import Testing
         #expect(!saved.contains("AIzaSy"))
         let cassette = try Cassette(contentsOfFile: path)
         let (token, document) = (cassette.interactions[0], cassette.interactions[1])
-        #expect(token.request.body == Data(
-            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=<REDACTED>".utf8))
-        #expect(token.response.body == Data(#"{"access_token":"<REDACTED>","expires_in":3599,"token_type":"Bearer"}"#.utf8))
+        #expect(
+            token.request.body
+                == Data(
+                    "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=<REDACTED>".utf8))
+        #expect(
+            token.response.body == Data(#"{"access_token":"<REDACTED>","expires_in":3599,"token_type":"Bearer"}"#.utf8))
         #expect(token.request.headers == [HTTPHeader("content-type", "application/x-www-form-urlencoded")])
         #expect(token.response.headers == [HTTPHeader("content-type", "application/json; charset=utf-8")])
         #expect(document.request.path == "/v1/projects/p/databases/(default)/documents/c/d?key=<REDACTED>")
@@ -72,15 +79,20 @@ import Testing
     @Test func aTokenFoundInOneInteractionIsRemovedEverywhere() {
         let cassette = Cassette(interactions: [
             Cassette.Interaction(
-                request: Cassette.Request(method: "POST", path: "/token", body: Data("refresh_token=1%2F%2Frefresh-abc&client_secret=GOCSPX-xyz123".utf8)),
-                response: Cassette.Response(status: 200, body: Data(#"{"id_token":"eyJ.id.token","access_token":"ya29.a0AfB_long"}"#.utf8))),
+                request: Cassette.Request(
+                    method: "POST", path: "/token",
+                    body: Data("refresh_token=1%2F%2Frefresh-abc&client_secret=GOCSPX-xyz123".utf8)),
+                response: Cassette.Response(
+                    status: 200, body: Data(#"{"id_token":"eyJ.id.token","access_token":"ya29.a0AfB_long"}"#.utf8))),
             Cassette.Interaction(
                 request: Cassette.Request(method: "GET", path: "/echo?note=ya29.a0AfB_long"),
                 response: Cassette.Response(status: 200, body: Data("you sent ya29.a0AfB_long and GOCSPX-xyz123".utf8))),
         ])
         let scrubbed = SecretScrubber.standard.scrub(cassette)
         #expect(scrubbed.interactions[0].request.body == Data("refresh_token=<REDACTED>&client_secret=<REDACTED>".utf8))
-        #expect(scrubbed.interactions[0].response.body == Data(#"{"id_token":"<REDACTED>","access_token":"<REDACTED>"}"#.utf8))
+        #expect(
+            scrubbed.interactions[0].response.body
+                == Data(#"{"id_token":"<REDACTED>","access_token":"<REDACTED>"}"#.utf8))
         #expect(scrubbed.interactions[1].request.path == "/echo?note=<REDACTED>")
         #expect(scrubbed.interactions[1].response.body == Data("you sent <REDACTED> and <REDACTED>".utf8))
     }
@@ -89,8 +101,9 @@ import Testing
         // The emulator writes `/` as `\/`; `\u0079` is a `y`: textual replacement cannot see this one.
         let body = #"{"access_token":"ya29.with\/slash","id_token":"\u0079a29.escaped-letter","n":1}"#
         let cassette = Cassette(interactions: [
-            Cassette.Interaction(request: Cassette.Request(method: "POST", path: "/token"),
-                                 response: Cassette.Response(status: 200, body: Data(body.utf8))),
+            Cassette.Interaction(
+                request: Cassette.Request(method: "POST", path: "/token"),
+                response: Cassette.Response(status: 200, body: Data(body.utf8)))
         ])
         let scrubbed = SecretScrubber.standard.scrub(cassette).interactions[0].response.body
         #expect(scrubbed == Data(#"{"access_token":"<REDACTED>","id_token":"<REDACTED>","n":1}"#.utf8))
@@ -99,8 +112,9 @@ import Testing
     @Test func shortSecretsAreReplacedInPlaceOnlyAndExtraFiltersRun() {
         let cassette = Cassette(interactions: [
             Cassette.Interaction(
-                request: Cassette.Request(method: "GET", path: "/owner/doc", headers: [HTTPHeader("authorization", "Bearer owner")]),
-                response: Cassette.Response(status: 200, body: Data(#"{"owner":"me","internal":"project-42"}"#.utf8))),
+                request: Cassette.Request(
+                    method: "GET", path: "/owner/doc", headers: [HTTPHeader("authorization", "Bearer owner")]),
+                response: Cassette.Response(status: 200, body: Data(#"{"owner":"me","internal":"project-42"}"#.utf8)))
         ])
         var scrubber = SecretScrubber.standard
         scrubber.literals = ["project-42"]
@@ -116,8 +130,9 @@ import Testing
         // A Firestore field called "password" holds a Value object, not a string: it is document data.
         let body = #"{"fields":{"password":{"stringValue":"not-a-credential"}}}"#
         let cassette = Cassette(interactions: [
-            Cassette.Interaction(request: Cassette.Request(method: "PATCH", path: "/d", body: Data(body.utf8)),
-                                 response: Cassette.Response(status: 200, body: Data(body.utf8))),
+            Cassette.Interaction(
+                request: Cassette.Request(method: "PATCH", path: "/d", body: Data(body.utf8)),
+                response: Cassette.Response(status: 200, body: Data(body.utf8)))
         ])
         let scrubbed = SecretScrubber.standard.scrub(cassette).interactions[0]
         #expect(scrubbed.request.body == Data(body.utf8))

@@ -63,7 +63,8 @@ extension Cassette {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw FirestoreError(code: .unavailable, message: "cannot read the cassette \(path): \(error.localizedDescription)")
+            throw FirestoreError(
+                code: .unavailable, message: "cannot read the cassette \(path): \(error.localizedDescription)")
         }
         try self.init(jsonData: data, source: path)
     }
@@ -76,7 +77,8 @@ extension Cassette {
         do {
             try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw FirestoreError(code: .unavailable, message: "cannot write the cassette \(path): \(error.localizedDescription)")
+            throw FirestoreError(
+                code: .unavailable, message: "cannot write the cassette \(path): \(error.localizedDescription)")
         }
     }
 }
@@ -115,9 +117,10 @@ extension Cassette {
     static func headersJSON(_ headers: [HTTPHeader]) -> JSONValue {
         var grouped: [String: [String]] = [:]
         for header in headers { grouped[header.name, default: []].append(header.value) }
-        return .object(grouped.mapValues { values in
-            values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
-        })
+        return .object(
+            grouped.mapValues { values in
+                values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
+            })
     }
 
     /// `body` (UTF-8 text) or `bodyBase64` (anything else).

@@ -19,7 +19,8 @@ public struct CassetteMatcher: Sendable {
         /// A component from a comparison that returns `nil` when the requests agree, else a description of
         /// what differs (shown in the error of an unmatched request).
         public init(
-            name: String, difference: @escaping @Sendable (_ recorded: Cassette.Request, _ sent: Cassette.Request) -> String?
+            name: String,
+            difference: @escaping @Sendable (_ recorded: Cassette.Request, _ sent: Cassette.Request) -> String?
         ) {
             self.name = name
             self.describeDifference = difference
@@ -27,7 +28,8 @@ public struct CassetteMatcher: Sendable {
 
         /// A component from an equality test.
         public static func custom(
-            _ name: String, _ equal: @escaping @Sendable (_ recorded: Cassette.Request, _ sent: Cassette.Request) -> Bool
+            _ name: String,
+            _ equal: @escaping @Sendable (_ recorded: Cassette.Request, _ sent: Cassette.Request) -> Bool
         ) -> Component {
             Component(name: name) { recorded, sent in equal(recorded, sent) ? nil : "\(name) differs" }
         }

@@ -106,8 +106,9 @@ public final class RecordingTransport: HTTPTransport {
         recordedRequest.headers.removeAll { !options.requestHeaders.contains($0.name) }
         var recordedResponse = Cassette.Response(response)
         recordedResponse.headers.removeAll { !options.responseHeaders.contains($0.name) }
-        let entry = Entry(sequence: sequence, start: start, duration: end - start, request: recordedRequest,
-                          response: recordedResponse)
+        let entry = Entry(
+            sequence: sequence, start: start, duration: end - start, request: recordedRequest,
+            response: recordedResponse)
         let saved: Result<Void, FirestoreError> = state.withLock { state in
             let position = state.entries.firstIndex { $0.sequence > sequence } ?? state.entries.endIndex
             state.entries.insert(entry, at: position)
@@ -144,9 +145,10 @@ public final class RecordingTransport: HTTPTransport {
         for entry in entries {
             let elapsed = previousStart.map { entry.start - $0 } ?? .zero
             previousStart = entry.start
-            interactions.append(Cassette.Interaction(
-                request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
-                duration: milliseconds(entry.duration)))
+            interactions.append(
+                Cassette.Interaction(
+                    request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
+                    duration: milliseconds(entry.duration)))
         }
         let scrubbed = scrubber.scrub(Cassette(interactions: Array(interactions.dropFirst(base.count))))
         return Cassette(interactions: base + scrubbed.interactions)

@@ -206,13 +206,15 @@ public final class ReplayTransport: HTTPTransport {
                 throw FirestoreError(code: .unavailable, message: "cannot record to \(path): no folder \(folder)")
             }
         }
-        try self.init(cassette: cassette, mode: mode, live: live, savingTo: records ? path : nil, options: options,
-                      name: path)
+        try self.init(
+            cassette: cassette, mode: mode, live: live, savingTo: records ? path : nil, options: options,
+            name: path)
     }
 
-    private init(replaying cassette: Cassette, recorder: RecordingTransport?, mode: RecordMode, options: Options,
-                 name: String)
-    {
+    private init(
+        replaying cassette: Cassette, recorder: RecordingTransport?, mode: RecordMode, options: Options,
+        name: String
+    ) {
         self.mode = mode
         self.options = options
         self.name = name
@@ -229,8 +231,10 @@ public final class ReplayTransport: HTTPTransport {
             return start + Stopwatch.duration(seconds: interaction.duration)
         }
         stopwatch = Stopwatch(options.clock)
-        state = Mutex(State(claimed: Array(repeating: false, count: replayed.count),
-                            delivered: Array(repeating: false, count: replayed.count)))
+        state = Mutex(
+            State(
+                claimed: Array(repeating: false, count: replayed.count),
+                delivered: Array(repeating: false, count: replayed.count)))
     }
 
     /// Whether requests that match nothing are recorded through the live transport.
@@ -358,8 +362,10 @@ public final class ReplayTransport: HTTPTransport {
     // MARK: - Errors
 
     private static func cancelled(_ request: HTTPRequest) -> FirestoreError {
-        FirestoreError(code: .cancelled, message: "cancelled while replaying \(request.method) "
-            + Cassette.Request.pathAndQuery(of: request.url))
+        FirestoreError(
+            code: .cancelled,
+            message: "cancelled while replaying \(request.method) "
+                + Cassette.Request.pathAndQuery(of: request.url))
     }
 
     /// The error for a request that no unplayed interaction matches.
@@ -369,7 +375,8 @@ public final class ReplayTransport: HTTPTransport {
             let list = playedMatches.map(String.init).joined(separator: ", ")
             return FirestoreError(
                 code: .failedPrecondition,
-                message: "\(name): no unplayed interaction for \(what): interaction\(playedMatches.count == 1 ? "" : "s")"
+                message:
+                    "\(name): no unplayed interaction for \(what): interaction\(playedMatches.count == 1 ? "" : "s")"
                     + " \(list) matched and \(playedMatches.count == 1 ? "was" : "were all") played"
                     + " (allowPlaybackRepeats repeats the last one)")
         }
@@ -382,7 +389,8 @@ public final class ReplayTransport: HTTPTransport {
             return FirestoreError(code: .failedPrecondition, message: message + " (the cassette is empty)")
         }
         let recorded = keys[closest.index]
-        message += "; closest is interaction \(closest.index), \(recorded.method) \(recorded.path): "
+        message +=
+            "; closest is interaction \(closest.index), \(recorded.method) \(recorded.path): "
             + closest.differences.joined(separator: "; ")
         return FirestoreError(code: .failedPrecondition, message: message)
     }
