@@ -13,15 +13,18 @@ import Testing
         let server = try CLIProcess(
             ["serve-cassette", recordings.appendingPathComponent(name).path, "--port", "0"] + extra)
         let handle = server.stdoutPipe.fileHandleForReading
-        let line = await Task.detached { () -> String in
-            var bytes: [UInt8] = []
-            while !bytes.contains(0x0A) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                bytes.append(contentsOf: chunk)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }.value
+        // Read on a thread of its own, never blocking the cooperative pool.
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            Thread {
+                var bytes: [UInt8] = []
+                while !bytes.contains(0x0A) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    bytes.append(contentsOf: chunk)
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }.start()
+        }
         return (server, line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
