@@ -32,9 +32,9 @@ import Testing
 
     static func client(_ transport: any HTTPTransport) throws -> Firestore {
         Firestore(
-            database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
+            database: try DatabaseID(projectID: "p"), baseURL: "https://replay.invalid/v1/",
             credentials: StaticTokenCredentials(token: "ya29.other-token"), transport: transport,
-            isEmulator: false)
+            isEmulator: false, retryPolicy: .none)
     }
 
     @Test func postsToTheSameEndpointAreToldApartByTheirBody() async throws {

@@ -96,7 +96,7 @@ import Testing
         let clock = ImmediateClock()
         let slowServer = ScriptedTransport { _, index in HTTPResponse(status: 200 + index) }
         let recorder = RecordingTransport(
-            wrapping: SleepingTransport(inner: slowServer, clock: clock),
+            wrapping: CassetteSlowTransport(inner: slowServer, clock: clock),
             options: .init(clock: clock))
         _ = try await recorder.send(HTTPRequest(method: "GET", url: "http://h/one"))
         try await clock.sleep(for: .milliseconds(1500))
@@ -110,7 +110,7 @@ import Testing
 
     @Test func aRequestThatGotNoResponseIsNotRecorded() async throws {
         let failing = ScriptedTransport { _, _ in HTTPResponse(status: 200) }
-        let recorder = RecordingTransport(wrapping: ThrowingTransport(after: failing))
+        let recorder = RecordingTransport(wrapping: CassetteRefusingTransport(after: failing))
         _ = try await recorder.send(HTTPRequest(method: "GET", url: "http://h/ok"))
         await #expect(throws: FirestoreError(code: .unavailable, message: "connection refused")) {
             _ = try await recorder.send(HTTPRequest(method: "GET", url: "http://h/down"))
@@ -120,7 +120,7 @@ import Testing
 }
 
 /// Takes 250 ms of `clock` time per request.
-struct SleepingTransport: HTTPTransport {
+struct CassetteSlowTransport: HTTPTransport {
     let inner: any HTTPTransport
     let clock: ImmediateClock
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -130,7 +130,7 @@ struct SleepingTransport: HTTPTransport {
 }
 
 /// Answers `/ok` through `after`; throws `.unavailable` for anything else.
-struct ThrowingTransport: HTTPTransport {
+struct CassetteRefusingTransport: HTTPTransport {
     let after: any HTTPTransport
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.url.hasSuffix("/ok") else {

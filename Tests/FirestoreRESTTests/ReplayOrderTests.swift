@@ -34,10 +34,10 @@ import Testing
         poll(["b"], "2024-05-01T00:00:03Z"),
     ])
 
-    static func client(_ transport: any HTTPTransport) throws -> Firestore {
+    static func client(_ transport: any HTTPTransport, retryPolicy: RetryPolicy = .none) throws -> Firestore {
         Firestore(
             database: try DatabaseID(projectID: "p"), baseURL: "http://replay.invalid/v1/",
-            credentials: NoCredentials(), transport: transport, isEmulator: false)
+            credentials: NoCredentials(), transport: transport, isEmulator: false, retryPolicy: retryPolicy)
     }
 
     static func ids(_ db: Firestore) async throws -> [String] {
@@ -167,9 +167,10 @@ import Testing
         #expect(clock.now.offset == .zero)
     }
 
-    @Test func recordedFailuresReplayLikeAnyResponse() async throws {
+    /// A 429 with Retry-After, a 503, then a success, as a server might answer one read.
+    static func failuresThenSuccess() -> Cassette {
         let path = "/v1/projects/p/databases/(default)/documents/c/d"
-        let cassette = Cassette(interactions: [
+        return Cassette(interactions: [
             Cassette.Interaction(
                 request: Cassette.Request(method: "GET", path: path),
                 response: Cassette.Response(
@@ -189,7 +190,10 @@ import Testing
                         #"{"name":"projects/p/databases/(default)/documents/c/d","fields":{"n":{"integerValue":"1"}},"createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"}"#
                             .utf8))),
         ])
-        let reference = try Self.client(ReplayTransport(cassette: cassette)).document("c/d")
+    }
+
+    @Test func recordedFailuresReplayLikeAnyResponse() async throws {
+        let reference = try Self.client(ReplayTransport(cassette: Self.failuresThenSuccess())).document("c/d")
         var errors: [FirestoreError] = []
         for _ in 0..<2 {
             do {
@@ -202,5 +206,16 @@ import Testing
         #expect(errors.map(\.httpStatus) == [429, 503])
         #expect(errors.map(\.retryAfter) == [.seconds(7), nil])
         #expect(try await reference.getDocument().data() == ["n": .integer(1)])
+    }
+
+    @Test func theRetryPathReplaysOnAnInjectedClock() async throws {
+        // The client's own retries: wait the server's 7 s, then the second back-off (2 x 250 ms, no jitter).
+        let clock = ImmediateClock()
+        let replay = ReplayTransport(cassette: Self.failuresThenSuccess())
+        let policy = RetryPolicy(jitter: 0, clock: clock)
+        let reference = try Self.client(replay, retryPolicy: policy).document("c/d")
+        #expect(try await reference.getDocument().data() == ["n": .integer(1)])
+        #expect(replay.playCount == 3)
+        #expect(clock.now.offset == .milliseconds(7500))
     }
 }

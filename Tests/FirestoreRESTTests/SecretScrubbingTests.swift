@@ -138,4 +138,34 @@ import Testing
         #expect(scrubbed.request.body == Data(body.utf8))
         #expect(scrubbed.response.body == Data(body.utf8))
     }
+
+    @Test func theLibrarysOwnRefreshTokenFlowLeavesNoSecretInTheCassette() async throws {
+        let userJSON = #"""
+            {"type":"authorized_user","client_id":"123.apps.googleusercontent.com",
+             "client_secret":"d-FL95Q19q7MQmFpd7hHD0Ty","refresh_token":"1//0gSECRET-REFRESH"}
+            """#
+        let recorder = RecordingTransport(wrapping: Self.server())
+        let credentials = try AuthorizedUserCredentials(json: Data(userJSON.utf8), transport: recorder)
+        let db = try Firestore(projectID: "p", credentials: credentials, transport: recorder, retryPolicy: .none)
+        #expect(try await db.document("c/d").getDocument().exists)
+        #expect(try await credentials.authorizationHeader() == "Bearer ya29.SECRET")  // the live run has it
+
+        let text = String(decoding: recorder.cassette.jsonData(), as: UTF8.self)
+        for secret in ["ya29", "d-FL95Q19q7MQmFpd7hHD0Ty", "0gSECRET-REFRESH"] {
+            #expect(!text.contains(secret), "the cassette holds \(secret)")
+        }
+        #expect(recorder.cassette.interactions.map { $0.request.method + " " + $0.request.path } == [
+            "POST /token", "GET /v1/projects/p/databases/(default)/documents/c/d",
+        ])
+        #expect(recorder.cassette.interactions[0].request.body == Data(
+            "grant_type=refresh_token&client_id=123.apps.googleusercontent.com&client_secret=<REDACTED>&refresh_token=<REDACTED>"
+                .utf8))
+
+        // The same code replays from the scrubbed cassette with its real secrets.
+        let replay = ReplayTransport(cassette: recorder.cassette)
+        let again = try AuthorizedUserCredentials(json: Data(userJSON.utf8), transport: replay)
+        let offline = try Firestore(projectID: "p", credentials: again, transport: replay, retryPolicy: .none)
+        #expect(try await offline.document("c/d").getDocument().exists)
+        #expect(replay.unplayedIndices == [])
+    }
 }
