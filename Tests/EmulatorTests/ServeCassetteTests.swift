@@ -2,6 +2,10 @@ import FirestoreREST
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `firestore-feed serve-cassette FILE`: a recorded cassette served over HTTP and replayed by this client
 /// over libcurl, as any HTTP client would. No emulator involved.
 @Suite struct ServeCassetteTests {
@@ -28,9 +32,17 @@ import Testing
         return (server, line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Stops the server: SIGTERM, then SIGKILL if it is still running after 5 s, so no server outlives the test.
+    static func stop(_ server: CLIProcess) {
+        server.process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while server.process.isRunning, Date() < deadline { usleep(20_000) }
+        if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+    }
+
     @Test func aCassetteServedOverHTTPReplaysThroughCurlTransport() async throws {
         let (server, host) = try await Self.serve("values.json")
-        defer { server.process.terminate() }
+        defer { Self.stop(server) }
         #expect(host.hasPrefix("127.0.0.1:"))
         let db = try Firestore.emulator(host: host, projectID: "demo-values", transport: CurlTransport())
         let fields: [String: FirestoreValue] = [
@@ -66,7 +78,7 @@ import Testing
 
     @Test func recordedFailuresAndRepeatsOverHTTP() async throws {
         let (server, host) = try await Self.serve("denied.json", ["--allow-playback-repeats"])
-        defer { server.process.terminate() }
+        defer { Self.stop(server) }
         let anonymous = Firestore(
             database: try DatabaseID(projectID: "demo-denied"), baseURL: "http://\(host)/v1/",
             credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)

@@ -154,12 +154,15 @@ import Testing
         for secret in ["ya29", "d-FL95Q19q7MQmFpd7hHD0Ty", "0gSECRET-REFRESH"] {
             #expect(!text.contains(secret), "the cassette holds \(secret)")
         }
-        #expect(recorder.cassette.interactions.map { $0.request.method + " " + $0.request.path } == [
-            "POST /token", "GET /v1/projects/p/databases/(default)/documents/c/d",
-        ])
-        #expect(recorder.cassette.interactions[0].request.body == Data(
-            "grant_type=refresh_token&client_id=123.apps.googleusercontent.com&client_secret=<REDACTED>&refresh_token=<REDACTED>"
-                .utf8))
+        #expect(
+            recorder.cassette.interactions.map { $0.request.method + " " + $0.request.path } == [
+                "POST /token", "GET /v1/projects/p/databases/(default)/documents/c/d",
+            ])
+        #expect(
+            recorder.cassette.interactions[0].request.body
+                == Data(
+                    "grant_type=refresh_token&client_id=123.apps.googleusercontent.com&client_secret=<REDACTED>&refresh_token=<REDACTED>"
+                        .utf8))
 
         // The same code replays from the scrubbed cassette with its real secrets.
         let replay = ReplayTransport(cassette: recorder.cassette)
