@@ -9,19 +9,21 @@ enum CountCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
+        \(CassetteOptions.help)
         \(QueryOptions.help)
           -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(
-            arguments, valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags),
+            arguments,
+            valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags).union(CassetteOptions.valueFlags),
             switchFlags: QueryOptions.switchFlags, help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("count needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
-        let firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+        let firestore = try CassetteOptions.firestore(reader, help: help)
         let aggregate = options.query(firestore, collectionPath: collectionPath).count
         do {
             _ = try aggregate.structuredAggregationQuery()

@@ -8,14 +8,18 @@ import Foundation
 enum DemoCommand {
     static let help = """
         USAGE: firestore-feed demo [options]
+               firestore-feed demo --replay [FILE] [options]
 
         Seeds a 'fruits' collection (its old documents are deleted first), watches
         "fruits where isFavourite == true, ordered by name", then adds a favourite, modifies one,
         renames one so that the order changes, unfavourites one and deletes one, printing every
-        snapshot's changes and the resulting list.
+        snapshot's changes and the resulting list. With --replay, the same scenario runs on a
+        recorded session (Scripts/record made Recordings/demo.json from the real emulator) and
+        prints the same output with no emulator at all.
 
         OPTIONS:
         \(ConnectionOptions.help)
+        \(DemoReplay.help)
           --interval SECONDS         time between polls (default 0.2)
           --format text|jsonl        output format (default text)
           -h, --help                 show this help
@@ -54,10 +58,17 @@ enum DemoCommand {
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(
-            arguments, valueFlags: ConnectionOptions.valueFlags.union(["--interval", "--format"]), switchFlags: [],
-            help: help)
-        guard reader.positionals.isEmpty else { throw .usage("demo takes no arguments", help: help) }
-        let firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+            arguments,
+            valueFlags: ConnectionOptions.valueFlags.union(["--interval", "--format"]).union(DemoReplay.valueFlags),
+            switchFlags: DemoReplay.switchFlags, help: help)
+        let replay = try DemoReplay(reader, help: help)
+        guard reader.positionals.isEmpty || replay != nil else { throw .usage("demo takes no arguments", help: help) }
+        let firestore: Firestore
+        if let replay {
+            firestore = try replay.firestore()
+        } else {
+            firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+        }
         var interval = Duration.milliseconds(200)
         if let text = reader.value("--interval") {
             guard let seconds = WhereClause.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
@@ -70,7 +81,10 @@ enum DemoCommand {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
         do {
-            try await play(firestore, interval: interval, format: format)
+            if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
+            // Replayed, the feed polls without sleeping: the transport gives the pace.
+            try await play(firestore, interval: interval, format: format,
+                           pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
         } catch let error as FirestoreError {
             throw .runtime(error)
         } catch {
@@ -78,7 +92,9 @@ enum DemoCommand {
         }
     }
 
-    static func play(_ firestore: Firestore, interval: Duration, format: OutputFormat) async throws {
+    static func play(
+        _ firestore: Firestore, interval: Duration, format: OutputFormat, pool: PollerPool = .shared
+    ) async throws {
         let fruits = firestore.collection("fruits")
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
         for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
@@ -86,7 +102,8 @@ enum DemoCommand {
         note("watching: fruits where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var iterator = query.snapshots(interval: interval, onEvent: Console.report).makeAsyncIterator()
+        var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: interval), onEvent: Console.report)
+            .makeAsyncIterator()
         var number = 0
         func nextSnapshot() async throws {
             let watchdog = Task {

@@ -16,6 +16,9 @@ enum FirestoreFeedTool {
           get DOCUMENT_PATH       print one document as a JSON line
           count COLLECTION_PATH   print how many documents a query matches
           demo                    seed a fruits collection, watch it while writing, print the feed
+                                  (--replay: the same from a recording, with no emulator)
+          serve-cassette FILE     serve a recorded cassette over HTTP on 127.0.0.1
+          record SCENARIO FILE    record one of the project's cassettes (Scripts/record runs them all)
 
         Run 'firestore-feed help <command>' or 'firestore-feed <command> --help' for a command's options;
         'firestore-feed --version' prints the version.
@@ -42,6 +45,8 @@ enum FirestoreFeedTool {
         case "get": (commandHelp, run) = (GetCommand.help, GetCommand.run)
         case "count": (commandHelp, run) = (CountCommand.help, CountCommand.run)
         case "demo": (commandHelp, run) = (DemoCommand.help, DemoCommand.run)
+        case "serve-cassette": (commandHelp, run) = (ServeCassetteCommand.help, ServeCassetteCommand.run)
+        case "record": (commandHelp, run) = (RecordCommand.help, RecordCommand.run)
         case "help" where rest.count == 1:
             return await main(arguments: [rest[0], "--help"])
         case "-h", "--help", "help":

@@ -10,16 +10,18 @@ enum GetCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
+        \(CassetteOptions.help)
           -h, --help                 show this help
         """
 
     static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, valueFlags: ConnectionOptions.valueFlags, switchFlags: [],
-                                        help: help)
+        let reader = try ArgumentReader(
+            arguments, valueFlags: ConnectionOptions.valueFlags.union(CassetteOptions.valueFlags), switchFlags: [],
+            help: help)
         guard reader.positionals.count == 1, let documentPath = reader.positionals.first else {
             throw .usage("get needs exactly one DOCUMENT_PATH", help: help)
         }
-        let firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+        let firestore = try CassetteOptions.firestore(reader, help: help)
         let reference = firestore.document(documentPath)
         do {
             _ = try reference.resourcePath()

@@ -11,6 +11,7 @@ enum QueryCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
+        \(CassetteOptions.help)
         \(QueryOptions.help)
           --dry-run                  print the runQuery request as one JSON line
                                  ({"body","method","path"}) and send nothing
@@ -19,7 +20,8 @@ enum QueryCommand {
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(
-            arguments, valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags),
+            arguments,
+            valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags).union(CassetteOptions.valueFlags),
             switchFlags: QueryOptions.switchFlags.union(["--dry-run"]), help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("query needs exactly one COLLECTION_PATH", help: help)
@@ -37,7 +39,7 @@ enum QueryCommand {
                 throw .usage(error.message, help: help)
             }
         } else {
-            firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+            firestore = try CassetteOptions.firestore(reader, help: help)
         }
         let query = options.query(firestore, collectionPath: collectionPath)
         let body: JSONValue

@@ -11,6 +11,7 @@ enum WatchCommand {
 
         OPTIONS:
         \(ConnectionOptions.help)
+        \(CassetteOptions.help)
         \(QueryOptions.help)
           --interval SECONDS         time between polls, decimal (default 1)
           --count N                  exit 0 after printing N snapshots
@@ -26,13 +27,12 @@ enum WatchCommand {
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(
             arguments,
-            valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags)
+            valueFlags: ConnectionOptions.valueFlags.union(QueryOptions.valueFlags).union(CassetteOptions.valueFlags)
                 .union(["--interval", "--count", "--format", "--mode"]),
             switchFlags: QueryOptions.switchFlags.union(["--verbose"]), help: help)
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
             throw .usage("watch needs exactly one COLLECTION_PATH", help: help)
         }
-        let connection = try ConnectionOptions(reader, help: help)
         let options = try QueryOptions(reader, help: help)
         var interval = Duration.seconds(1)
         if let text = reader.value("--interval") {
@@ -57,7 +57,7 @@ enum WatchCommand {
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
-        let firestore = try connection.firestore(help: help)
+        let firestore = try CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
         do {
             _ = try query.structuredQuery()

@@ -35,15 +35,23 @@ struct CLIProcess {
     /// Waits for exit (killing the process after `timeout` seconds) and collects its output.
     func finish(timeout: Double = 60) async -> Result {
         let deadline = Date().addingTimeInterval(timeout)
-        let stdoutData = Task.detached { stdoutPipe.fileHandleForReading.readDataToEndOfFile() }
-        let stderrData = Task.detached { stderrPipe.fileHandleForReading.readDataToEndOfFile() }
+        async let stdoutData = Self.readToEnd(stdoutPipe.fileHandleForReading)
+        async let stderrData = Self.readToEnd(stderrPipe.fileHandleForReading)
         while process.isRunning {
             if Date() > deadline { process.terminate() }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: await stdoutData.value, as: UTF8.self),
-                      stderr: String(decoding: await stderrData.value, as: UTF8.self))
+                      stdout: String(decoding: await stdoutData, as: UTF8.self),
+                      stderr: String(decoding: await stderrData, as: UTF8.self))
+    }
+
+    /// Everything `handle` delivers until end of file, read on a thread of its own: a blocking read on the
+    /// cooperative pool (two threads on a two-core machine) would stall every other test while the tool runs.
+    static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+        }
     }
 
     /// Runs to completion.
