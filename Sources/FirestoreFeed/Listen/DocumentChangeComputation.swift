@@ -42,70 +42,124 @@ public enum DocumentChangeComputation {
     ///   - new: the current result, in query order.
     ///   - ordering: the query's ordering, used to place additions and modifications.
     /// - Returns: the changes in emission order (removals, additions, modifications).
-    /// - Complexity: O((n + m) log n) comparisons to find positions, plus O(n) element moves per change in
-    ///   the working array.
+    /// - Complexity: O(n + c log n) for n documents and c changes in the usual case: one hash lookup per
+    ///   document, additions in query order placed by binary search and merged in one pass, a modification
+    ///   that keeps its place replaced in place. The working list holds integer references, not documents. A
+    ///   modification that moves costs O(n) integer moves; additions out of the ordering's order (a server that
+    ///   sorts differently) fall back to one insertion each.
     public static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering)
         -> [ComputedChange]
     {
-        var oldByName: [ByteExactName: Document] = [:]
-        oldByName.reserveCapacity(old.count)
-        var working: [Document] = []
+        // A reference r >= 0 is old[r]; r < 0 is new[-r - 1].
+        func document(_ reference: Int) -> Document { reference >= 0 ? old[reference] : new[-reference - 1] }
+        func compare(_ a: Int, _ b: Int) -> Int { ordering.compare(document(a), document(b)) }
+
+        var positionOfOld: [ByteExactName: Int] = [:]
+        positionOfOld.reserveCapacity(old.count)
+        var working: [Int] = []
         working.reserveCapacity(max(old.count, new.count))
-        for document in old where oldByName[ByteExactName(name: document.name)] == nil {
-            oldByName[ByteExactName(name: document.name)] = document
-            working.append(document)
+        for (index, document) in old.enumerated() where positionOfOld.updateValue(index, forKey: ByteExactName(name: document.name)) == nil {
+            working.append(index)
         }
-        var newNames: Set<ByteExactName> = []
-        newNames.reserveCapacity(new.count)
-        var added: [Document] = []
-        var modified: [Document] = []
-        for document in new where newNames.insert(ByteExactName(name: document.name)).inserted {
-            if let previous = oldByName[ByteExactName(name: document.name)] {
-                if previous.updateTime != document.updateTime { modified.append(document) }
-            } else {
-                added.append(document)
+        // updateValue replaced the first occurrence's index by a later duplicate's: restore the first.
+        if working.count != old.count {
+            for index in working.reversed() { positionOfOld[ByteExactName(name: old[index].name)] = index }
+        }
+
+        var inNew = [Bool](repeating: false, count: old.count)
+        var added: [Int] = []
+        var addedNames: Set<ByteExactName> = []
+        var modified: [(new: Int, old: Int)] = []
+        for (index, document) in new.enumerated() {
+            let key = ByteExactName(name: document.name)
+            if let oldIndex = positionOfOld[key] {
+                guard !inNew[oldIndex] else { continue }
+                inNew[oldIndex] = true
+                if old[oldIndex].updateTime != document.updateTime { modified.append((index, oldIndex)) }
+            } else if addedNames.insert(key).inserted {
+                added.append(-index - 1)
             }
         }
         var changes: [ComputedChange] = []
-        changes.reserveCapacity(added.count + modified.count + max(0, working.count - newNames.count))
+        changes.reserveCapacity(added.count + modified.count + working.count - modified.count)
 
         // Removals, in old order: the working list is the old list minus the removals so far.
-        var kept: [Document] = []
+        var kept: [Int] = []
         kept.reserveCapacity(working.count)
-        for document in working {
-            if newNames.contains(ByteExactName(name: document.name)) {
-                kept.append(document)
+        for reference in working {
+            if inNew[reference] {
+                kept.append(reference)
             } else {
-                changes.append(ComputedChange(type: .removed, document: document, oldIndex: kept.count, newIndex: nil))
+                changes.append(ComputedChange(type: .removed, document: old[reference], oldIndex: kept.count, newIndex: nil))
             }
         }
         working = kept
 
-        for document in added {
-            let position = insertionIndex(of: document, in: working, ordering: ordering)
-            working.insert(document, at: position)
-            changes.append(ComputedChange(type: .added, document: document, oldIndex: nil, newIndex: position))
-        }
+        insertAdditions(added, into: &working, changes: &changes, document: document, compare: compare)
 
-        for document in modified {
-            guard let previous = oldByName[ByteExactName(name: document.name)],
-                let oldPosition = index(of: previous, in: working, ordering: ordering)
-            else { continue }
-            working.remove(at: oldPosition)
-            let position = insertionIndex(of: document, in: working, ordering: ordering)
-            working.insert(document, at: position)
-            changes.append(ComputedChange(type: .modified, document: document, oldIndex: oldPosition, newIndex: position))
+        for (newIndex, oldIndex) in modified {
+            guard let position = self.position(of: oldIndex, in: working, compare: compare) else { continue }
+            let reference = -newIndex - 1
+            // Still between its neighbours: the remove-and-insert would put it back here.
+            let fitsBefore = position == 0 || compare(working[position - 1], reference) <= 0
+            let fitsAfter = position + 1 == working.count || compare(working[position + 1], reference) > 0
+            if fitsBefore && fitsAfter {
+                working[position] = reference
+                changes.append(ComputedChange(type: .modified, document: new[newIndex], oldIndex: position,
+                                              newIndex: position))
+                continue
+            }
+            working.remove(at: position)
+            let target = insertionIndex(of: reference, in: working, compare: compare)
+            working.insert(reference, at: target)
+            changes.append(ComputedChange(type: .modified, document: new[newIndex], oldIndex: position, newIndex: target))
         }
         return changes
     }
 
-    /// The first position whose document sorts after `document` (binary search; the working list is in
+    /// Inserts the additions one after another, as the rules say, recording each position. When the
+    /// additions are in the ordering's order (the usual case: the server sorts by the same orders), the k-th
+    /// addition lands at its binary-search position among the pre-existing documents plus k, so every position
+    /// is found on the unchanged list and the list is merged once.
+    static func insertAdditions(
+        _ added: [Int], into working: inout [Int], changes: inout [ComputedChange], document: (Int) -> Document,
+        compare: (Int, Int) -> Int
+    ) {
+        let sorted = zip(added, added.dropFirst()).allSatisfy { compare($0, $1) < 0 }
+        guard sorted, added.count > 1 else {
+            for reference in added {
+                let position = insertionIndex(of: reference, in: working, compare: compare)
+                working.insert(reference, at: position)
+                changes.append(ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: position))
+            }
+            return
+        }
+        var bases: [Int] = []
+        bases.reserveCapacity(added.count)
+        for (k, reference) in added.enumerated() {
+            let base = insertionIndex(of: reference, in: working, compare: compare)
+            bases.append(base)
+            changes.append(ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: base + k))
+        }
+        var merged: [Int] = []
+        merged.reserveCapacity(working.count + added.count)
+        var next = 0
+        for (k, reference) in added.enumerated() {
+            merged.append(contentsOf: working[next..<bases[k]])
+            merged.append(reference)
+            next = bases[k]
+        }
+        merged.append(contentsOf: working[next...])
+        working = merged
+    }
+
+    /// The first position whose document sorts after `reference`'s (binary search; the working list is in
     /// query order).
-    static func insertionIndex(of document: Document, in list: [Document], ordering: DocumentOrdering) -> Int {
+    static func insertionIndex(of reference: Int, in list: [Int], compare: (Int, Int) -> Int) -> Int {
         var low = 0, high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if ordering.compare(list[middle], document) <= 0 {
+            if compare(list[middle], reference) <= 0 {
                 low = middle + 1
             } else {
                 high = middle
@@ -114,20 +168,19 @@ public enum DocumentChangeComputation {
         return low
     }
 
-    /// The position of `document` (by name) in `list`: binary search by the ordering, checked by name, with
-    /// a linear scan as the fallback when the server's order and the ordering disagree.
-    static func index(of document: Document, in list: [Document], ordering: DocumentOrdering) -> Int? {
+    /// The position of `reference` in `list`: binary search by the ordering, checked by identity, with a
+    /// linear scan as the fallback when the server's order and the ordering disagree.
+    static func position(of reference: Int, in list: [Int], compare: (Int, Int) -> Int) -> Int? {
         var low = 0, high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if ordering.compare(list[middle], document) < 0 {
+            if compare(list[middle], reference) < 0 {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
-        let key = ByteExactName(name: document.name)
-        if low < list.count, ByteExactName(name: list[low].name) == key { return low }
-        return list.firstIndex { ByteExactName(name: $0.name) == key }
+        if low < list.count, list[low] == reference { return low }
+        return list.firstIndex(of: reference)
     }
 }
