@@ -51,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed", "FirestoreBenchmarks"]
         ),
     ],
     swiftLanguageModes: [.v6]
