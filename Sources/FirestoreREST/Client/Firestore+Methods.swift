@@ -73,8 +73,10 @@ extension Firestore {
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
-        let (json, bytes) = try await callMeasured("POST", encodedName(of: parent) + ":runQuery", body: .object(body))
-        var response = try Self.decodeRunQuery(json)
+        let (decoded, bytes) = try await callDecoding(
+            "POST", encodedName(of: parent) + ":runQuery", body: .object(body)
+        ) { (data) throws(FirestoreError) in try Self.decodeRunQuery(body: data) }
+        var response = decoded
         response.responseBytes = bytes
         return response
     }
@@ -87,36 +89,79 @@ extension Firestore {
         var result = RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
         result.documents.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
-            try noteReadTime(element, position: position, into: &result.readTime)
-            if let skipped = element["skippedResults"] {
-                // An int32 in proto3 JSON: a number or a decimal string, never negative.
-                let count: Int?
-                switch skipped {
-                case .integer(let number): count = Int(exactly: number)
-                case .string(let text): count = Int(text)
-                default: count = nil
-                }
-                guard let count, count >= 0, count <= Int(Int32.max) else {
-                    throw FirestoreError(
-                        code: .internal,
-                        message: "runQuery element \(position): skippedResults \(skipped.serializedString()) is not a count")
-                }
-                let (total, overflow) = result.skippedResults.addingReportingOverflow(count)
-                guard !overflow else {
-                    throw FirestoreError(code: .internal, message: "runQuery element \(position): skippedResults overflow")
-                }
-                result.skippedResults = total
-            }
-            guard let document = element["document"] else { continue }
-            do {
-                result.documents.append(try Document(restJSON: document))
-            } catch {
-                throw FirestoreError(code: .internal, message: "runQuery element \(position): \(error.message)")
-            }
+            try addRunQueryElement(element, position: position, to: &result)
         }
+        return try finishRunQuery(result)
+    }
+
+    /// Decodes a runQuery response body from its bytes, one element at a time, so the response never exists
+    /// as one JSON tree: the peak memory is the bytes, the documents and one element. Same rules and errors
+    /// as ``decodeRunQuery(_:)-(JSONValue)``, plus `.internal` with the byte offset for malformed JSON.
+    public static func decodeRunQuery(body: Data) throws(FirestoreError) -> RunQueryResponse {
+        guard body.first(where: { !(" \t\r\n".utf8.contains($0)) }) == UInt8(ascii: "[") else {
+            // Not an array: an error object, or malformed; the tree decoder names which.
+            let json: JSONValue
+            do {
+                json = body.isEmpty ? .object([:]) : try JSONValue.parse(body)
+            } catch {
+                throw FirestoreError(code: .internal, message: "runQuery response is not JSON: \(error)")
+            }
+            return try decodeRunQuery(json)
+        }
+        var result = RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
+        do {
+            try JSONValue.forEachElement(ofArray: body) { element, position in
+                guard case .object = element else {
+                    throw FirestoreError(
+                        code: .internal, message: "runQuery element \(position) is a \(element.typeName), not an object")
+                }
+                if let error = element["error"] { throw FirestoreError.decode(errorObject: error, httpStatus: 200) }
+                try addRunQueryElement(element, position: position, to: &result)
+            }
+        } catch let error as FirestoreError {
+            throw error
+        } catch {
+            throw FirestoreError(code: .internal, message: "runQuery response is not JSON: \(error)")
+        }
+        return try finishRunQuery(result)
+    }
+
+    /// Adds one stream element: its read time, skipped rows and document (rows without one are skipped).
+    static func addRunQueryElement(_ element: JSONValue, position: Int, to result: inout RunQueryResponse)
+        throws(FirestoreError)
+    {
+        try noteReadTime(element, position: position, into: &result.readTime)
+        if let skipped = element["skippedResults"] {
+            // An int32 in proto3 JSON: a number or a decimal string, never negative.
+            let count: Int?
+            switch skipped {
+            case .integer(let number): count = Int(exactly: number)
+            case .string(let text): count = Int(text)
+            default: count = nil
+            }
+            guard let count, count >= 0, count <= Int(Int32.max) else {
+                throw FirestoreError(
+                    code: .internal,
+                    message: "runQuery element \(position): skippedResults \(skipped.serializedString()) is not a count")
+            }
+            let (total, overflow) = result.skippedResults.addingReportingOverflow(count)
+            guard !overflow else {
+                throw FirestoreError(code: .internal, message: "runQuery element \(position): skippedResults overflow")
+            }
+            result.skippedResults = total
+        }
+        guard let document = element["document"] else { return }
+        do {
+            result.documents.append(try Document(restJSON: document))
+        } catch {
+            throw FirestoreError(code: .internal, message: "runQuery element \(position): \(error.message)")
+        }
+    }
+
+    /// Every stream carries a readTime, an empty result included (`[{"readTime","done":true}]`); a body
+    /// without one (`[]`, `{}`, an empty 200) is broken and must not pass for "no documents".
+    static func finishRunQuery(_ result: RunQueryResponse) throws(FirestoreError) -> RunQueryResponse {
         guard result.readTime != nil else {
-            // Every stream carries a readTime, an empty result included ([{"readTime","done":true}]); a body
-            // without one ([], {}, an empty 200) is broken and must not pass for "no documents".
             throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
         }
         return result

@@ -51,4 +51,18 @@ extension Firestore {
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
     }
+
+    /// ``callMeasured(_:_:query:body:idempotent:)`` with the 2xx body decoded by `decode` from its bytes
+    /// (e.g. a streaming decoder) instead of parsed into one JSON tree first.
+    func callDecoding<Decoded>(
+        _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        idempotent: Bool? = nil, decode: (Data) throws(FirestoreError) -> Decoded
+    ) async throws -> (value: Decoded, bytes: Int) {
+        var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
+        if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
+                                  body: body?.serialized())
+        let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
+        return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent, decode: decode)
+    }
 }

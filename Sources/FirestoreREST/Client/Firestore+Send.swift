@@ -19,6 +19,23 @@ extension Firestore {
     ///   transport's); `.internal` when a 2xx body is not JSON; `.cancelled` when the task is cancelled during a
     ///   back-off wait.
     func perform(_ request: HTTPRequest, what: String, idempotent: Bool) async throws -> (json: JSONValue, bytes: Int) {
+        let (json, bytes) = try await perform(request, what: what, idempotent: idempotent) {
+            (data) throws(FirestoreError) -> JSONValue in
+            let json = try Self.parseBody(HTTPResponse(status: 200, body: data), what: what)
+            if idempotent, case .array = json, let element = FirestoreError.findErrorObject(in: json) {
+                throw FirestoreError.decode(errorObject: element, httpStatus: 200)
+            }
+            return json
+        }
+        return (json, bytes)
+    }
+
+    /// ``perform(_:what:idempotent:)`` with the 2xx body decoded by `decode`; an error `decode` throws (an
+    /// `{"error"}` element of a stream, a malformed body) is retried like any failed attempt when the call is
+    /// idempotent and the code retryable.
+    func perform<Decoded>(
+        _ request: HTTPRequest, what: String, idempotent: Bool, decode: (Data) throws(FirestoreError) -> Decoded
+    ) async throws -> (value: Decoded, bytes: Int) {
         var retry = 0
         while true {
             let failure: FirestoreError
@@ -27,11 +44,7 @@ extension Firestore {
             do {
                 let response = try await sendAuthorized(request)
                 if (200..<300).contains(response.status) {
-                    let json = try Self.parseBody(response, what: what)
-                    guard idempotent, case .array = json, let element = FirestoreError.findErrorObject(in: json) else {
-                        return (json, response.body.count)  // a non-idempotent call's error element: the decoder's
-                    }
-                    failure = FirestoreError.decode(errorObject: element, httpStatus: response.status)
+                    return (try decode(response.body), response.body.count)
                 } else {
                     var error = FirestoreError(status: response.status, body: response.body)
                     error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)

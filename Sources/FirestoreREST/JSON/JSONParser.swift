@@ -286,3 +286,47 @@ struct JSONByteParser {
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
+
+extension JSONValue {
+    /// Parses a top-level JSON array one element at a time, calling `body` with each element and its index,
+    /// so a large streamed response (runQuery, batchGet) never exists as one tree in memory.
+    ///
+    /// - Throws: ``JSONParseError`` with the byte offset when the text is not an array or is malformed
+    ///   (elements before the fault have been passed to `body`); any error `body` throws, unchanged.
+    /// - Complexity: O(n) in the input size; memory for one element at a time.
+    public static func forEachElement(ofArray data: Data, _ body: (JSONValue, Int) throws -> Void) throws {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            var parser = JSONByteParser(bytes: raw.bindMemory(to: UInt8.self))
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "[") else {
+                throw parser.fail("expected an array")
+            }
+            parser.index += 1
+            parser.skipWhitespace()
+            var position = 0
+            if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
+                parser.index += 1
+            } else {
+                while true {
+                    parser.skipWhitespace()
+                    let element = try parser.parseValue()
+                    try body(element, position)
+                    position += 1
+                    parser.skipWhitespace()
+                    guard parser.index < parser.bytes.count else { throw parser.fail("unexpected end of input in an array") }
+                    if parser.bytes[parser.index] == UInt8(ascii: ",") {
+                        parser.index += 1
+                        continue
+                    }
+                    if parser.bytes[parser.index] == UInt8(ascii: "]") {
+                        parser.index += 1
+                        break
+                    }
+                    throw parser.fail("expected ',' or ']'")
+                }
+            }
+            parser.skipWhitespace()
+            if parser.index < parser.bytes.count { throw parser.fail("unexpected data after the JSON value") }
+        }
+    }
+}
