@@ -6,18 +6,6 @@ import Testing
 /// straightforward reference that applies the rules of `firestore-rest.md` §3.3 one change at a time, over
 /// seeded random pairs of results ordered by field `a` (with ties) then name.
 @Suite struct DocumentChangePropertyTests {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    }
-
     static let byA: DocumentOrdering = {
         guard let field = try? FieldPath(["a"]) else { return DocumentOrdering(orders: []) }
         return DocumentOrdering(orders: [QueryOrder(field: field, descending: false)])
@@ -61,7 +49,7 @@ import Testing
     }
 
     @Test func matchesTheReferenceOnRandomPairs() {
-        var random = SplitMix(state: 2026)
+        var random = SplitMix64(state: 2026)
         var checked = 0
         for _ in 0..<3_000 {
             let size = random.below(40)
