@@ -1,6 +1,6 @@
 import FirestoreREST
 
-/// One computed change between two query results, on plain ``Document`` values.
+/// One computed change between two query results, on plain `Document` values.
 public struct ComputedChange: Sendable, Hashable {
     /// What happened.
     public let type: DocumentChangeType

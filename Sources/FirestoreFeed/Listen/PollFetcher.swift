@@ -31,7 +31,7 @@ public struct PollFetcher: Sendable {
     /// - Parameters:
     ///   - mode: keys or full.
     ///   - previous: the documents of the last applied poll, by byte-exact name.
-    /// - Throws: ``FirestoreError`` from the server or transport; `.internal` when the response carries no
+    /// - Throws: `FirestoreError` from the server or transport; `.internal` when the response carries no
     ///   read time or phase two does not return a document phase one listed (the poll is then retried).
     public func fetch(mode: PollMode, previous: [ByteExactName: Document]) async throws -> Result {
         let clock = ContinuousClock()

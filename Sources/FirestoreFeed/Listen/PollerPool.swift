@@ -2,7 +2,7 @@ import FirestoreREST
 import Synchronization
 
 /// Shares pollers between listeners: listeners on the same query (same client, parent and canonical
-/// StructuredQuery), mode and policy share one ``QueryPoller`` and so one HTTP request per interval. A
+/// StructuredQuery), mode and policy share one `QueryPoller` and so one HTTP request per interval. A
 /// poller stops when its last listener leaves and is then forgotten.
 ///
 /// `PollerPool.shared` (on the continuous clock) serves `query.snapshots(...)`; make a pool of your own to

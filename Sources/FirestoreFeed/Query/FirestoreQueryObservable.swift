@@ -12,7 +12,7 @@ import Synchronization
 ///   `.failure(error)` (the SDK's array form kept the decodable subset instead); ``configuration``'s `error` is
 ///   that error;
 /// - `.ignore`: the documents that decode are kept (`[U]`, `.success([U])`) and `error` is the last
-///   ``DocumentDecodingFailure`` (field case C-12);
+///   `DocumentDecodingFailure` (field case C-12);
 /// - every document decodes: `error` becomes `nil`.
 ///
 /// An error of the listen (a failed poll) sets `error` and keeps ``value`` (field case B-10); when the listen

@@ -129,8 +129,10 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// `update-split-top-level`); for a name that holds a dot use ``updateData(fields:precondition:)``.
     /// The mask is every key whose value is not itself a transform; `FieldValue.delete()` as a key's value
     /// deletes the field (`update-del*`).
-    /// - Parameter precondition: `nil` means `exists: true`; `.updateTime(t)` replaces it (`update-uptime`);
-    ///   `.exists(false)` is refused (`update-exists-false-precond`).
+    /// - Parameters:
+    ///   - fields: dotted field paths and their new values or sentinels.
+    ///   - precondition: `nil` means `exists: true`; `.updateTime(t)` replaces it (`update-uptime`);
+    ///     `.exists(false)` is refused (`update-exists-false-precond`).
     /// - Throws: ``FirestoreError`` `.notFound` when the document does not exist, `.failedPrecondition` for an
     ///   `updateTime` mismatch; `.invalidArgument` before sending for no fields, a key that is empty, has an empty
     ///   segment or one of `~*/[]` (`update-badchar`), one key that is a prefix of another (`update-prefix-*`),

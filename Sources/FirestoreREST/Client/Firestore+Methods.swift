@@ -218,8 +218,10 @@ extension Firestore {
 
     /// commit: POST `/v1/{database}/documents:commit` with the writes, applied atomically (`firestore-rest.md`
     /// §1.6). An empty list commits nothing and succeeds.
-    /// - Parameter transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which
-    ///   ends it; or `nil` for a plain atomic commit.
+    /// - Parameters:
+    ///   - writes: the writes, applied in order, all or none.
+    ///   - transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which ends it;
+    ///     or `nil` for a plain atomic commit.
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
     ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed.

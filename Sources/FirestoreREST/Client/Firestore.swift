@@ -42,7 +42,10 @@ public final class Firestore: Sendable {
 
     /// A client with every part given, for tests and custom endpoints.
     /// - Parameters:
+    ///   - database: the project and database.
     ///   - baseURL: the API root; a trailing `/v1/` is added when missing.
+    ///   - credentials: where the `Authorization` header comes from.
+    ///   - transport: the HTTP transport.
     ///   - isEmulator: whether the server is an emulator: ``CredentialsAudience/production`` credentials are
     ///     never sent to it, and ``CredentialsAudience/emulator`` credentials are sent to nothing else.
     ///   - retryPolicy: when failed idempotent calls are retried; ``RetryPolicy/default`` by default.

@@ -17,6 +17,9 @@ public struct DecodedDocuments<T> {
 
     /// Decodes each of `snapshots` with ``DocumentSnapshot/data(as:decoder:)``.
     /// - Parameters:
+    ///   - type: the type each document decodes into.
+    ///   - snapshots: the documents, in order.
+    ///   - decoder: the decoder (its strategies) to use.
     ///   - strategy: ``DecodingFailureStrategy/raise`` throws the first failure and returns no partial list;
     ///     ``DecodingFailureStrategy/ignore`` keeps what decodes and lists the rest in ``failures``.
     /// - Throws: with `.raise`, the first document's error (a `DecodingError` naming the document and field

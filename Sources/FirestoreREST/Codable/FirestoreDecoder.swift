@@ -55,6 +55,7 @@ public struct FirestoreDecoder: Sendable {
 
     /// Decodes `type` from a document's fields.
     /// - Parameters:
+    ///   - type: the type to decode.
     ///   - fields: the document data, as ``DocumentSnapshot/data()`` gives it.
     ///   - reference: the document the data belongs to: it fills ``DocumentID`` properties, names the document
     ///     in error messages, and provides the client for ``DocumentReference`` fields. `nil` for a bare map.
@@ -68,8 +69,11 @@ public struct FirestoreDecoder: Sendable {
 
     /// Decodes `type` from any Firestore value (a map for a struct, an array for an array, a single value for
     /// a single-value type).
-    /// - Parameter reference: the document the value belongs to, as for decoding a document's fields; `nil`
-    ///   for a bare value.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - value: the value.
+    ///   - reference: the document the value belongs to, as for decoding a document's fields; `nil` for a
+    ///     bare value.
     /// - Throws: `DecodingError` naming the document and field path.
     /// - Complexity: O(n) in the size of the value.
     public func decode<T: Decodable>(_ type: T.Type, from value: FirestoreValue, in reference: DocumentReference? = nil)
@@ -82,9 +86,12 @@ public struct FirestoreDecoder: Sendable {
     }
 
     /// Decodes `type` from a REST ``Document``, for instance a row of ``Firestore/runQuery(parent:structuredQuery:readTime:transaction:)``.
-    /// - Parameter firestore: the client the document was read from; it makes ``DocumentReference`` values and
-    ///   `@DocumentID var ref: DocumentReference?`. Without it, `@DocumentID var id: String?` still works
-    ///   (the ID is the last segment of the resource name) but references cannot be decoded.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - document: the REST document.
+    ///   - firestore: the client the document was read from; it makes ``DocumentReference`` values and
+    ///     `@DocumentID var ref: DocumentReference?`. Without it, `@DocumentID var id: String?` still works
+    ///     (the ID is the last segment of the resource name) but references cannot be decoded.
     /// - Throws: `DecodingError` naming the document and field path.
     /// - Complexity: O(n) in the size of the document.
     public func decode<T: Decodable>(_ type: T.Type, from document: Document, firestore: Firestore? = nil) throws -> T {

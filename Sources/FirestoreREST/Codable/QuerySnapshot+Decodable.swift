@@ -6,8 +6,11 @@ extension QuerySnapshot {
     /// show(decoded.values)
     /// for failure in decoded.failures { log(failure) }   // fruits/u2: name: expected String, found integerValue
     /// ```
-    /// - Parameter strategy: ``DecodingFailureStrategy/raise`` (the default) throws the first failure and returns
-    ///   no partial list; ``DecodingFailureStrategy/ignore`` returns what decodes and lists the rest.
+    /// - Parameters:
+    ///   - type: the type each document decodes into.
+    ///   - decoder: the decoder (its strategies) to use.
+    ///   - strategy: ``DecodingFailureStrategy/raise`` (the default) throws the first failure and returns no
+    ///     partial list; ``DecodingFailureStrategy/ignore`` returns what decodes and lists the rest.
     /// - Throws: with `.raise`, the first failure's `DecodingError` (its `debugDescription` names the document
     ///   and field path).
     /// - Complexity: O(n) in the total size of the documents.

@@ -1,9 +1,9 @@
 /// A path to a field inside a document: a list of segments, each a field name that may hold any character.
 ///
 /// The string form joins segments with `.` and wraps every segment that is not `[A-Za-z_][A-Za-z0-9_]*` in
-/// backticks, escaping `` ` `` and `\` with a backslash (`firestore-rest.md` §1.5, conformance
-/// `update-quoting.json`, field case D-24): `["a.b"]` is `` `a.b` ``, `["profile", "age"]` is `profile.age`,
-/// `["123abc"]` is `` `123abc` ``.
+/// backticks, escaping a backtick and `\` with a backslash (`firestore-rest.md` §1.5, conformance
+/// `update-quoting.json`, field case D-24): the segment `a.b` is written as \`a.b\`, `["profile", "age"]`
+/// as `profile.age`, the segment `123abc` as \`123abc\`.
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// The field names, outermost first. Never empty, no segment empty.
     public let segments: [String]
@@ -38,7 +38,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         self.segments = parts
     }
 
-    /// Parses the quoted string form (`` a.`b.c`.d ``), the inverse of ``description``.
+    /// Parses the quoted string form (a.\`b.c\`.d is three segments), the inverse of ``description``.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the byte offset for an unterminated quote, a
     ///   stray character after a quoted segment, or an empty segment.
     public init(quoted text: String) throws(FirestoreError) {
@@ -99,7 +99,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     public var isDocumentID: Bool { segments == ["__name__"] }
 
     /// One segment as the REST API writes it: bare when it matches `[A-Za-z_][A-Za-z0-9_]*`, else in
-    /// backticks with `` ` `` and `\` escaped.
+    /// backticks with a backtick and `\` escaped.
     public static func quoteSegment(_ segment: String) -> String {
         var simple = !segment.isEmpty
         for (position, byte) in segment.utf8.enumerated() {

@@ -22,6 +22,7 @@ extension Firestore {
     /// The closure runs on the caller's actor (`isolation`), so it need not be `@Sendable`.
     /// - Parameters:
     ///   - maxAttempts: attempts in all, at least 1 (default 5).
+    ///   - isolation: the caller's actor, on which the closure runs (filled in by the compiler).
     ///   - updateBlock: reads with the transaction, then buffers writes; its result is returned after a
     ///     successful commit.
     /// - Returns: the result of the attempt that committed.

@@ -31,7 +31,7 @@ extension WriteCollecting {
         }
     }
 
-    /// Adds a set of only the dotted `mergeFields`; see ``DocumentReference/setData(_:mergeFields:)``.
+    /// Adds a set of only the dotted `mergeFields`; see `DocumentReference.setData(_:mergeFields:)`.
     /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
     @discardableResult
     public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [String])
@@ -43,7 +43,7 @@ extension WriteCollecting {
         }
     }
 
-    /// Adds a set of only the ``FieldPath`` `mergeFields`; see ``DocumentReference/setData(_:mergeFields:)``.
+    /// Adds a set of only the ``FieldPath`` `mergeFields`; see `DocumentReference.setData(_:mergeFields:)`.
     /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
     @discardableResult
     public func setData(

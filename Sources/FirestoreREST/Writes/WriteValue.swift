@@ -19,8 +19,9 @@ import Foundation
 /// Where each sentinel may appear is checked when the write is encoded, before anything is sent, as the
 /// conformance tests pin (`create-*`, `set-*`, `update-*`, `update-paths-*`): no sentinel inside an array (nor
 /// inside `arrayUnion`/`arrayRemove` arguments), ``delete`` only in `setData(_:merge:)` with merge, at a
-/// `mergeFields` path, or as a top-level value of `updateData`, and only numbers for ``increment``,
-/// ``maximum`` and ``minimum``. A violation throws ``FirestoreError`` `.invalidArgument` naming the field.
+/// `mergeFields` path, or as a top-level value of `updateData`, and only numbers for
+/// `increment`, `maximum` and `minimum`. A violation throws ``FirestoreError`` `.invalidArgument` naming the
+/// field.
 public indirect enum WriteValue: Sendable, Hashable {
     /// A plain value, written as is (its maps and arrays hold no sentinels).
     case value(FirestoreValue)
