@@ -167,12 +167,15 @@ struct JSONByteParser {
         let start = index
         index += 1
         let contentStart = index
+        var isASCII = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
                 index += 1
+                // ASCII needs no validation, and `String(decoding:)` is the fast, specialised path.
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw fail("invalid UTF-8 in a string", at: start)
                 }
@@ -180,6 +183,7 @@ struct JSONByteParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail("control character in a string") }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
