@@ -36,20 +36,23 @@ import Testing
         Row(label: "two value members", status: 200,
             body: runQueryBody(fields: #"{"tags":{"arrayValue":{"values":[{"stringValue":"a"},"#
                 + #"{"stringValue":"b","integerValue":"1"}]}}}"#),
-            expected: inDocument("field tags[1]: a Value has exactly one member, found both integerValue and stringValue")),
+            expected: inDocument(
+                "field tags[1]: a Value has exactly one member, found both integerValue and stringValue")),
         Row(label: "unknown value type", status: 200,
             body: runQueryBody(fields: #"{"profile":{"mapValue":{"fields":{"first name":{"vectorValue":{}}}}}}"#),
             expected: inDocument("field profile.`first name`: unknown value type (members: vectorValue)")),
         Row(label: "integer out of range", status: 200,
             body: runQueryBody(fields: #"{"n":{"integerValue":"9223372036854775808"}}"#),
-            expected: inDocument(#"field n: integerValue must be a decimal 64-bit integer, found "9223372036854775808""#)),
+            expected: inDocument(
+                #"field n: integerValue must be a decimal 64-bit integer, found "9223372036854775808""#)),
         Row(label: "integer out of range as a JSON number", status: 200,
             body: runQueryBody(fields: #"{"n":{"integerValue":9223372036854775808}}"#),
             expected: inDocument("field n: integerValue must be a 64-bit integer (a decimal string, or a JSON number "
                 + "below 2^53), found 9.223372036854776e+18")),
         Row(label: "invalid timestamp value", status: 200,
             body: runQueryBody(fields: #"{"t":{"timestampValue":"2023-02-30T00:00:00Z"}}"#),
-            expected: inDocument(#"field t: invalid RFC 3339 timestamp "2023-02-30T00:00:00Z" at byte 5: no such date"#)),
+            expected: inDocument(
+                #"field t: invalid RFC 3339 timestamp "2023-02-30T00:00:00Z" at byte 5: no such date"#)),
         Row(label: "invalid updateTime", status: 200,
             body: runQueryBody(fields: "{}", times: #""updateTime":"2024-05-01 11:00:00Z""#),
             expected: inDocument(
@@ -69,8 +72,8 @@ import Testing
             expected: FirestoreError(code: .internal, message: "runQuery element 1 is a string, not an object")),
         Row(label: "HTML error page with 502", status: 502,
             body: "<html><head><title>502 Bad Gateway</title></head></html>",
-            expected: FirestoreError(code: .internal, message: "<html><head><title>502 Bad Gateway</title></head></html>",
-                                     httpStatus: 502)),
+            expected: FirestoreError(
+                code: .internal, message: "<html><head><title>502 Bad Gateway</title></head></html>", httpStatus: 502)),
         Row(label: "HTML page with 200", status: 200,
             body: "<html><body>Bad gateway</body></html>",
             expected: FirestoreError(code: .internal, message: "POST \(root):runQuery: response is not JSON: "
