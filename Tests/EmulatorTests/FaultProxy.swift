@@ -12,7 +12,7 @@ final class FaultProxy: @unchecked Sendable {
     /// `127.0.0.1:PORT` of the proxy.
     let host: String
     /// Where the proxy writes one line per request, `fault=<kind|none> METHOD PATH`.
-    private let logURL = FileManager.default.temporaryDirectory
+    let logURL = FileManager.default.temporaryDirectory
         .appendingPathComponent("fault-proxy-\(UUID().uuidString).log")
 
     static var script: URL {
