@@ -12,6 +12,17 @@ enum ResidentMemory {
         return nil
     }
 
+    /// The sanitizer this process runs under (`"AddressSanitizer"`, `"ThreadSanitizer"`), or `nil`. Resident
+    /// memory says nothing about leaks then: AddressSanitizer keeps freed memory in quarantine, and both add
+    /// shadow memory as the program touches more addresses.
+    static let sanitizer: String? = {
+        guard let program = dlopen(nil, RTLD_NOW) else { return nil }
+        defer { dlclose(program) }
+        if dlsym(program, "__asan_init") != nil { return "AddressSanitizer" }
+        if dlsym(program, "__tsan_init") != nil { return "ThreadSanitizer" }
+        return nil
+    }()
+
     /// `31.2 MiB`.
     static func describe(_ bytes: Int) -> String {
         String(format: "%.1f MiB", Double(bytes) / 1_048_576)

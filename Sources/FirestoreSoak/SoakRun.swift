@@ -14,7 +14,8 @@ import Synchronization
 enum SoakRun {
     static func run(_ options: SoakOptions) async throws -> SoakFigures {
         let direct = try Firestore.emulator(host: options.emulator, projectID: options.project)
-        let counting = PollCountingTransport(CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 5)))
+        // A 2 s request timeout: the proxy's `timeout` fault stalls for 3 s.
+        let counting = PollCountingTransport(CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 2)))
         let viaProxy = try Firestore.emulator(host: options.proxy, projectID: options.project, transport: counting)
         let items = direct.collection("items")
         var random = SplitMix64(seed: 20_261_129)
