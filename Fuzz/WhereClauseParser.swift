@@ -5,8 +5,8 @@
 import Foundation
 
 // Fuzz target WhereClauseParser: the CLI's `--where 'FIELD OP VALUE'` text -> `WhereClause(parsing:)`
-// (compiled in from Sources/firestore-feed/WhereClause.swift), plus the `--select` splitter and the
-// seconds parser of the same file.
+// (compiled in from Sources/firestore-feed/WhereClause.swift), plus the `--select` splitter, the
+// `--order-by` quoting check and the seconds parser of the same file.
 //
 // Checks, besides "no crash, no leak, no hang":
 // - a parsed clause's field path and operator are the ones written: the clause parses again from the
@@ -17,6 +17,7 @@ import Foundation
 public func fuzzWhereClause(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let text = fuzzText(data, size) else { return 0 }
     _ = WhereClause.splitFields(text)
+    _ = WhereClause.hasUnquoted(in: text, where: { $0 == ":" })
     _ = WhereClause.seconds(text)
     guard let clause = try? WhereClause(parsing: text) else { return 0 }
     // Rebuild FIELD OP VALUE from the parsed parts, keeping VALUE's own text (the part after OP).
@@ -32,21 +33,22 @@ public func fuzzWhereClause(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The VALUE part of `FIELD OP VALUE`: the text after the second run of white space outside backticks.
+/// The VALUE part of `FIELD OP VALUE`: the text after the second run of white space outside backticks (read
+/// by Unicode scalars, as the parser does).
 private func valueText(of text: String) -> String? {
-    let characters = Array(text)
+    let scalars = Array(text.unicodeScalars)
     var index = 0
-    func skipSpaces() { while index < characters.count, characters[index].isWhitespace { index += 1 } }
+    func skipSpaces() { while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 } }
     func skipToken() {
         var inBackticks = false
-        while index < characters.count {
-            let character = characters[index]
-            if character == "`" { inBackticks.toggle() }
-            if character == "\\", inBackticks, index + 1 < characters.count {
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "`" { inBackticks.toggle() }
+            if scalar == "\\", inBackticks, index + 1 < scalars.count {
                 index += 2
                 continue
             }
-            if character.isWhitespace, !inBackticks { break }
+            if scalar.properties.isWhitespace, !inBackticks { break }
             index += 1
         }
     }
@@ -55,5 +57,5 @@ private func valueText(of text: String) -> String? {
     skipSpaces()
     skipToken()
     skipSpaces()
-    return index < characters.count ? String(characters[index...]) : nil
+    return index < scalars.count ? String(String.UnicodeScalarView(scalars[index...])) : nil
 }
