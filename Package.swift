@@ -36,6 +36,10 @@ let package = Package(
             name: "FirestoreBenchmarks",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
+        .executableTarget(
+            name: "FirestoreSoak",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
         .testTarget(
             name: "FirestoreRESTTests",
             dependencies: ["FirestoreREST"]
@@ -51,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed", "FirestoreBenchmarks"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed", "FirestoreBenchmarks", "FirestoreSoak"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -52,7 +52,7 @@ struct QueryOptions {
             } else if text.hasSuffix(":asc") {
                 fieldText = String(text.dropLast(4))
             }
-            if WhereClause.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.isWhitespace }) {
+            if WhereClause.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.properties.isWhitespace }) {
                 throw .usage(
                     "--order-by \"\(text)\": use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or spaces goes in backticks)",
                     help: help)

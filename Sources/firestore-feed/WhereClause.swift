@@ -11,37 +11,40 @@ struct WhereClause: Equatable {
     let value: FirestoreValue
 
     /// Parses one clause.
+    ///
+    /// The text is read by Unicode scalars, not `Character`s: a backtick, backslash or space followed by a
+    /// combining mark is one `Character` but still a delimiter (as in ``FieldPath/init(quoted:)``, which reads
+    /// bytes).
     /// - Throws: a message naming what is wrong (missing parts, unknown operator, invalid JSON with its byte
     ///   offset).
     init(parsing text: String) throws(FirestoreError) {
-        let characters = Array(text)
+        let scalars = Array(text.unicodeScalars)
         var index = 0
-        func skipSpaces() { while index < characters.count, characters[index].isWhitespace { index += 1 } }
+        func skipSpaces() { while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 } }
         func token() -> String {
-            var result = ""
+            var result = String.UnicodeScalarView()
             var inBackticks = false
-            while index < characters.count {
-                let character = characters[index]
-                if character == "`" { inBackticks.toggle() }
-                if character == "\\", inBackticks, index + 1 < characters.count {
-                    result.append(character)
-                    index += 1
-                    result.append(characters[index])
-                    index += 1
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar == "`" { inBackticks.toggle() }
+                if scalar == "\\", inBackticks, index + 1 < scalars.count {
+                    result.append(scalar)
+                    result.append(scalars[index + 1])
+                    index += 2
                     continue
                 }
-                if character.isWhitespace, !inBackticks { break }
-                result.append(character)
+                if scalar.properties.isWhitespace, !inBackticks { break }
+                result.append(scalar)
                 index += 1
             }
-            return result
+            return String(result)
         }
         skipSpaces()
         let fieldText = token()
         skipSpaces()
         let opText = token()
         skipSpaces()
-        let valueText = String(characters[index...])
+        let valueText = String(String.UnicodeScalarView(scalars[index...]))
         guard !fieldText.isEmpty, !opText.isEmpty, !valueText.isEmpty else {
             throw .invalidArgument(
                 "--where \"\(text)\": expected 'FIELD OP VALUE' with spaces around OP, e.g. 'name == \"Apple\"'")
@@ -72,6 +75,7 @@ struct WhereClause: Equatable {
 
     /// The first integer literal (digits with no fraction or exponent) outside strings that does not fit in
     /// Int64, or `nil`. JSON would read it as a double; the CLI promises integer literals are integerValues.
+    /// Read by Unicode scalars: a quote followed by a combining mark still opens a string.
     static func oversizedIntegerLiteral(in json: String) -> String? {
         var inString = false
         var escaped = false
@@ -81,17 +85,17 @@ struct WhereClause: Equatable {
             let isInteger = !token.isEmpty && !token.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
             return isInteger && Int64(token) == nil ? token : nil
         }
-        for character in json {
+        for scalar in json.unicodeScalars {
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" {
                     inString = false
                 }
                 continue
             }
-            if character == "\"" {
+            if scalar == "\"" {
                 inString = true
-            } else if character.isNumber || "-+.eE".contains(character) {
-                token.append(character)
+            } else if ("0"..."9").contains(scalar) || "-+.eE".unicodeScalars.contains(scalar) {
+                token.unicodeScalars.append(scalar)
                 continue
             }
             if let found = check() { return found }
@@ -108,18 +112,18 @@ struct WhereClause: Equatable {
         }
     }
 
-    /// Whether `text` has a character matching `predicate` outside backticks.
-    static func hasUnquoted(in text: String, where predicate: (Character) -> Bool) -> Bool {
+    /// Whether `text` has a Unicode scalar matching `predicate` outside backticks.
+    static func hasUnquoted(in text: String, where predicate: (Unicode.Scalar) -> Bool) -> Bool {
         var inBackticks = false
         var escaped = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaped {
                 escaped = false
-            } else if character == "\\", inBackticks {
+            } else if scalar == "\\", inBackticks {
                 escaped = true
-            } else if character == "`" {
+            } else if scalar == "`" {
                 inBackticks.toggle()
-            } else if !inBackticks, predicate(character) {
+            } else if !inBackticks, predicate(scalar) {
                 return true
             }
         }
@@ -132,26 +136,27 @@ struct WhereClause: Equatable {
         text == "__name__" ? .documentID : try FieldPath(quoted: text)
     }
 
-    /// Splits `a,b.c,\`x,y\`` at the commas outside backticks; an empty text gives no fields.
+    /// Splits `a,b.c,\`x,y\`` at the commas outside backticks (read by Unicode scalars); an empty text gives
+    /// no fields.
     static func splitFields(_ text: String) -> [String] {
         if text.isEmpty { return [] }
         var fields: [String] = []
         var current = ""
         var inBackticks = false
         var escaped = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaped {
                 escaped = false
-            } else if character == "\\", inBackticks {
+            } else if scalar == "\\", inBackticks {
                 escaped = true
-            } else if character == "`" {
+            } else if scalar == "`" {
                 inBackticks.toggle()
-            } else if character == ",", !inBackticks {
+            } else if scalar == ",", !inBackticks {
                 fields.append(current)
                 current = ""
                 continue
             }
-            current.append(character)
+            current.unicodeScalars.append(scalar)
         }
         fields.append(current)
         return fields

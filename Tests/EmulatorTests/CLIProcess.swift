@@ -9,19 +9,22 @@ struct CLIProcess {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static var executable: URL {
+    static var executable: URL { builtExecutable("firestore-feed") }
+
+    /// The package's executable `name` in the build folder.
+    static func builtExecutable(_ name: String) -> URL {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return testBinary.deletingLastPathComponent().appendingPathComponent("firestore-feed")
+        return testBinary.deletingLastPathComponent().appendingPathComponent(name)
     }
 
     let process = Process()
     let stdoutPipe = Pipe()
     let stderrPipe = Pipe()
 
-    /// Starts the tool with `arguments`; FIRESTORE_EMULATOR_HOST is removed from its environment so only the
-    /// flags count.
-    init(_ arguments: [String]) throws {
-        process.executableURL = Self.executable
+    /// Starts the tool (or another executable of the package) with `arguments`; FIRESTORE_EMULATOR_HOST is
+    /// removed from its environment so only the flags count.
+    init(_ arguments: [String], executable: URL = Self.executable) throws {
+        process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FIRESTORE_EMULATOR_HOST"] = nil
@@ -55,8 +58,10 @@ struct CLIProcess {
     }
 
     /// Runs to completion.
-    static func run(_ arguments: [String], timeout: Double = 60) async throws -> Result {
-        try await CLIProcess(arguments).finish(timeout: timeout)
+    static func run(_ arguments: [String], executable: URL = Self.executable, timeout: Double = 60) async throws
+        -> Result
+    {
+        try await CLIProcess(arguments, executable: executable).finish(timeout: timeout)
     }
 }
 

@@ -133,6 +133,35 @@ struct CurlTransportTests {
         }
     }
 
+    /// libcurl resends a request by itself when a reused connection closes without an answer, so a request
+    /// that is not idempotent (a commit) always goes out on a new connection; idempotent ones reuse it.
+    @Test func nonIdempotentRequestsTakeANewConnection() async throws {
+        try await LoopbackHTTPServer.with { server in
+            let transport = CurlTransport()
+            let url = server.baseURL + "/connection"
+            let read = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data("{}".utf8),
+                                                            isIdempotent: true))
+            let write = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data("{}".utf8)))
+            let patch = try await transport.send(HTTPRequest(method: "PATCH", url: url, body: Data("{}".utf8)))
+            let get = try await transport.send(HTTPRequest(method: "GET", url: url))
+            #expect(read.body == Data("connection 1".utf8))
+            #expect(write.body == Data("connection 2".utf8))
+            #expect(patch.body == Data("connection 3".utf8))
+            #expect(get.status == 200)
+            #expect(transport.openedConnectionCount == 3)  // the GET reused one of them
+        }
+    }
+
+    @Test func httpMethodsSayWhetherARequestIsIdempotent() {
+        let idempotent = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "get"].map {
+            HTTPRequest(method: $0, url: "http://h/").isIdempotent
+        }
+        #expect(idempotent == [true, true, true, true, true, true])
+        #expect(HTTPRequest(method: "POST", url: "http://h/").isIdempotent == false)
+        #expect(HTTPRequest(method: "PATCH", url: "http://h/").isIdempotent == false)
+        #expect(HTTPRequest(method: "POST", url: "http://h/", isIdempotent: true).isIdempotent == true)
+    }
+
     @Test func requestTimeoutThrowsDeadlineExceeded() async throws {
         try await LoopbackHTTPServer.with { server in
             // The server answers /slow after 2 s: a deadline-exceeded error (not a 200) proves the 0.3 s

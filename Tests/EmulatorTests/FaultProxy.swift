@@ -1,7 +1,8 @@
 import Foundation
 
 /// `Scripts/fault-proxy` in front of the emulator: injects 503, 429 with Retry-After, resets, truncated
-/// bodies, invalid JSON, HTML and delays into runQuery and batchGet responses, from a seeded generator.
+/// bodies, invalid JSON, HTML and delays into runQuery and batchGet responses (or, with `faults` and `only`,
+/// lost responses and ABORTED into commits), from a seeded generator.
 final class FaultProxy: @unchecked Sendable {
     struct StartError: Error, CustomStringConvertible { let description: String }
 
@@ -10,21 +11,26 @@ final class FaultProxy: @unchecked Sendable {
     private let output = Pipe()
     /// `127.0.0.1:PORT` of the proxy.
     let host: String
+    /// Where the proxy writes one line per request, `fault=<kind|none> METHOD PATH`.
+    let logURL = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fault-proxy-\(UUID().uuidString).log")
 
     static var script: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/fault-proxy")
     }
 
-    init(target: String, rate: Double, seed: Int, faults: [String]? = nil) throws {
+    init(target: String, rate: Double, seed: Int, faults: [String]? = nil, only: [String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.script.path, "--target", target, "--rate", String(rate),
                          "--seed", String(seed), "--exit-on-eof"]
         if let faults { arguments += ["--faults", faults.joined(separator: ",")] }
+        if let only { arguments += ["--only", only.joined(separator: ",")] }
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: logURL)
         try process.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -39,6 +45,12 @@ final class FaultProxy: @unchecked Sendable {
         host = String(text.dropFirst("LISTENING ".count))
     }
 
+    /// The requests the proxy has seen so far, as `fault=<kind|none> METHOD PATH` lines in arrival order.
+    var requestLog: [String] {
+        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("fault=") }
+    }
+
     /// Stops the proxy (closing its stdin) and waits for it.
     func stop() {
         try? input.fileHandleForWriting.close()
@@ -47,5 +59,6 @@ final class FaultProxy: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: logURL)
     }
 }

@@ -60,10 +60,10 @@ import Testing
         }
         #expect(try await reference.getDocument().data() == ["v": 1])
         #expect(try await db.document("docs/new").getDocument().exists == false)
-        // The rollback released the read lock: a plain write goes through at once.
-        let started = ContinuousClock.now
+        // The rollback released the read lock: a plain write goes through. (While the lock is held the emulator
+        // fails the write with ABORTED "Transaction lock timeout." after about 2 s, which would throw here; no
+        // wall-clock bound, which a loaded machine or a sanitizer run would break.)
         try await reference.updateData(["v": 4])
-        #expect(ContinuousClock.now - started < .seconds(1))
         #expect(try await reference.getDocument().data() == ["v": 4])
     }
 

@@ -122,7 +122,8 @@ import Testing
         #expect(transport.bodies.last == ["writes": [], "transaction": "VDE="])
     }
 
-    /// An ABORTED commit runs the closure again in a new transaction that names the aborted one.
+    /// An ABORTED commit rolls its transaction back (releasing locks the server may still hold) and runs the
+    /// closure again in a new transaction that names the aborted one.
     @Test func abortedCommitRetriesTheClosure() async throws {
         let transport = ScriptedTransport { request, index in
             if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
@@ -136,10 +137,12 @@ import Testing
             try transaction.setData(["a": 1], forDocument: db.document("c/d"))
         }
         #expect(runs.value == 2)
-        #expect(
-            transport.calls == ["POST :beginTransaction", "POST :commit", "POST :beginTransaction", "POST :commit"])
-        #expect(transport.bodies[2] == ["options": ["readWrite": ["retryTransaction": "T0"]]])
-        #expect(transport.bodies[3]["transaction"] == "T2")
+        #expect(transport.calls == [
+            "POST :beginTransaction", "POST :commit", "POST :rollback", "POST :beginTransaction", "POST :commit",
+        ])
+        #expect(transport.bodies[2] == ["transaction": "T0"])
+        #expect(transport.bodies[3] == ["options": ["readWrite": ["retryTransaction": "T0"]]])
+        #expect(transport.bodies[4]["transaction"] == "T3")
     }
 
     @Test func closedTransactionOnTheEmulatorIsRetried() async throws {

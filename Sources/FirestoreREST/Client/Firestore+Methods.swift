@@ -67,7 +67,7 @@ extension Firestore {
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
     ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
-    ///   naming the element index when an element is malformed.
+    ///   naming the element index when an element is malformed, or when the body is empty.
     public func runQuery(
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil
     ) async throws -> RunQueryResponse {
@@ -98,6 +98,8 @@ extension Firestore {
     /// as one JSON tree: the peak memory is the bytes, the documents and one element. Same rules and errors
     /// as ``decodeRunQuery(_:)-(JSONValue)``, plus `.internal` with the byte offset for malformed JSON.
     public static func decodeRunQuery(body: Data) throws(FirestoreError) -> RunQueryResponse {
+        // An empty 200 body is broken, not "no documents".
+        guard !body.isEmpty else { throw FirestoreError(code: .internal, message: "runQuery response body is empty") }
         guard body.first(where: { !(" \t\r\n".utf8.contains($0)) }) == UInt8(ascii: "[") else {
             // Not an array: an error object, or malformed; the tree decoder names which.
             let json: JSONValue
@@ -183,6 +185,9 @@ extension Firestore {
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
         let (json, bytes) = try await callMeasured("POST", database.documentsRoot + ":batchGet", body: .object(body))
+        guard bytes > 0 else {
+            throw FirestoreError(code: .internal, message: "batchGet response body is empty")
+        }
         var response = try Self.decodeBatchGet(json)
         response.responseBytes = bytes
         return response

@@ -46,9 +46,10 @@ extension Firestore {
     ) async throws -> (json: JSONValue, bytes: Int) {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
-                                  body: body?.serialized())
+        // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
+        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
+                                  body: body?.serialized(), isIdempotent: isIdempotent)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
     }
 
@@ -60,9 +61,10 @@ extension Firestore {
     ) async throws -> (value: Decoded, bytes: Int) {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
-                                  body: body?.serialized())
+        // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
+        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
+                                  body: body?.serialized(), isIdempotent: isIdempotent)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent, decode: decode)
     }
 }

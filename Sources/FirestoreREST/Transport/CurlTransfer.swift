@@ -137,6 +137,12 @@ struct CurlTransfer: Sendable {
         try handle.set(CURLOPT_USERAGENT, configuration.userAgent)
         try handle.set(CURLOPT_URL, request.url)
         try configureConnection(handle)
+        if !request.isIdempotent {
+            // libcurl resends a request by itself when a reused connection closes before any response byte
+            // arrives; for a commit whose response was lost that applies it twice. A new connection is never
+            // retried.
+            try handle.set(CURLOPT_FRESH_CONNECT, 1)
+        }
 
         let context = Unmanaged.passUnretained(collector).toOpaque()
         try handle.set(CURLOPT_WRITEDATA, pointer: context)

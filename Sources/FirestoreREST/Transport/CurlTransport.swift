@@ -8,7 +8,9 @@ import Synchronization
 ///   ``Configuration/maxConnections`` transfers run at once, each on its own handle, and each handle keeps at
 ///   most one connection open, so the number of TCP connections never exceeds the pool size. A request that
 ///   finds every handle busy waits (in FIFO order, without blocking a thread) until one is returned. The
-///   most recently used idle handle is taken first, as it is the one most likely to hold a live connection.
+///   most recently used idle handle is taken first, as it is the one most likely to hold a live connection. A request that is not
+///   ``HTTPRequest/isIdempotent`` (a commit) goes out on a new connection, because libcurl silently resends
+///   a request whose reused connection closes without an answer.
 /// - The blocking `curl_easy_perform` runs on a thread of its own (one short-lived thread per transfer), never
 ///   on the Swift cooperative thread pool or a shared Dispatch queue, so slow transfers cannot starve other
 ///   work or each other; the calling task is suspended until the transfer ends.

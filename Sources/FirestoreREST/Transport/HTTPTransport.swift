@@ -13,12 +13,23 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// Request body bytes, or `nil` for none.
     public var body: Data?
+    /// Whether sending this request twice has the same effect as sending it once (RFC 9110 §9.2.2). A
+    /// transport may resend an idempotent request by itself (say after a kept-alive connection turned out to
+    /// be closed), but never one that is not: a commit whose response was lost may already be applied, so
+    /// only the caller may decide to send it again.
+    public var isIdempotent: Bool
 
-    public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
+    /// - Parameter isIdempotent: `nil` means what the method says: `GET`, `HEAD`, `PUT`, `DELETE` and
+    ///   `OPTIONS` are idempotent, `POST` and `PATCH` are not. ``Firestore`` always passes its own verdict,
+    ///   the one that decides its retries: `true` for reads (GET, and the runQuery, batchGet,
+    ///   runAggregationQuery and listCollectionIds POSTs that begin no transaction), `false` for the rest.
+    public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil, isIdempotent: Bool? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.isIdempotent = isIdempotent
+            ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
     }
 }
 

@@ -51,7 +51,14 @@ extension Firestore {
                     try? await rollback(transaction: id)
                     throw error
                 }
-                try await commit(transaction.finish(), transaction: id)
+                do {
+                    try await commit(transaction.finish(), transaction: id)
+                } catch let error as FirestoreError where error.code == .aborted {
+                    // As the server SDKs do before a retry: release the attempt's locks in case the server
+                    // still holds the transaction open (an error here means it is already closed).
+                    try? await rollback(transaction: id)
+                    throw error
+                }
                 return result
             } catch {
                 guard attempt < maxAttempts, Self.isRetryableTransactionError(error) else { throw error }
