@@ -2,7 +2,7 @@ import FirestoreFeed
 import FirestoreREST
 import Foundation
 
-/// The seeded diff workload of `shared/bench/diff-workload.md` at N = 1,000, 10,000 and 100,000:
+/// The seeded diff workload of `Scripts/diff-workload.md` at N = 1,000, 10,000 and 100,000:
 /// ``SnapshotArrayDiff`` against the standard library's `difference(from:).inferringMoves()` and a plain
 /// O(N·M) LCS (``LCSDiff``), with the workload's checksums and the counts every diff must report checked.
 /// Targets (issue 6): exactly N/20 moves; at least 500x faster than the LCS at 10,000; 100,000 elements in
@@ -31,7 +31,7 @@ enum DiffWorkload {
 
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
-    /// The FNV-1a-64 checksums of the target, by N, as the steps of `shared/bench/diff-workload.md` produce
+    /// The FNV-1a-64 checksums of the target, by N, as the steps of `Scripts/diff-workload.md` produce
     /// them. That file's own figures (`54526db550a0d6ad`, `1912f8d5c58bc6d6`, `6048684babbfa357`) match no
     /// reading of its steps: this Swift implementation and an independent Python one of the written steps
     /// agree on the values below (and on `source[0].id`, the counts and the N/20 minimal moves), so these

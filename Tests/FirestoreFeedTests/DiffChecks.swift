@@ -98,7 +98,7 @@ struct Item: Identifiable, Hashable, CustomStringConvertible {
     var description: String { version == 0 ? id : "\(id)v\(version)" }
 }
 
-/// SplitMix64 (as in `shared/bench/diff-workload.md`), for seeded test inputs.
+/// SplitMix64 (as in `Scripts/diff-workload.md`), for seeded test inputs.
 struct SplitMix64 {
     var state: UInt64
     mutating func next() -> UInt64 {
