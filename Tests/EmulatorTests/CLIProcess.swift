@@ -44,6 +44,10 @@ struct CLIProcess {
             if Date() > deadline { process.terminate() }
             try? await Task.sleep(for: .milliseconds(20))
         }
+        // The process has ended, so this returns at once; it runs Foundation's end-of-process work on this
+        // thread's run loop, which a cooperative thread never runs otherwise: without it every Process and
+        // what it holds (arguments, environment, pipes) stays allocated (found by Scripts/sanitize address).
+        process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: await stdoutData, as: UTF8.self),
                       stderr: String(decoding: await stderrData, as: UTF8.self))

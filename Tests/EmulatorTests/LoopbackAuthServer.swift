@@ -33,6 +33,11 @@ final class LoopbackAuthServer: @unchecked Sendable {
 
     private static let script = #"""
         import json, os, ssl, sys, threading, time, urllib.parse
+        import signal
+        # Started from a libdispatch thread, which blocks signals, the server inherits that mask and would
+        # ignore Process.terminate(): take SIGTERM back.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         lock = threading.Lock()

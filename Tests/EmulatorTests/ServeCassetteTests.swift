@@ -38,6 +38,7 @@ import Testing
         let deadline = Date().addingTimeInterval(5)
         while server.process.isRunning, Date() < deadline { usleep(20_000) }
         if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+        server.process.waitUntilExit()  // frees the Process (see CLIProcess.finish)
     }
 
     @Test func aCassetteServedOverHTTPReplaysThroughCurlTransport() async throws {

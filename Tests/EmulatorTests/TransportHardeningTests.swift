@@ -72,13 +72,12 @@ struct TransportHardeningTests {
         try await LoopbackAuthServer.with { server in
             // /stall sends nothing for 20 s; below 1 byte/s for 1 s aborts long before that and before the 60 s
             // request timeout.
+            // The message proves the low-speed limit ended it (not the request timeout); no wall-clock bound,
+            // which a loaded machine or a sanitizer run breaks.
             let transport = CurlTransport(configuration: .init(lowSpeedLimit: 1, lowSpeedTime: 1))
-            let clock = ContinuousClock()
-            let start = clock.now
             let error = await #expect(throws: FirestoreError.self) {
                 try await transport.send(HTTPRequest(method: "GET", url: server.baseURL + "/stall"))
             }
-            #expect(clock.now - start < .seconds(15))
             #expect(error?.code == .deadlineExceeded)
             #expect(
                 error?.message.hasPrefix(
