@@ -112,22 +112,34 @@ struct WhereClause: Equatable {
         }
     }
 
-    /// Whether `text` has a Unicode scalar matching `predicate` outside backticks.
-    static func hasUnquoted(in text: String, where predicate: (Unicode.Scalar) -> Bool) -> Bool {
+    /// Walks `text` by Unicode scalars, telling `body` for each whether it is a delimiter candidate: outside
+    /// backticks and neither a backtick nor escaped. `body` returns `false` to stop early.
+    static func scanUnquoted(_ text: String, _ body: (Unicode.Scalar, _ unquoted: Bool) -> Bool) {
         var inBackticks = false
         var escaped = false
         for scalar in text.unicodeScalars {
+            var unquoted = false
             if escaped {
                 escaped = false
             } else if scalar == "\\", inBackticks {
                 escaped = true
             } else if scalar == "`" {
                 inBackticks.toggle()
-            } else if !inBackticks, predicate(scalar) {
-                return true
+            } else {
+                unquoted = !inBackticks
             }
+            if !body(scalar, unquoted) { return }
         }
-        return false
+    }
+
+    /// Whether `text` has a Unicode scalar matching `predicate` outside backticks.
+    static func hasUnquoted(in text: String, where predicate: (Unicode.Scalar) -> Bool) -> Bool {
+        var found = false
+        scanUnquoted(text) { scalar, unquoted in
+            found = unquoted && predicate(scalar)
+            return !found
+        }
+        return found
     }
 
     /// A field path as the CLI takes it: dotted, with backticks around a segment holding dots or spaces;
@@ -142,21 +154,14 @@ struct WhereClause: Equatable {
         if text.isEmpty { return [] }
         var fields: [String] = []
         var current = ""
-        var inBackticks = false
-        var escaped = false
-        for scalar in text.unicodeScalars {
-            if escaped {
-                escaped = false
-            } else if scalar == "\\", inBackticks {
-                escaped = true
-            } else if scalar == "`" {
-                inBackticks.toggle()
-            } else if scalar == ",", !inBackticks {
+        scanUnquoted(text) { scalar, unquoted in
+            if unquoted, scalar == "," {
                 fields.append(current)
                 current = ""
-                continue
+            } else {
+                current.unicodeScalars.append(scalar)
             }
-            current.unicodeScalars.append(scalar)
+            return true
         }
         fields.append(current)
         return fields
