@@ -70,13 +70,14 @@ final class CassetteHTTPServer: Sendable {
             message: "cannot listen on 127.0.0.1:\(port): \(call): \(String(cString: strerror(errno)))")
     }
 
-    /// Accepts connections until the process ends; each is served on a thread of its own.
+    /// Accepts connections until the process ends; each is served on a thread of its own. Blocks: call it on a
+    /// thread of its own, never from a task (a thread of Swift's cooperative pool).
     func run() -> Never {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                usleep(10_000)
+                usleep(10_000)  // the accept thread (see run()), never a thread of the cooperative pool
                 continue
             }
             let thread = Thread { [self] in
@@ -136,7 +137,7 @@ final class CassetteHTTPServer: Sendable {
             }
             done.signal()
         }
-        done.wait()
+        done.wait()  // a connection's own thread (see run()); the task runs on the cooperative pool
         switch outcome.withLock({ $0 }) {
         case .success(let response)?:
             return response

@@ -53,6 +53,11 @@ enum ServeCassetteCommand {
             "serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
                 + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
         Console.output("127.0.0.1:\(server.port)")
-        server.run()
+        // The accept loop blocks, so it runs on a thread of its own; this task waits (suspended, holding no
+        // thread of the cooperative pool, which answers the requests) until the process is ended by a signal.
+        let acceptor = Thread { server.run() }
+        acceptor.name = "serve-cassette accept"
+        acceptor.start()
+        while true { try? await Task.sleep(for: .seconds(3_600)) }
     }
 }

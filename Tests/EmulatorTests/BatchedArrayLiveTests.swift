@@ -5,7 +5,7 @@ import Testing
 
 /// BatchedArray against the real emulator: first load, an insertion, a document that moves and changes
 /// (field case A-2), then a query swap diffed against the old contents.
-@Suite struct BatchedArrayLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct BatchedArrayLiveTests {
     static func ids(_ update: BatchedArray.Update) -> [String] { update.items.map(\.documentID) }
 
     @Test func followsTheQueryAndItsReplacement() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// Runs `FirestoreBenchmarks --quick` (the debug build beside the test binary) once, so the benchmark suite
 /// cannot rot: every workload runs, its correctness checks pass, and each prints its JSON line. No timing is
 /// judged here: speed is judged only by `Scripts/bench` in release mode.
-@Suite struct BenchmarkSmokeTests {
+@Suite(.timeLimit(.minutes(5))) struct BenchmarkSmokeTests {
     @Test func quickRunPrintsEveryWorkload() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let binary = CLIProcess.executable.deletingLastPathComponent().appendingPathComponent("FirestoreBenchmarks")
@@ -19,10 +19,10 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        process.waitUntilExit()
+        let data = await CLIProcess.readToEnd(output.fileHandleForReading)
+        let status = await process.exitStatus(timeout: 600)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "output:\n\(text)")
+        #expect(status == 0, "output:\n\(text)")
         let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
             (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
         }

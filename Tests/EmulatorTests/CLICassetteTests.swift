@@ -4,7 +4,7 @@ import Testing
 
 /// `--cassette FILE --record-mode MODE` on watch, query, get and count: record from the emulator, then
 /// replay with no emulator at all.
-@Suite struct CLICassetteTests {
+@Suite(.timeLimit(.minutes(2))) struct CLICassetteTests {
     static func temporaryPath(_ label: String) -> String {
         NSTemporaryDirectory() + "cli-cassette-\(label)-\(UUID().uuidString).json"
     }

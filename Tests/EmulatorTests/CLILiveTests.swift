@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The `firestore-feed` tool against the real emulator.
-@Suite struct CLILiveTests {
+@Suite(.timeLimit(.minutes(2))) struct CLILiveTests {
     /// A JSON line with its volatile members (readTime, createTime, updateTime) removed.
     static func stable(_ line: String) throws -> JSONValue {
         func strip(_ json: JSONValue) -> JSONValue {
@@ -31,10 +31,10 @@ import Testing
             "watch", "fruits", "--emulator", host, "--project", project, "--where", "isFavourite == true",
             "--order-by", "name", "--format", "jsonl", "--count", "3", "--interval", "0.05",
         ])
-        // Each write waits until the watcher has surely polled the previous state (20 intervals).
-        try await Task.sleep(for: .seconds(1))
+        // Each write waits until the watcher has printed the snapshot of the previous state.
+        _ = await watcher.stdout.lines(atLeast: 1, timeout: 30)
         try await fruits.document("banana").updateData(["isFavourite": true])
-        try await Task.sleep(for: .seconds(1))
+        _ = await watcher.stdout.lines(atLeast: 2, timeout: 30)
         try await fruits.document("apple").delete()
         let result = await watcher.finish(timeout: 30)
 

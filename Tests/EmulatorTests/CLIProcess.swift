@@ -18,8 +18,14 @@ struct CLIProcess {
     }
 
     let process = Process()
-    let stdoutPipe = Pipe()
-    let stderrPipe = Pipe()
+    /// Ends the process when the last copy of this value goes away, e.g. when a test throws before ``finish``.
+    private let guardian: EndOnRelease
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    /// The tool's standard output, as it arrives.
+    let stdout: PipeCollector
+    /// The tool's standard error, as it arrives.
+    let stderr: PipeCollector
 
     /// Starts the tool (or another executable of the package) with `arguments`; FIRESTORE_EMULATOR_HOST is
     /// removed from its environment so only the flags count.
@@ -33,22 +39,18 @@ struct CLIProcess {
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        guardian = EndOnRelease(process)
+        stdout = PipeCollector(stdoutPipe.fileHandleForReading)
+        stderr = PipeCollector(stderrPipe.fileHandleForReading)
     }
 
-    /// Waits for exit (killing the process after `timeout` seconds) and collects its output.
+    /// Waits for exit (ending the process after `timeout` seconds) and collects its output; never blocks a
+    /// thread of the cooperative pool.
     func finish(timeout: Double = 60) async -> Result {
-        let deadline = Date().addingTimeInterval(timeout)
-        async let stdoutData = Self.readToEnd(stdoutPipe.fileHandleForReading)
-        async let stderrData = Self.readToEnd(stderrPipe.fileHandleForReading)
-        while process.isRunning {
-            if Date() > deadline { process.terminate() }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        // The process has ended, so this returns at once; it runs Foundation's end-of-process work on this
-        // thread's run loop, which a cooperative thread never runs otherwise: without it every Process and
-        // what it holds (arguments, environment, pipes) stays allocated (found by Scripts/sanitize address).
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        async let stdoutData = stdout.all()
+        async let stderrData = stderr.all()
+        let status = await process.exitStatus(timeout: timeout)
+        return Result(status: status,
                       stdout: String(decoding: await stdoutData, as: UTF8.self),
                       stderr: String(decoding: await stderrData, as: UTF8.self))
     }
@@ -70,3 +72,10 @@ struct CLIProcess {
 }
 
 extension CLIProcess: @unchecked Sendable {}
+
+/// Ends a child process (``Foundation/Process/end(grace:)``) when released.
+final class EndOnRelease: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+    deinit { process.end() }
+}

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The CLI's cursor, projection, offset, limit-to-last and collection-group options, and `count`.
-@Suite struct CLIQueryOptionTests {
+@Suite(.timeLimit(.minutes(2))) struct CLIQueryOptionTests {
     @Test func dryRunEncodesEveryQueryOption() async throws {
         let result = try await CLIProcess.run([
             "query", "scores", "--project", "demo-p", "--dry-run", "--order-by", "score", "--order-by", "__name__",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The tool's usage errors and dry run: no emulator involved.
-@Suite struct CLIUsageTests {
+@Suite(.timeLimit(.minutes(2))) struct CLIUsageTests {
     @Test func dryRunPrintsTheRequestAndSendsNothing() async throws {
         let result = try await CLIProcess.run([
             "query", "fruits", "--emulator", "127.0.0.1:1", "--project", "demo-p",

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The change feed against the real emulator: add, modify, reorder, leave the query, delete.
-@Suite struct ChangeFeedLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct ChangeFeedLiveTests {
     struct Change: Equatable, CustomStringConvertible {
         let type: DocumentChangeType
         let id: String

@@ -4,7 +4,7 @@ import Testing
 
 /// Codable models written with `setData(from:)` and read with `getDocument(as:)` against the real emulator
 /// (issue 4; firebase-semantics.md §3.8 CodableIntegrationTests; field cases C-12, C-13, C-15).
-@Suite struct CodableLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct CodableLiveTests {
     enum Kind: String, Codable { case fruit, vegetable }
 
     struct Nutrition: Codable, Equatable {

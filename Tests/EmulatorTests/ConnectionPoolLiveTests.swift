@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// The bounded connection pool against the real emulator: many concurrent queries, few connections.
-@Suite struct ConnectionPoolLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionPoolLiveTests {
     @Test func hundredConcurrentRunQueriesUseAtMostThePoolsConnections() async throws {
         let transport = CurlTransport(configuration: .init(maxConnections: 4))
         let db = try Firestore.emulator(

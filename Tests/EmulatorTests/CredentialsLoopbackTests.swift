@@ -6,7 +6,7 @@ import Testing
 
 /// Credential providers against a loopback token endpoint and metadata server (`LoopbackAuthServer`): the
 /// grant requests they send, one token request for many concurrent callers, and the `401` refresh.
-@Suite("Credentials over loopback")
+@Suite("Credentials over loopback", .timeLimit(.minutes(2)))
 struct CredentialsLoopbackTests {
     /// A settable wall clock starting at 2026-01-01T00:00:00Z.
     final class WallClock: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 /// `firestore-feed demo --replay`: the demo on `Recordings/demo.json` with no emulator prints the same
 /// change list as the live demo.
-@Suite struct DemoReplayCLITests {
+@Suite(.timeLimit(.minutes(2))) struct DemoReplayCLITests {
     static let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Recordings/demo.json").path
 

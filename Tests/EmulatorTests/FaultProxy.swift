@@ -20,7 +20,9 @@ final class FaultProxy: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("Scripts/fault-proxy")
     }
 
-    init(target: String, rate: Double, seed: Int, faults: [String]? = nil, only: [String]? = nil) throws {
+    /// Starts the proxy and waits (blocking) until it listens: call ``start(target:rate:seed:faults:only:)`` from
+    /// async code.
+    private init(target: String, rate: Double, seed: Int, faults: [String]?, only: [String]?) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.script.path, "--target", target, "--rate", String(rate),
                          "--seed", String(seed), "--exit-on-eof"]
@@ -51,14 +53,21 @@ final class FaultProxy: @unchecked Sendable {
         return text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("fault=") }
     }
 
-    /// Stops the proxy (closing its stdin) and waits for it.
+    /// Starts a proxy on a thread of its own (the start waits for the child process to listen).
+    static func start(target: String, rate: Double, seed: Int, faults: [String]? = nil, only: [String]? = nil)
+        async throws -> FaultProxy
+    {
+        try await BlockingWork.run { try FaultProxy(target: target, rate: rate, seed: seed, faults: faults, only: only) }
+    }
+
+    /// Stops the proxy (closing its stdin, then ``Foundation/Process/end(grace:)``) without waiting for it.
     func stop() {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.end()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { process.end() }
         try? FileManager.default.removeItem(at: logURL)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 5 against the real emulator: both poll modes give the same changes; keys mode fetches only what
 /// changed; a feed through a fault proxy ends equal to a direct query with no spurious change.
-@Suite struct FeedModesLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct FeedModesLiveTests {
     struct Change: Equatable, CustomStringConvertible {
         let type: DocumentChangeType
         let id: String
@@ -92,7 +92,7 @@ import Testing
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.rawValue)")
         let direct = try Firestore.emulator(host: host, projectID: project)
-        let proxy = try FaultProxy(target: host, rate: 0.2, seed: mode == .keys ? 11 : 12)
+        let proxy = try await FaultProxy.start(target: host, rate: 0.2, seed: mode == .keys ? 11 : 12)
         defer { proxy.stop() }
         let counting = CountingTransport(CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 5)))
         let viaProxy = try Firestore.emulator(host: proxy.host, projectID: project, transport: counting)

@@ -5,7 +5,7 @@ import Testing
 
 /// The FirestoreQuery property wrapper against the real emulator: `.ignore` keeps the decodable documents and
 /// names the broken one; changing the predicates re-registers and the error clears.
-@Suite struct FirestoreQueryLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct FirestoreQueryLiveTests {
     struct Fruit: Decodable, Equatable, Sendable {
         var name: String
     }

@@ -146,16 +146,14 @@ final class LoopbackAuthServer: @unchecked Sendable {
             def handle_error(self, request, client_address):
                 pass
 
-        def exit_when_parent_goes():
-            sys.stdin.read()
-            os._exit(0)
+        \#(ParentWatch.python)
 
         server = Server(("127.0.0.1", 0), Handler)
         if len(sys.argv) == 3:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[1], sys.argv[2])
             server.socket = context.wrap_socket(server.socket, server_side=True)
-        threading.Thread(target=exit_when_parent_goes, daemon=True).start()
+        _watch_parent()
         print(server.server_address[1], flush=True)
         server.serve_forever()
         """#
@@ -187,11 +185,10 @@ final class LoopbackAuthServer: @unchecked Sendable {
         self.port = port
     }
 
-    /// Stops the server process.
+    /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).
     func stop() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.end()
     }
 
     /// Starts a server on a thread of its own (the start waits for the child process to listen).

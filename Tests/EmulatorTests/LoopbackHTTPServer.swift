@@ -17,6 +17,7 @@ import Foundation
 ///   `X-Accept-Encoding` reports the request's header
 /// - `/connection`: 200, body `connection N`, N numbering the server's accepted TCP connections from 1
 /// - `/slow`: sleeps 2 s, then 200 `late`
+/// - `/stall`: sleeps 60 s, then 200 `too late` (for cancellation: it never answers in a test's time)
 /// - `/big`: 200 with 5000 bytes of `x`
 /// - anything else: 404 `{"error":"not found"}`
 final class LoopbackHTTPServer: @unchecked Sendable {
@@ -85,6 +86,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 elif path == "/slow":
                     time.sleep(2)
                     self.reply(200, b"late")
+                elif path == "/stall":
+                    time.sleep(60)
+                    self.reply(200, b"too late")
                 elif path == "/big":
                     self.reply(200, b"x" * 5000)
                 else:
@@ -98,12 +102,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             def handle_error(self, request, client_address):
                 pass  # e.g. a client that timed out and closed the socket
 
-        def exit_when_parent_goes():
-            sys.stdin.read()
-            os._exit(0)
+        \#(ParentWatch.python)
 
         server = Server(("127.0.0.1", 0), Handler)
-        threading.Thread(target=exit_when_parent_goes, daemon=True).start()
+        _watch_parent()
         print(server.server_address[1], flush=True)
         server.serve_forever()
         """#
@@ -132,13 +134,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         self.port = port
     }
 
-    /// Stops the server process.
+    /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).
     func stop() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        process.end()
     }
 
     /// Runs `body` with a fresh server and stops the server afterwards.

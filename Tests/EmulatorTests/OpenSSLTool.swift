@@ -17,13 +17,10 @@ enum OpenSSLTool {
         }
     }
 
-    /// Runs `openssl arguments` in `folder` (on a thread of its own) and returns its exit status and output.
+    /// Runs `openssl arguments` in `folder` and returns its exit status and output (the process is ended after
+    /// 60 s; its output is read and its exit awaited on threads of their own).
     @discardableResult
     static func run(_ arguments: [String], in folder: URL) async throws -> Result {
-        try await BlockingWork.run { try runBlocking(arguments, in: folder) }
-    }
-
-    private static func runBlocking(_ arguments: [String], in folder: URL) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
@@ -34,12 +31,12 @@ enum OpenSSLTool {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        async let stdout = CLIProcess.readToEnd(output.fileHandleForReading)
+        async let stderr = CLIProcess.readToEnd(errors.fileHandleForReading)
+        let status = await process.exitStatus(timeout: 60)
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: status, stdout: String(decoding: await stdout, as: UTF8.self),
+            stderr: String(decoding: await stderr, as: UTF8.self))
     }
 
     /// Runs `openssl arguments` and throws unless it exits 0.

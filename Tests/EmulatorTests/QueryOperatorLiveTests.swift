@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Each query operator against the real emulator, over a fixed set of cities.
-@Suite struct QueryOperatorLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryOperatorLiveTests {
     static let cities: [(String, [String: FirestoreValue])] = [
         ("SF", ["name": "San Francisco", "state": "CA", "population": 860_000, "regions": ["west_coast", "norcal"]]),
         ("LA", ["name": "Los Angeles", "state": "CA", "population": 3_900_000, "regions": ["west_coast", "socal"]]),

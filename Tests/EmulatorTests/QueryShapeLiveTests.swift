@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Composite filters, cursors, limit(toLast:), select, offset and aggregations against the real emulator.
-@Suite struct QueryShapeLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryShapeLiveTests {
     static func ids(_ query: some QueryRepresentable) async throws -> [String] {
         try await query.getDocuments().documents.map(\.documentID)
     }

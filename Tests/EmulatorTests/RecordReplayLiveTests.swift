@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A session recorded from the real emulator replays with identical results, offline.
-@Suite struct RecordReplayLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordReplayLiveTests {
     /// Writes, reads, a query, a count, an error and a change feed; every result as one JSON value, times
     /// included, so that a replay must reproduce them exactly.
     static func session(_ db: Firestore) async throws -> [JSONValue] {

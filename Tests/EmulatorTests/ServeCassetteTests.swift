@@ -8,7 +8,7 @@ import Testing
 
 /// `firestore-feed serve-cassette FILE`: a recorded cassette served over HTTP and replayed by this client
 /// over libcurl, as any HTTP client would. No emulator involved.
-@Suite struct ServeCassetteTests {
+@Suite(.timeLimit(.minutes(2))) struct ServeCassetteTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Recordings")
 
@@ -16,29 +16,14 @@ import Testing
     static func serve(_ name: String, _ extra: [String] = []) async throws -> (CLIProcess, String) {
         let server = try CLIProcess(
             ["serve-cassette", recordings.appendingPathComponent(name).path, "--port", "0"] + extra)
-        let handle = server.stdoutPipe.fileHandleForReading
-        // Read on a thread of its own, never blocking the cooperative pool.
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            Thread {
-                var bytes: [UInt8] = []
-                while !bytes.contains(0x0A) {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    bytes.append(contentsOf: chunk)
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }.start()
-        }
+        let line = await server.stdout.lines(atLeast: 1, timeout: 30).first ?? ""
         return (server, line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Stops the server: SIGTERM, then SIGKILL if it is still running after 5 s, so no server outlives the test.
+    /// Stops the server: SIGTERM, then SIGKILL if it is still running after 5 s, so no server outlives the test
+    /// (``Foundation/Process/end(grace:)``: nothing waits on the caller's thread).
     static func stop(_ server: CLIProcess) {
-        server.process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while server.process.isRunning, Date() < deadline { usleep(20_000) }
-        if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
-        server.process.waitUntilExit()  // frees the Process (see CLIProcess.finish)
+        server.process.end()
     }
 
     @Test func aCassetteServedOverHTTPReplaysThroughCurlTransport() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// The RS256 JWT of a service-account key, checked outside the library: a throwaway RSA key made by the
 /// `openssl` tool signs the token in the library (through `COpenSSL`), and `openssl dgst -verify` checks the
 /// signature with the public key. Header and claims are compared byte for byte (`firestore-rest.md` §2.4).
-@Suite("Service-account JWT")
+@Suite("Service-account JWT", .timeLimit(.minutes(2)))
 struct ServiceAccountJWTTests {
     /// 2026-01-01T00:00:00Z.
     static let issuedAt = Date(timeIntervalSince1970: 1_767_225_600)

@@ -5,10 +5,10 @@ import Testing
 /// The soak driver behind `Scripts/soak` (the FirestoreSoak executable), in a short run: 80 polls through
 /// the fault proxy (every read fault kind, as `Scripts/soak` uses them) while it writes. The feed's own behaviour under these faults is checked in detail by
 /// `FeedModesLiveTests.feedThroughFaultsStaysTrue`; this keeps the soak tool itself working.
-@Suite struct SoakDriverLiveTests {
+@Suite(.timeLimit(.minutes(5))) struct SoakDriverLiveTests {
     @Test(.timeLimit(.minutes(5))) func shortSoakPassesAndPrintsItsFigures() async throws {
         let host = try EmulatorEnvironment.requireHost()
-        let proxy = try FaultProxy(target: host, rate: 0.2, seed: 9, faults: [
+        let proxy = try await FaultProxy.start(target: host, rate: 0.2, seed: 9, faults: [
             "500", "503", "429", "reset", "truncate", "badjson", "html", "delay", "timeout", "trickle",
         ])
         defer { proxy.stop() }

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// `runTransaction` against the real emulator: contention, rollback, reads before writes.
-@Suite struct TransactionLiveTests {
+@Suite(.timeLimit(.minutes(5))) struct TransactionLiveTests {
     /// Increments `counters/c.n` by one in a transaction.
     static func increment(_ db: Firestore, attempts: AttemptCounter) async throws {
         let counter = db.document("counters/c")

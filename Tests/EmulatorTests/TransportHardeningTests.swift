@@ -6,7 +6,7 @@ import Testing
 
 /// `CurlTransport` hardening against loopback servers: TLS verification with and without a custom CA bundle,
 /// the User-Agent, the low-speed abort, proxies (explicit and from the environment) and the bounded pool.
-@Suite("CurlTransport hardening")
+@Suite("CurlTransport hardening", .timeLimit(.minutes(2)))
 struct TransportHardeningTests {
     @Test func aSelfSignedCertificateIsRefusedByDefaultAndAcceptedAsTheCABundle() async throws {
         let folder = try OpenSSLTool.temporaryFolder("tls")
@@ -137,11 +137,8 @@ struct TransportHardeningTests {
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            let (data, status) = try await BlockingWork.run {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (data, process.terminationStatus)
-            }
+            let data = await CLIProcess.readToEnd(output.fileHandleForReading)
+            let status = await process.exitStatus(timeout: 60)
             #expect(status == 0)
             let line = try JSONValue.parse(data)
             #expect(line["path"] == "fruits/apple")
@@ -181,7 +178,9 @@ struct TransportHardeningTests {
             let stall = server.baseURL + "/stall"  // answers after 20 s
             let document = server.baseURL + "/v1/projects/p/databases/(default)/documents/c/waiting"
             let busy = Task { try await transport.send(HTTPRequest(method: "GET", url: stall)) }
-            try await Task.sleep(for: .milliseconds(300))
+            // The stalled request holds the one handle before the second asks for it (however loaded the machine).
+            for _ in 0..<1_000 where transport.createdHandleCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(transport.createdHandleCount == 1)
             let waiting = Task { try await transport.send(HTTPRequest(method: "GET", url: document)) }
             try await Task.sleep(for: .milliseconds(300))
             waiting.cancel()

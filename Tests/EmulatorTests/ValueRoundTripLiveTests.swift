@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every REST value type written to the real emulator and read back exactly.
-@Suite struct ValueRoundTripLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct ValueRoundTripLiveTests {
     @Test func everyValueTypeRoundTrips() async throws {
         let db = try LiveFirestore.make("values")
         let reference = db.document("types/all")

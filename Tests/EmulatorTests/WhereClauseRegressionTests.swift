@@ -6,7 +6,7 @@ import Testing
 /// Inputs found by fuzzing the CLI's `--where` parser (`Scripts/fuzz WhereClauseParser`), written out, and the
 /// other delimiters of the same kind: a backtick, comma or quote followed by a combining mark is one Swift
 /// `Character` but still a delimiter, so the CLI's little parsers read Unicode scalars.
-@Suite struct WhereClauseRegressionTests {
+@Suite(.timeLimit(.minutes(2))) struct WhereClauseRegressionTests {
     /// The fuzzer's input (`Fuzz` crash 06b30a17): it parsed, but its field written back in quoted form
     /// (`` `֠۠_` ``) did not: the backtick and the marks after it form one `Character`, so the quote never
     /// opened, the closing backtick opened one instead and swallowed the rest of the clause.

@@ -4,7 +4,7 @@ import Testing
 
 /// Every write form and every `FieldValue` sentinel against the real emulator, checked by reading back exact
 /// values; preconditions; batches; listCollectionIds.
-@Suite struct WriteLiveTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteLiveTests {
     @Test func createRefusesAnExistingDocument() async throws {
         let db = try LiveFirestore.make("create")
         let reference = db.document("fruits/apple")

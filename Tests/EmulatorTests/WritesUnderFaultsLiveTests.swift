@@ -5,15 +5,15 @@ import Testing
 /// Writes through `Scripts/fault-proxy` in front of the real emulator: a commit whose response is lost is
 /// reported as an error and sent once (never silently resent outside a transaction), and a transaction
 /// retried on ABORTED applies exactly once.
-@Suite struct WritesUnderFaultsLiveTests {
+@Suite(.timeLimit(.minutes(5))) struct WritesUnderFaultsLiveTests {
     /// Clients for one fresh project: `direct` to the emulator, `viaProxy` through a proxy that applies
     /// `fault` to every commit (and passes every other request through).
-    static func clients(_ label: String, fault: String, rate: Double = 1, seed: Int = 3) throws
+    static func clients(_ label: String, fault: String, rate: Double = 1, seed: Int = 3) async throws
         -> (direct: Firestore, viaProxy: Firestore, proxy: FaultProxy)
     {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID(label)
-        let proxy = try FaultProxy(target: host, rate: rate, seed: seed, faults: [fault], only: [":commit"])
+        let proxy = try await FaultProxy.start(target: host, rate: rate, seed: seed, faults: [fault], only: [":commit"])
         let transport = CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 10))
         return (try Firestore.emulator(host: host, projectID: project),
                 try Firestore.emulator(host: proxy.host, projectID: project, transport: transport), proxy)
@@ -30,7 +30,7 @@ import Testing
     /// a reused connection closes without an answer, which must not happen to a commit.
     @Test(arguments: [false, true])
     func lostCommitResponseIsAnErrorAndSentOnce(reusingConnection: Bool) async throws {
-        let (direct, viaProxy, proxy) = try Self.clients("lost-commit", fault: "lostresponse")
+        let (direct, viaProxy, proxy) = try await Self.clients("lost-commit", fault: "lostresponse")
         defer { proxy.stop() }
         try await direct.document("counters/c").setData(["n": 0])
         let counter = viaProxy.document("counters/c")
@@ -50,7 +50,7 @@ import Testing
     /// A transaction whose commit response is lost is not run again (the commit may have applied): the
     /// closure ran once, the error is reported, the counter moved by one.
     @Test func transactionWithALostCommitResponseIsNotRetried() async throws {
-        let (direct, viaProxy, proxy) = try Self.clients("lost-tx-commit", fault: "lostresponse")
+        let (direct, viaProxy, proxy) = try await Self.clients("lost-tx-commit", fault: "lostresponse")
         defer { proxy.stop() }
         try await direct.document("counters/c").setData(["n": 0])
         let runs = TransactionLiveTests.AttemptCounter()
@@ -66,7 +66,7 @@ import Testing
     /// Ten increments in transactions while 40 % of commits get ABORTED (not forwarded): each aborted
     /// attempt is run again, and the counter ends at exactly ten.
     @Test(.timeLimit(.minutes(2))) func transactionRetriedOnAbortedAppliesOnce() async throws {
-        let (direct, viaProxy, proxy) = try Self.clients("aborted-tx", fault: "aborted", rate: 0.4, seed: 5)
+        let (direct, viaProxy, proxy) = try await Self.clients("aborted-tx", fault: "aborted", rate: 0.4, seed: 5)
         defer { proxy.stop() }
         try await direct.document("counters/c").setData(["n": 0])
         let runs = TransactionLiveTests.AttemptCounter()

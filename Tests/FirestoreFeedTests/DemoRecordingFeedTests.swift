@@ -5,7 +5,7 @@ import Testing
 
 /// The demo's change-feed session recorded from the real emulator (`Recordings/demo.json`), replayed
 /// offline through the feed: the same writes, the same polls, in recorded order.
-@Suite struct DemoRecordingFeedTests {
+@Suite(.timeLimit(.minutes(2))) struct DemoRecordingFeedTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Recordings")
 

@@ -6,7 +6,7 @@ import Testing
 @testable import FirestoreFeed
 
 /// Issue 5's feed behaviour over scripted transports and test clocks: no network, no real sleeping.
-@Suite struct FeedBehaviourTests {
+@Suite(.timeLimit(.minutes(2))) struct FeedBehaviourTests {
     static let t0 = "2024-05-01T00:00:00Z"
     static let t1 = "2024-05-01T00:00:01Z"
 

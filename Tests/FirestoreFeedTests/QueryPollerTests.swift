@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The polling change feed over a scripted transport and an immediate clock: no network, no sleeping.
-@Suite struct QueryPollerTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryPollerTests {
     struct Change: Equatable {
         let type: DocumentChangeType
         let id: String

@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// The cassette file: its exact text, round trips, and errors naming the faulty member.
-@Suite struct CassetteFormatTests {
+@Suite(.timeLimit(.minutes(2))) struct CassetteFormatTests {
     static let sample = Cassette(interactions: [
         Cassette.Interaction(
             request: Cassette.Request(

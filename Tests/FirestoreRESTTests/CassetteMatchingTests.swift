@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// Field case F-31: POST requests are matched with their body, and a miss names the closest recording.
-@Suite struct CassetteMatchingTests {
+@Suite(.timeLimit(.minutes(2))) struct CassetteMatchingTests {
     static let runQueryPath = "/v1/projects/p/databases/(default)/documents:runQuery"
 
     static func runQueryRow(_ id: String, _ status: String) -> String {

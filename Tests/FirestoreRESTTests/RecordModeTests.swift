@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// The VCR record modes over a cassette file: once, none, all, new episodes.
-@Suite struct RecordModeTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordModeTests {
     /// A server that answers `GET /n` with `n` followed by how many requests it has seen, e.g. `a#1`.
     static func server() -> ScriptedTransport {
         ScriptedTransport { request, index in

@@ -5,7 +5,7 @@ import Testing
 
 /// Every file in `Recordings/` is free of secrets and of this machine's details, every cassette is exactly
 /// what the recorder writes, and the README lists each one.
-@Suite struct RecordingsHygieneTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingsHygieneTests {
     static func files() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: RecordingsFolder.url.path).filter { !$0.hasPrefix(".") }
             .sorted()

@@ -5,7 +5,7 @@ import Testing
 
 /// The cassettes in `Recordings/` (recorded by `Scripts/record` from the real emulator) replayed offline
 /// with the calls their scenarios made, each answer checked against written-out values.
-@Suite struct RecordingsReplayTests {
+@Suite(.timeLimit(.minutes(2))) struct RecordingsReplayTests {
     @Test func everyValueTypeRoundTripsOffline() async throws {
         let (db, transport) = try RecordingsFolder.replay("values.json", projectID: "demo-values")
         let fields: [String: FirestoreValue] = [

@@ -6,7 +6,7 @@ import Testing
 
 /// Field case F-32 (identical polls replay in order), playback repeats, session order, pace on an injected
 /// clock, and recorded failures.
-@Suite struct ReplayOrderTests {
+@Suite(.timeLimit(.minutes(2))) struct ReplayOrderTests {
     static let runQueryPath = "/v1/projects/p/databases/(default)/documents:runQuery"
     static let pollBody = Data(#"{"structuredQuery":{"from":[{"collectionId":"fruits"}]}}"#.utf8)
 

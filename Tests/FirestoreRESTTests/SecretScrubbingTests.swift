@@ -5,7 +5,7 @@ import Testing
 
 /// Field case F-33: credentials never reach a saved cassette, the live run still uses them, and replay still
 /// matches.
-@Suite struct SecretScrubbingTests {
+@Suite(.timeLimit(.minutes(2))) struct SecretScrubbingTests {
     static let assertion = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzYUBwLmlhbSJ9.c2lnbmF0dXJlLWJ5dGVz"
     static let tokenBody = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
     static let documentURL = "https://firestore.googleapis.com/v1/projects/p/databases/(default)/documents/c/d"
