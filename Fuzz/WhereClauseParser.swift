@@ -16,9 +16,9 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWhereClause(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let text = fuzzText(data, size) else { return 0 }
-    _ = WhereClause.splitFields(text)
-    _ = WhereClause.hasUnquoted(in: text, where: { $0 == ":" })
-    _ = WhereClause.seconds(text)
+    _ = FieldPathArgument.splitFields(text)
+    _ = FieldPathArgument.hasUnquoted(in: text, where: { $0 == ":" })
+    _ = SecondsArgument.seconds(text)
     guard let clause = try? WhereClause(parsing: text) else { return 0 }
     // Rebuild FIELD OP VALUE from the parsed parts, keeping VALUE's own text (the part after OP).
     let field = clause.field.isDocumentID ? "__name__" : clause.field.description

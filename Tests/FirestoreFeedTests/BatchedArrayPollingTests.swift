@@ -1,5 +1,7 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
 import Foundation
 import Testing
 

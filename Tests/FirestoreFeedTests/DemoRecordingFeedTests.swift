@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ import Testing
             { try await db.document("fruits/fig").delete() },
         ]
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        let pool = PollerPool(clock: FirestoreREST.ImmediateClock())
+        let pool = PollerPool(clock: ImmediateClock())
         var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: .milliseconds(200)))
             .makeAsyncIterator()
         var changes: [[Change]] = []

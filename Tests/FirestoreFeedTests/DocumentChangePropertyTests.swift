@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Testing
 
 /// The change computation (with its fast paths: merged additions, in-place modifications) against a

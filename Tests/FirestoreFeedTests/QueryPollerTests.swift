@@ -1,3 +1,5 @@
+import FirestoreTestSupport
+import FirestoreTesting
 import Synchronization
 import FirestoreFeed
 import FirestoreREST
@@ -42,7 +44,7 @@ import Testing
             ])),
         ])
         let errors = ErrorLog()
-        let clock = ImmediateClock()
+        let clock = CountingClock()
         var feed = PollerPool(clock: clock).snapshots(
             of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))) { errors.append($0) }
             .makeAsyncIterator()

@@ -1,4 +1,5 @@
 import FirestoreFeed
+import FirestoreTesting
 import Testing
 
 /// 10,500 seeded random pairs (sizes 0-200; repeated identities, empty, identical, reversed, permuted, edited),

@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
 import Testing
 
 /// FirebaseUI's FUISnapshotArrayDiffTest rows 10-19 (`firebase-semantics.md` §2.2) and the FirebaseUI API names.
