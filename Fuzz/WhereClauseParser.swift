@@ -1,12 +1,12 @@
 // fuzz-modules: FirestoreREST
-// fuzz-sources: Sources/firestore-feed/WhereClause.swift
+// fuzz-sources: Sources/FirestoreFeedCLI/Parsing/WhereClause.swift Sources/FirestoreFeedCLI/Parsing/FieldPathArgument.swift Sources/FirestoreFeedCLI/Parsing/SecondsArgument.swift
 // fuzz-seeds: where
 @testable import FirestoreREST
 import Foundation
 
 // Fuzz target WhereClauseParser: the CLI's `--where 'FIELD OP VALUE'` text -> `WhereClause(parsing:)`
-// (compiled in from Sources/firestore-feed/WhereClause.swift), plus the `--select` splitter, the
-// `--order-by` quoting check and the seconds parser of the same file.
+// (the CLI library's parsers, compiled in from Sources/FirestoreFeedCLI/Parsing), plus the `--select` splitter,
+// the `--order-by` quoting check (FieldPathArgument) and the seconds parser (SecondsArgument).
 //
 // Checks, besides "no crash, no leak, no hang":
 // - a parsed clause's field path and operator are the ones written: the clause parses again from the
