@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replaces secrets in recorded interactions with placeholders before a cassette is saved (field case F-33:
+/// Replaces secrets in recorded interactions with placeholders before a cassette is saved (`SecretScrubbingTests`:
 /// bearer tokens, client secrets and token-exchange responses once reached committed cassettes).
 ///
 /// What is scrubbed by ``standard``:
@@ -270,7 +270,7 @@ public struct SecretScrubber: Sendable {
     }
 
     /// Replaces each secret as it appears in JSON text: raw, and with `/` escaped as `\/` (the emulator's
-    /// habit, `firestore-rest.md` §1.8).
+    /// habit).
     static func replaceJSON(_ secrets: [String], in text: String) -> String {
         var result = text
         for secret in secrets where !secret.isEmpty {

@@ -75,7 +75,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         return String(link)
     }
 
-    /// For a missing composite index, the console link to create it (`firestore-rest.md` §1.8): the
+    /// For a missing composite index, the console link to create it (Firestore docs, "Manage indexes"): the
     /// `https://console.firebase.google.com/...indexes?create_composite=...` URL found in the server's message,
     /// in either the current (`/v1/r/project/<p>/firestore/indexes`) or the older
     /// (`/project/<p>/database/firestore/indexes`) form. `nil` for any other error or when the message holds no
