@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Application Default Credentials: finds credentials the way every Google Cloud client library does
 /// (https://cloud.google.com/docs/authentication/application-default-credentials):

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials of a user signed in with `gcloud auth application-default login`: the `authorized_user` file
 /// (`~/.config/gcloud/application_default_credentials.json`) holding `client_id`, `client_secret`,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Compact RS256 JSON Web Tokens (RFC 7515 / 7519) as Google's OAuth 2 service-account flow uses them
 /// (RFC 7519; https://developers.google.com/identity/protocols/oauth2/service-account#jwt-auth): `base64url(header) "."

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials from the metadata server of Compute Engine, Cloud Run, Cloud Functions, App Engine and GKE
 /// (workload identity): `GET http://<host>/computeMetadata/v1/instance/service-accounts/<account>/token` with

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Requests to OAuth 2 token endpoints (`token_uri`, the metadata server) and decoding of their answers
 /// (RFC 6749 §5.1): `{"access_token":"...","expires_in":3599,"token_type":"Bearer"}`.

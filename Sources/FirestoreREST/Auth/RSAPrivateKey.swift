@@ -1,5 +1,10 @@
 internal import COpenSSL
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An RSA private key loaded with OpenSSL (libcrypto), used to sign RS256 JSON Web Tokens.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials from a service-account key: an RS256 JWT signed with OpenSSL, either exchanged for an access
 /// token at the key's `token_uri` (the JWT-bearer grant) or sent itself as the bearer token (self-signed JWT)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A service-account key: the JSON file Google Cloud issues for a service account
 /// (`GOOGLE_APPLICATION_CREDENTIALS` usually points at one; https://cloud.google.com/iam/docs/keys-create-delete).

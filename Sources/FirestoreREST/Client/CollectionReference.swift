@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A reference to a collection: add documents to it, list them, or query it (every ``Query`` builder method
 /// is available on it through ``QueryRepresentable``).

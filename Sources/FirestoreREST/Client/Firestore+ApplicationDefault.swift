@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// A client configured the way the Firebase and Google Cloud server SDKs configure themselves:

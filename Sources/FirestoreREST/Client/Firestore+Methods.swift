@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// runQuery: POST `/v1/{parent}:runQuery` with `{"structuredQuery": ...}`.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// Sends `request` until it succeeds or may not be retried, and returns the parsed JSON of the 2xx body and

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Firestore REST v1 client for one database: the entry point to collections, documents, queries and
 /// writes. Cheap to share: it is `Sendable`, and every reference and query made from it holds it.

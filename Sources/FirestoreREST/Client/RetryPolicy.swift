@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc  // pow
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// When and how long the client waits before sending a failed request again.
 ///

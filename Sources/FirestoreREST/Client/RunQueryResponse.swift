@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The documents of one runQuery call and the stream's metadata (REST reference:
 /// `projects.databases.documents.runQuery`, a stream of `RunQueryResponse`).

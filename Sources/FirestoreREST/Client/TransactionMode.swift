@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a transaction is begun (REST reference: `TransactionOptions`).
 package enum TransactionMode: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes Firestore data into `Decodable` Swift types: the Firebase SDK's `Firestore.Decoder`, working
 /// directly on ``FirestoreValue`` trees (no JSON round trip).

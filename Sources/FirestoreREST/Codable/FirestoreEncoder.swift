@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Encodes `Encodable` Swift values as Firestore data: the Firebase SDK's `Firestore.Encoder`.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A type a ``ServerTimestamp`` can hold: ``Timestamp`` and `Date` are built in; add others (an ISO 8601
 /// `String`, say) by converting to and from ``Timestamp``.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreError {
     /// Decodes a REST error from a response, in any of the three forms Firestore uses (a `google.rpc.Status`,
@@ -26,11 +30,7 @@ extension FirestoreError {
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return .seconds(Int64(trimmed) ?? Int64(Int32.max))
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         let seconds = max(0, date.timeIntervalSinceNow)
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one error type of the client: a canonical status ``Code`` (the gRPC codes of `google/rpc/code.proto`),
 /// a human message, the HTTP status when a response arrived, and where it applies the console link to create

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One header field. Names compare case-insensitively through ``HTTPHeader/matches(_:)``.
 public struct HTTPHeader: Sendable, Hashable {

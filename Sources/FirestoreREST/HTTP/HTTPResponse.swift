@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One HTTP response: status, header fields and the body exactly as received (already decompressed).
 public struct HTTPResponse: Sendable, Hashable {

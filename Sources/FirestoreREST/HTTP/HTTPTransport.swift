@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sends HTTP requests. The client never talks to the network except through this protocol, so a test or
 /// an offline demo can swap in an in-memory or replaying transport.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Replaces secrets in recorded interactions with placeholders before a cassette is saved (`SecretScrubbingTests`:
 /// bearer tokens, client secrets and token-exchange responses once reached committed cassettes).

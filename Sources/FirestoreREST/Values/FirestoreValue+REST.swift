@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreValue {
     /// Decodes a REST `Value` object (`{"integerValue":"42"}`), as the REST reference `Value` describes it:

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One Firestore value: every member of the REST `Value` oneof (REST reference: `Value`;
 /// `google/firestore/v1/document.proto`).

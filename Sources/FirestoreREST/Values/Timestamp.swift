@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A point in time with nanosecond precision: whole seconds since the Unix epoch plus 0 to 999,999,999
 /// nanoseconds, as Firestore's `timestampValue`, `createTime`, `updateTime` and `readTime` carry it.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value to write: a plain ``FirestoreValue``, a map or array of write values, or one of the `FieldValue`
 /// sentinels that the server resolves (REST reference: `Write.updateTransforms`, `DocumentTransform.FieldTransform`).
