@@ -23,6 +23,23 @@
 #define OPENSSL_INIT_NO_ATEXIT 0x00080000L
 #endif
 
+/* ---- the name of a transfer thread (shown by gdb and /proc/PID/task/TID/comm) ---- */
+
+#if defined(__linux__)
+#include <pthread.h>
+/* glibc declares pthread_setname_np only under _GNU_SOURCE; the symbol is always there. */
+extern int pthread_setname_np(pthread_t thread, const char *name);
+#endif
+
+/* Names the calling thread; Linux keeps the first 15 bytes. */
+static inline void ccurl_set_thread_name(const char *name) {
+#if defined(__linux__)
+    (void)pthread_setname_np(pthread_self(), name);
+#else
+    (void)name;
+#endif
+}
+
 /* ---- curl_easy_setopt, one wrapper per argument type ---- */
 
 static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {

@@ -4,13 +4,15 @@ import Testing
 @testable import FirestoreREST
 
 /// `Hashable` requires `a == b` ⇒ `hash(a) == hash(b)`; sets, dictionaries and document diffs rely on it.
+/// Strings are equal only byte for byte, so NFC `é` and NFD `e\u{301}` are *different* values
+/// (`ByteExactEqualityTests`).
 @Suite("FirestoreValue hashing", .timeLimit(.minutes(2)))
 struct FirestoreValueHashingTests {
     @Test(arguments: [
         (FirestoreValue.double(.nan), FirestoreValue.double(-.nan)),
         (.double(.nan), .double(.signalingNaN)),
         (.integer(5), .integer(5)),
-        (.string("é"), .string("e\u{301}")),
+        (.string("\u{E9}"), .string("\u{E9}")),
         (.map(["a": .double(.nan)]), .map(["a": .double(.nan)])),
     ])
     func equalValuesHashEqually(lhs: FirestoreValue, rhs: FirestoreValue) {
@@ -50,5 +52,21 @@ struct FirestoreValueHashingTests {
     ])
     func differentTypesAreNotEqual(lhs: FirestoreValue, rhs: FirestoreValue) {
         #expect(lhs != rhs)
+    }
+
+    /// NFC `é` (UTF-8 `C3 A9`) and NFD `e\u{301}` (`65 CC 81`) are different strings to Firestore, as values
+    /// and as map keys, although Swift's `String ==` calls them equal.
+    @Test(arguments: [
+        (FirestoreValue.string("\u{E9}"), FirestoreValue.string("e\u{301}")),
+        (
+            .reference("projects/p/databases/(default)/documents/c/\u{E9}"),
+            .reference("projects/p/databases/(default)/documents/c/e\u{301}")
+        ),
+        (.map(["\u{E9}": .null]), .map(["e\u{301}": .null])),
+        (.array([.string("\u{E9}")]), .array([.string("e\u{301}")])),
+    ])
+    func normalizationFormsAreDifferentValues(lhs: FirestoreValue, rhs: FirestoreValue) {
+        #expect(lhs != rhs)
+        #expect(Set([lhs, rhs]).count == 2)
     }
 }

@@ -3,7 +3,7 @@ import FirestoreREST
 import Synchronization
 
 /// The current result of one query as an ordered array of document snapshots, reporting every change as one
-/// batched ``SnapshotArrayDiff``: FirebaseUI's `FUIBatchedArray` (`firebase-semantics.md` §1.2-1.3) for
+/// batched ``SnapshotArrayDiff``: FirebaseUI-iOS's `FUIBatchedArray` for
 /// Linux, with its defects fixed.
 ///
 /// ```swift
@@ -22,8 +22,8 @@ import Synchronization
 ///   content (`updateTime`, fields), in O(n log n) at worst (``SnapshotArrayDiff``). Replacing ``source``
 ///   while observing stops the old listen and diffs the old contents against the new source's first
 ///   snapshot. (FirebaseUI used the change list when "in sync" and an O(n·m) LCS otherwise; one content
-///   diff covers both, and also reports documents that moved and changed, field case A-2.)
-/// - Fixes over FirebaseUI (field case A-1, §1.3): in `willUpdate` the array still shows the old contents,
+///   diff covers both, and also reports documents that moved and changed: `SnapshotArrayDiffFieldCaseTests.a2...`.)
+/// - Fixes over FirebaseUI (`BatchedArrayTests.a1...`): in `willUpdate` the array still shows the old contents,
 ///   in `didUpdate` the new; updates are delivered one at a time, in order, never re-entrantly; an error is
 ///   reported (``BatchedArrayDelegate/batchedArray(_:queryDidFailWithError:)``, ``lastError``) and never
 ///   empties or changes the items.

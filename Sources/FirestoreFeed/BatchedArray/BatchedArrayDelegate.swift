@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// Receives a ``BatchedArray``'s events: FirebaseUI's `FUIBatchedArrayDelegate`
-/// (`firebase-semantics.md` §1.3), with its defects fixed (field case A-1).
+/// (FirebaseUI-iOS), with its defects fixed (`BatchedArrayTests.a1WillUpdateShowsOldContentsAndUpdatesNeverOverlap`).
 ///
 /// Calls are made one at a time, in order, never re-entrantly, on the array's delivery task (not the main
 /// thread). For each update: ``batchedArray(_:willUpdateWith:)`` while ``BatchedArray/items`` still holds the

@@ -1,15 +1,5 @@
 import FirestoreREST
 
-/// One event of a ``QuerySnapshotSource`` listen.
-public enum QuerySnapshotEvent: Sendable {
-    /// The whole current result of the query (the first one of a listen holds everything).
-    case snapshot(QuerySnapshot)
-    /// An error. The listen goes on unless the stream finishes after it.
-    case failure(any Error)
-    /// The source works again after failures but has no new result to report (a snapshot means the same).
-    case recovered
-}
-
 /// Where a ``BatchedArray`` gets its snapshots: anything that can start a listen on one query. The library's
 /// source is ``PollingQuerySource`` (the change feed behind `query.snapshots(interval:)`); tests and demos can
 /// script their own.
@@ -18,58 +8,4 @@ public protocol QuerySnapshotSource: Sendable {
     /// last event before the stream finishes. When the consumer stops iterating (the stream terminates), the
     /// listen must stop. Each call is a separate listen.
     func makeSnapshotStream() -> AsyncStream<QuerySnapshotEvent>
-}
-
-/// The change feed of one query as a ``QuerySnapshotSource``: the feed of
-/// `query.snapshots(interval:mode:policy:onEvent:)`, served by `pool` (``PollerPool/shared`` unless a test
-/// brings its own clock), so a BatchedArray shares its polls with every other listener on the same query.
-///
-/// Each failed poll (``FeedEvent/pollFailed(_:retryIn:)``) is a ``QuerySnapshotEvent/failure(_:)`` and the
-/// feed goes on (field case B-10); a later good poll is ``QuerySnapshotEvent/recovered`` (and a snapshot when
-/// the result changed); an error that ends the feed (an invalid query, ``PollingPolicy/isPermanent(_:)``) is
-/// the last event. Failures are reported as soon as the feed reports them, while snapshots pass through the
-/// feed's stream: a failure can only overtake the snapshot of the poll before it if this stream's relay is
-/// not scheduled for a whole poll interval (at least 10 ms).
-public struct PollingQuerySource: QuerySnapshotSource {
-    /// The query polled.
-    public let query: Query
-    /// Keys (two phases, the default) or full documents.
-    public let mode: PollMode
-    /// Interval, idle and error back-off.
-    public let policy: PollingPolicy
-    /// The pool whose pollers serve the listens.
-    public let pool: PollerPool
-
-    /// A source polling `query` every `interval` (at least 10 ms), or with the full `policy` when given.
-    public init(
-        _ query: some QueryRepresentable, interval: Duration = .seconds(1), mode: PollMode = .keys,
-        policy: PollingPolicy? = nil, pool: PollerPool = .shared
-    ) {
-        self.query = query.query
-        self.mode = mode
-        self.policy = policy ?? PollingPolicy(interval: interval)
-        self.pool = pool
-    }
-
-    public func makeSnapshotStream() -> AsyncStream<QuerySnapshotEvent> {
-        let (query, mode, policy, pool) = (self.query, self.mode, self.policy, self.pool)
-        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let feed = pool.snapshots(of: query, mode: mode, policy: policy) { event in
-                switch event {
-                case .pollFailed(let error, _): continuation.yield(.failure(error))
-                case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments: break
-                }
-            }
-            let task = Task {
-                do {
-                    for try await snapshot in feed { continuation.yield(.snapshot(snapshot)) }
-                } catch {
-                    continuation.yield(.failure(error))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
 }

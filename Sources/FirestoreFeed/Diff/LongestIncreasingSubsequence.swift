@@ -3,7 +3,7 @@
 /// ``SnapshotArrayDiff`` uses it to choose the retained elements that stay in place: the initial positions of
 /// the retained elements, read in result order, form a list whose longest increasing subsequence is the
 /// largest set of elements that keep their relative order, so every other retained element is a move and the
-/// number of moves is minimal (field case A-4).
+/// number of moves is minimal (`SnapshotArrayDiffFieldCaseTests.a4RotationIsOneMove`).
 @usableFromInline
 enum LongestIncreasingSubsequence {
     /// The positions (into `values`, ascending) of one longest strictly increasing subsequence of `values`.
@@ -11,7 +11,8 @@ enum LongestIncreasingSubsequence {
     /// Among several longest subsequences it returns the one whose members sit latest in `values`: read
     /// backwards, each member is the last position that still ends a chain of the needed length. For
     /// ``SnapshotArrayDiff`` this means that when two elements swap, the one now further to the front is the
-    /// one reported as moved (`[b,a] → [a,b]` moves `a`, as FirebaseUI does; field case A-2 moves `B`).
+    /// one reported as moved (`[b,a] → [a,b]` moves `a`, as FirebaseUI does; `SnapshotArrayDiffFieldCaseTests.a2...`
+    /// moves `B`).
     ///
     /// - Complexity: O(n log n) time and O(n) extra memory at worst; O(n) when `values` is already mostly
     ///   increasing (a value larger than the current longest chain's end is appended without a search).

@@ -14,7 +14,7 @@ extension SnapshotArrayDiff where Element == DocumentSnapshot {
             identity: { $0.identityName },
             contentEquals: { old, new in
                 old.exists == new.exists && old.updateTime == new.updateTime
-                    && old.document?.fields == new.document?.fields
+                    && fieldsEqual(old.document?.fields, new.document?.fields)
             })
     }
 }
@@ -26,7 +26,16 @@ extension SnapshotArrayDiff where Element == Document {
     public init(initial: [Document], result: [Document]) {
         self.init(
             initial: initial, result: result, identity: { ByteExactName(name: $0.name) },
-            contentEquals: { old, new in old.updateTime == new.updateTime && old.fields == new.fields })
+            contentEquals: { old, new in old.updateTime == new.updateTime && old.fields.utf8KeyedEquals(new.fields) })
+    }
+}
+
+/// Whether two documents' fields are equal, map keys compared by their UTF-8 bytes; two missing documents' are.
+private func fieldsEqual(_ lhs: [String: FirestoreValue]?, _ rhs: [String: FirestoreValue]?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): return true
+    case (let lhs?, let rhs?): return lhs.utf8KeyedEquals(rhs)
+    default: return false
     }
 }
 

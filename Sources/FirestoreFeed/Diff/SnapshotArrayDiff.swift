@@ -1,7 +1,7 @@
 /// The difference between two ordered lists whose elements have an identity and a content, as one batch of
 /// deletions, insertions, moves and content changes: FirebaseUI's `FUISnapshotArrayDiff`, computed in
-/// O(n log n) at worst instead of with an O(n·m) longest common subsequence (`firebase-semantics.md` §1.4,
-/// §1.5.2; field cases ).
+/// O(n log n) at worst instead of with an O(n·m) longest common subsequence (FirebaseUI-iOS's
+/// `FUISnapshotArrayDiff`; `SnapshotArrayDiffFieldCaseTests.a3...`, `a4...`).
 ///
 /// ## What it reports
 /// An element of `initial` and one of `result` are *the same element* when their identities are equal (for
@@ -12,16 +12,19 @@
 /// |---|---|---|
 /// | ``deletedIndexes`` | `initial` | elements with no counterpart in `result`, ascending |
 /// | ``insertedIndexes`` | `result` | elements with no counterpart in `initial`, ascending |
-/// | ``movedInitialIndexes`` / ``movedResultIndexes`` | `initial` / `result` | parallel: element moved from / to, ascending by result position |
+/// | ``movedInitialIndexes`` / ``movedResultIndexes`` | `initial` / `result` | parallel: element moved from / to,
+/// ascending by result position |
 /// | ``changedIndexes`` | `initial` | every retained element whose content changed, moved or not, ascending |
 /// | ``changedResultIndexes`` | `result` | parallel to ``changedIndexes``: where each changed element ends up |
 ///
-/// A document that both moved and changed is in the moves *and* in the changes (field case A-2).
+/// A document that both moved and changed is in the moves *and* in the changes
+/// (`SnapshotArrayDiffFieldCaseTests.a2MovedAndChangedIsReportedAsBoth`).
 ///
 /// ## Guarantees
 /// - **Minimal moves.** The retained elements that keep their relative order form a longest increasing
 ///   subsequence of their initial positions read in result order; they do not move, every other retained
-///   element is a move. Rotating `[0,1,2,3,4,5]` to `[5,0,1,2,3,4]` is exactly one move (field case A-4).
+///   element is a move. Rotating `[0,1,2,3,4,5]` to `[5,0,1,2,3,4]` is exactly one move
+///   (`SnapshotArrayDiffFieldCaseTests.a4RotationIsOneMove`).
 ///   When several choices are equally small, the element now further to the front is the one reported as moved
 ///   (`[b,a] → [a,b]` moves `a`, as FirebaseUI's LCS does).
 /// - **Valid as a batch update.** No index appears twice within a category; no initial index is both deleted

@@ -1,6 +1,6 @@
 import FirestoreREST
 
-/// The SDK's `@FirestoreQuery` property wrapper (`firebase-semantics.md` §3.3) for any class, not only SwiftUI
+/// The Firebase Apple SDK's `@FirestoreQuery` property wrapper for any class, not only SwiftUI
 /// views: the live, decoded documents of one collection query.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// What a ``FirestoreQuery`` / ``FirestoreQueryObservable`` shows: the SDK's `FirestoreQuery.Configuration`
-/// (`firebase-semantics.md` §3.3), without SwiftUI's `animation`.
+/// (the Firebase Apple SDK's `FirestoreQuery.Configuration`), without SwiftUI's `animation`.
 ///
 /// Setting it through ``FirestoreQuery/projectedValue`` or ``FirestoreQueryObservable/configuration`` removes
 /// the current listener and registers exactly one new one (whatever changed, `error` included, as in the SDK).

@@ -3,7 +3,7 @@ import Observation
 import Synchronization
 
 /// The live, decoded result of one collection query, as an `Observable` object (the Observation framework):
-/// the SDK's `FirestoreQueryObservable` (`firebase-semantics.md` §3.4) for Linux, public so that any class
+/// the Firebase Apple SDK's `FirestoreQueryObservable` for Linux, public so that any class
 /// (not only SwiftUI) can hold one. ``FirestoreQuery`` is the property-wrapper form.
 ///
 /// ``value`` is `[U]` (the array form) or `Result<[U], any Error>` (the Result form). For each snapshot the
@@ -12,10 +12,10 @@ import Synchronization
 ///   `.failure(error)` (the SDK's array form kept the decodable subset instead); ``configuration``'s `error` is
 ///   that error;
 /// - `.ignore`: the documents that decode are kept (`[U]`, `.success([U])`) and `error` is the last
-///   `DocumentDecodingFailure` (field case C-12);
+///   `DocumentDecodingFailure` (`CodableFieldCaseTests.c12...`);
 /// - every document decodes: `error` becomes `nil`.
 ///
-/// An error of the listen (a failed poll) sets `error` and keeps ``value`` (field case B-10); when the listen
+/// An error of the listen (a failed poll) sets `error` and keeps ``value`` (`FirestoreQueryTests`); when the listen
 /// ends with an error (an invalid query, a permanent server error), the Result form becomes `.failure(error)`
 /// and the array form keeps its last value. Setting ``configuration`` removes the listener and registers
 /// exactly one new one; results then come from the new listen. Releasing the object removes its listener

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An OAuth 2 access token (or a self-signed JWT used as one) and when it expires.
 ///

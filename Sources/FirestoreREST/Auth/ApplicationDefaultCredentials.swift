@@ -1,7 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Application Default Credentials: finds credentials the way every Google Cloud client library does
-/// (`firestore-rest.md` §2.4, https://cloud.google.com/docs/authentication/application-default-credentials):
+/// (https://cloud.google.com/docs/authentication/application-default-credentials):
 ///
 /// 1. `GOOGLE_APPLICATION_CREDENTIALS`: the credentials file it names (a file that cannot be read is an error,
 ///    not a reason to look further);

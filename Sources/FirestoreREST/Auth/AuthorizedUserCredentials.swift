@@ -1,8 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials of a user signed in with `gcloud auth application-default login`: the `authorized_user` file
 /// (`~/.config/gcloud/application_default_credentials.json`) holding `client_id`, `client_secret`,
-/// `refresh_token` and optionally `quota_project_id` (`firestore-rest.md` §2.4).
+/// `refresh_token` and optionally `quota_project_id` (the gcloud `application_default_credentials.json`;
+/// https://developers.google.com/identity/protocols/oauth2/web-server#offline).
 ///
 /// Access tokens come from the refresh-token grant: POST `grant_type=refresh_token&client_id=..&client_secret=..
 /// &refresh_token=..` to `token_uri` (default `https://oauth2.googleapis.com/token`). They are cached, refreshed

@@ -1,5 +1,5 @@
-/// Which servers a ``Credentials`` provider's header may be sent to (field case E-29: the emulator's owner
-/// token only to an emulator, real credentials never to one).
+/// Which servers a ``Credentials`` provider's header may be sent to (the emulator's owner token only to an
+/// emulator, real credentials never to one: `AuthorizationPathTests`).
 public enum CredentialsAudience: Sendable, Hashable, CustomStringConvertible {
     /// Only to a Firestore emulator (`Bearer owner`, fake ID tokens for rules tests).
     case emulator

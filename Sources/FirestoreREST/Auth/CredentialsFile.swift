@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A parsed Google credentials JSON file (service-account key, gcloud `authorized_user` file), with field
 /// accessors whose errors name the file and the field, never a field's value (values may be secrets).

@@ -1,8 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Compact RS256 JSON Web Tokens (RFC 7515 / 7519) as Google's OAuth 2 service-account flow uses them
-/// (`firestore-rest.md` §2.4): `base64url(header) "." base64url(claims) "." base64url(signature)`, base64url
-/// without padding, the signature RSASSA-PKCS1-v1_5 with SHA-256 over the first two parts.
+/// (RFC 7519; https://developers.google.com/identity/protocols/oauth2/service-account#jwt-auth): `base64url(header) "."
+/// base64url(claims) "." base64url(signature)`, base64url without padding, the signature RSASSA-PKCS1-v1_5 with SHA-256
+/// over the first two parts.
 enum JSONWebToken {
     /// The signed token.
     /// - Parameters:

@@ -1,8 +1,12 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials from the metadata server of Compute Engine, Cloud Run, Cloud Functions, App Engine and GKE
 /// (workload identity): `GET http://<host>/computeMetadata/v1/instance/service-accounts/<account>/token` with
-/// `Metadata-Flavor: Google` (`firestore-rest.md` §2.4,
+/// `Metadata-Flavor: Google` (
 /// https://cloud.google.com/compute/docs/access/authenticate-workloads).
 ///
 /// The host is `GCE_METADATA_HOST` when set (`host` or `host:port`, as the Go and Rust auth libraries
@@ -91,7 +95,7 @@ public final class MetadataServerCredentials: Credentials, CustomStringConvertib
             method: "GET", url: "http://\(host)/computeMetadata/v1/project/project-id",
             headers: [HTTPHeader("Metadata-Flavor", "Google")])
         let response = try await transport.send(request)
-        let location = CurlErrorMapping.redacted(request.url)
+        let location = Redaction.url(request.url)
         guard (200..<300).contains(response.status) else {
             throw FirestoreError(
                 code: FirestoreError.Code.forHTTPStatus(response.status),

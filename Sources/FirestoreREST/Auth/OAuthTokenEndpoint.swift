@@ -1,7 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Requests to OAuth 2 token endpoints (`token_uri`, the metadata server) and decoding of their answers
-/// (`firestore-rest.md` §2.4): `{"access_token":"...","expires_in":3599,"token_type":"Bearer"}`.
+/// (RFC 6749 §5.1): `{"access_token":"...","expires_in":3599,"token_type":"Bearer"}`.
 enum OAuthTokenEndpoint {
     /// The token endpoint of Google's OAuth 2 server, the default `token_uri`.
     static let googleTokenURI = "https://oauth2.googleapis.com/token"
@@ -60,7 +64,7 @@ enum OAuthTokenEndpoint {
             error.message = "token request: " + error.message
             throw error
         }
-        return try decode(response, endpoint: CurlErrorMapping.redacted(request.url), issuedAt: issuedAt)
+        return try decode(response, endpoint: Redaction.url(request.url), issuedAt: issuedAt)
     }
 
     /// The token of a token-endpoint response.

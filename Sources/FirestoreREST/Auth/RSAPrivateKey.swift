@@ -1,10 +1,16 @@
 internal import COpenSSL
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An RSA private key loaded with OpenSSL (libcrypto), used to sign RS256 JSON Web Tokens.
 ///
 /// Reads unencrypted PEM in both forms a service-account key can take: PKCS#8 (`-----BEGIN PRIVATE KEY-----`,
-/// the service-account JSON format) and PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`) (`swift-linux.md` §5).
+/// the service-account JSON format) and PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`), read with
+/// OpenSSL's `PEM_read_bio_PrivateKey`; signing is RS256 (RFC 7518 §3.3) with `EVP_DigestSign`.
 /// The key is immutable after loading and freed with the object, which makes sharing it between threads safe
 /// (OpenSSL 3 allows concurrent signing with one `EVP_PKEY`, each signature using its own `EVP_MD_CTX`).
 final class RSAPrivateKey: @unchecked Sendable, CustomStringConvertible {
@@ -46,7 +52,7 @@ final class RSAPrivateKey: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The RSASSA-PKCS1-v1_5 SHA-256 signature of `data` (256 bytes for a 2048-bit key).
-    /// - Complexity: one RSA private-key operation, about 0.4 ms for 2048 bits (`swift-linux.md` §5).
+    /// - Complexity: one RSA private-key operation, about 0.4 ms for 2048 bits (`openssl speed rsa2048`).
     /// - Throws: ``FirestoreError`` `.internal` naming OpenSSL's reason when signing fails.
     func signSHA256(_ data: Data) throws(FirestoreError) -> Data {
         ERR_clear_error()

@@ -1,8 +1,12 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials from a service-account key: an RS256 JWT signed with OpenSSL, either exchanged for an access
 /// token at the key's `token_uri` (the JWT-bearer grant) or sent itself as the bearer token (self-signed JWT)
-/// (`firestore-rest.md` §2.4, https://developers.google.com/identity/protocols/oauth2/service-account).
+/// (https://developers.google.com/identity/protocols/oauth2/service-account).
 ///
 /// Tokens are cached and refreshed ``refreshMargin`` seconds before they expire, by a single request however
 /// many tasks need a token at once; after a `401` the cached token is dropped and the next request gets a new

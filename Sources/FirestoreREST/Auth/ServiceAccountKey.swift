@@ -1,7 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A service-account key: the JSON file Google Cloud issues for a service account
-/// (`GOOGLE_APPLICATION_CREDENTIALS` usually points at one; `firestore-rest.md` §2.4).
+/// (`GOOGLE_APPLICATION_CREDENTIALS` usually points at one; https://cloud.google.com/iam/docs/keys-create-delete).
 ///
 /// Only the members the client needs are kept: `client_email`, `private_key_id`, `private_key` (PKCS#8 or
 /// PKCS#1 PEM, loaded with OpenSSL when the key is read, so a broken key fails here and not at the first

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A reference to a collection: add documents to it, list them, or query it (every ``Query`` builder method
 /// is available on it through ``QueryRepresentable``).
@@ -25,15 +29,18 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
 
     /// The query over every document of this collection.
     public var query: Query {
-        Query(firestore: firestore, parent: pathResult.map(\.parent), collectionID: collectionID,
-              allDescendants: false)
+        Query(
+            firestore: firestore, parent: pathResult.map(\.parent), collectionID: collectionID,
+            allDescendants: false)
     }
 
     /// The document `documentID` in this collection.
     public func document(_ documentID: String) -> DocumentReference {
-        DocumentReference(firestore: firestore, path: pathResult.flatMap { base in
-            Result { () throws(FirestoreError) in try base.appending(documentID) }
-        }, rawPath: path + "/" + documentID)
+        DocumentReference(
+            firestore: firestore,
+            path: pathResult.flatMap { base in
+                Result { () throws(FirestoreError) in try base.appending(documentID) }
+            }, rawPath: path + "/" + documentID)
     }
 
     /// A document with a new random 20-character ID (`[A-Za-z0-9]`), as the SDKs make them.
@@ -52,7 +59,7 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     }
 
     /// Every document of the collection in document-ID order: GET `/v1/{parent}/{collectionId}`, following
-    /// `nextPageToken` until the server sends none (field case D-26).
+    /// `nextPageToken` until the server sends none (`ValueRoundTripLiveTests.listDocumentsFollowsPageTokens`).
     /// - Parameter pageSize: documents per request (1 ... 1000).
     /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure; `.internal` when a
     ///   page is malformed or the server repeats a page token.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A reference to one document: read it, write it, delete it, or reach its subcollections.
 ///
@@ -39,15 +43,17 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// The subcollection `collectionPath` below this document (`"reviews"`, or a longer relative path with an
     /// odd number of segments).
     public func collection(_ collectionPath: String) -> CollectionReference {
-        CollectionReference(firestore: firestore, path: pathResult.flatMap { base in
-            Result { () throws(FirestoreError) in
-                let full = try base.appending(path: collectionPath)
-                guard full.isCollection else {
-                    throw .invalidArgument("\"\(full)\" is not a collection path")
+        CollectionReference(
+            firestore: firestore,
+            path: pathResult.flatMap { base in
+                Result { () throws(FirestoreError) in
+                    let full = try base.appending(path: collectionPath)
+                    guard full.isCollection else {
+                        throw .invalidArgument("\"\(full)\" is not a collection path")
+                    }
+                    return full
                 }
-                return full
-            }
-        }, rawPath: path + "/" + collectionPath)
+            }, rawPath: path + "/" + collectionPath)
     }
 
     public var description: String { "DocumentReference(\(path))" }
@@ -84,7 +90,8 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Writes `data` to the document, creating it if needed: one commit (`firestore-rest.md` §1.6).
+    /// Writes `data` to the document, creating it if needed: one commit (REST reference:
+    /// `projects.databases.documents.commit`).
     ///
     /// Without `merge` the whole document is replaced (no update mask; `set-*` conformance). With `merge` only
     /// the fields in `data` change: the mask lists every leaf path of `data` (an empty map counts as a leaf)
@@ -169,7 +176,8 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names of the subcollections of this document, sorted: POST `/v1/{name}:listCollectionIds`,
-    /// following `nextPageToken` to the end (`firestore-rest.md` §1.2, field case D-26). A document that does
+    /// following `nextPageToken` to the end (REST reference: `projects.databases.documents.listCollectionIds`;
+    /// `ListCollectionIdsTests.followsPageTokensAtTheRootAndBelowADocument`). A document that does
     /// not exist can still have subcollections.
     /// - Parameter pageSize: IDs per request (1 ... 1000).
     /// - Throws: ``FirestoreError`` for an invalid path, a server or transport failure, or `.internal` when the

@@ -1,13 +1,18 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// A client configured the way the Firebase and Google Cloud server SDKs configure themselves:
     ///
     /// - `FIRESTORE_EMULATOR_HOST` set: the emulator there, with the owner token (real credentials are never
-    ///   sent to an emulator; field case E-29), exactly as ``emulator(host:projectID:databaseID:transport:)``;
+    ///   sent to an emulator; `AuthorizationPathTests`), exactly as ``emulator(host:projectID:databaseID:transport:)``;
     /// - otherwise production Firestore with Application Default Credentials
     ///   (``ApplicationDefaultCredentials/find(environment:transport:)``: `GOOGLE_APPLICATION_CREDENTIALS`, the
-    ///   gcloud user file, the metadata server; `firestore-rest.md` §2.4).
+    ///   gcloud user file, the metadata server;
+    ///   https://cloud.google.com/docs/authentication/application-default-credentials).
     ///
     /// The project is `projectID` when given, else `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`, else the
     /// service-account key's `project_id`, else (metadata-server credentials only) the metadata server's

@@ -1,6 +1,7 @@
 extension Firestore {
     /// The names of the top-level collections, sorted: POST `/v1/{database}/documents:listCollectionIds`,
-    /// following `nextPageToken` to the end (`firestore-rest.md` §1.2, field case D-26).
+    /// following `nextPageToken` to the end (REST reference: `projects.databases.documents.listCollectionIds`;
+    /// `ListCollectionIdsTests.followsPageTokensAtTheRootAndBelowADocument`).
     /// - Parameter pageSize: IDs per request (1 ... 1000).
     /// - Throws: ``FirestoreError`` from the server or the transport, or `.internal` when a page is malformed or
     ///   the server repeats a page token.

@@ -1,65 +1,14 @@
-import Foundation
-
-/// The documents of one runQuery call and the stream's metadata (`firestore-rest.md` §1.3).
-public struct RunQueryResponse: Sendable, Hashable {
-    /// The documents in query order.
-    public var documents: [Document]
-    /// The newest `readTime` of the stream: the time the result is consistent at.
-    public var readTime: Timestamp?
-    /// The total of `skippedResults` (rows an `offset` skipped).
-    public var skippedResults: Int
-    /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
-    public var responseBytes: Int = 0
-}
-
-/// The result of one batchGet call.
-public struct BatchGetResponse: Sendable, Hashable {
-    /// Found documents, keyed by resource name (the server may answer out of request order).
-    public var found: [String: Document]
-    /// Resource names of the requested documents that do not exist.
-    public var missing: [String]
-    /// The newest `readTime` of the stream.
-    public var readTime: Timestamp?
-    /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
-    public var responseBytes: Int = 0
-}
-
-/// How a transaction is begun (REST `TransactionOptions`, `firestore-rest.md` §1.2).
-public enum TransactionMode: Sendable, Hashable {
-    /// Reads and writes; reads lock the documents they read. `retrying` names the transaction this one
-    /// retries after it was aborted, which raises its priority in production.
-    case readWrite(retrying: String? = nil)
-    /// Reads only, no locks; at `readTime` (within the last 60 seconds) or at the time of the first read.
-    case readOnly(readTime: Timestamp? = nil)
-
-    /// The REST `TransactionOptions` object.
-    public var restJSON: JSONValue {
-        switch self {
-        case .readWrite(let retrying):
-            var readWrite: [String: JSONValue] = [:]
-            if let retrying { readWrite["retryTransaction"] = .string(retrying) }
-            return ["readWrite": .object(readWrite)]
-        case .readOnly(let readTime):
-            var readOnly: [String: JSONValue] = [:]
-            if let readTime { readOnly["readTime"] = .string(readTime.rfc3339) }
-            return ["readOnly": .object(readOnly)]
-        }
-    }
-}
-
-/// The result of one commit.
-public struct CommitResponse: Sendable, Hashable {
-    /// One `updateTime` per write, in request order (`nil` for a delete).
-    public var updateTimes: [Timestamp?]
-    /// When the commit was applied.
-    public var commitTime: Timestamp?
-}
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// runQuery: POST `/v1/{parent}:runQuery` with `{"structuredQuery": ...}`.
     ///
     /// The response is one JSON array of stream elements; elements without a `document` (the `readTime`/`done`
-    /// row, `skippedResults` rows) are skipped, never decoded (field case D-22).
+    /// row, `skippedResults` rows) are skipped, never decoded (`RunQueryDecodingTests`).
     /// - Parameters:
     ///   - parent: the documents root or a document path (for subcollections).
     ///   - structuredQuery: the StructuredQuery JSON.
@@ -68,7 +17,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
     ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
     ///   naming the element index when an element is malformed, or when the body is empty.
-    public func runQuery(
+    package func runQuery(
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
@@ -84,7 +33,7 @@ extension Firestore {
     /// Decodes a runQuery response body (a JSON array of RunQueryResponse elements).
     /// - Throws: ``FirestoreError`` for an error element, or `.internal` naming the element index and what
     ///   was wrong.
-    public static func decodeRunQuery(_ json: JSONValue) throws(FirestoreError) -> RunQueryResponse {
+    package static func decodeRunQuery(_ json: JSONValue) throws(FirestoreError) -> RunQueryResponse {
         let elements = try streamElements(json, method: "runQuery")
         var result = RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
         result.documents.reserveCapacity(elements.count)
@@ -97,7 +46,7 @@ extension Firestore {
     /// Decodes a runQuery response body from its bytes, one element at a time, so the response never exists
     /// as one JSON tree: the peak memory is the bytes, the documents and one element. Same rules and errors
     /// as ``decodeRunQuery(_:)-(JSONValue)``, plus `.internal` with the byte offset for malformed JSON.
-    public static func decodeRunQuery(body: Data) throws(FirestoreError) -> RunQueryResponse {
+    package static func decodeRunQuery(body: Data) throws(FirestoreError) -> RunQueryResponse {
         // An empty 200 body is broken, not "no documents".
         guard !body.isEmpty else { throw FirestoreError(code: .internal, message: "runQuery response body is empty") }
         guard body.first(where: { !(" \t\r\n".utf8.contains($0)) }) == UInt8(ascii: "[") else {
@@ -115,7 +64,8 @@ extension Firestore {
             try JSONValue.forEachElement(ofArray: body) { element, position in
                 guard case .object = element else {
                     throw FirestoreError(
-                        code: .internal, message: "runQuery element \(position) is a \(element.typeName), not an object")
+                        code: .internal, message: "runQuery element \(position) is a \(element.typeName), not an object"
+                    )
                 }
                 if let error = element["error"] { throw FirestoreError.decode(errorObject: error, httpStatus: 200) }
                 try addRunQueryElement(element, position: position, to: &result)
@@ -144,7 +94,8 @@ extension Firestore {
             guard let count, count >= 0, count <= Int(Int32.max) else {
                 throw FirestoreError(
                     code: .internal,
-                    message: "runQuery element \(position): skippedResults \(skipped.serializedString()) is not a count")
+                    message: "runQuery element \(position): skippedResults \(skipped.serializedString()) is not a count"
+                )
             }
             let (total, overflow) = result.skippedResults.addingReportingOverflow(count)
             guard !overflow else {
@@ -176,9 +127,9 @@ extension Firestore {
     ///   - readTime: read as of this time, or now.
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///     This is how a transaction reads a document: the emulator hangs on a GET with `?transaction=`
-    ///     (`firestore-rest.md` §2.3).
+    ///     (REST reference: `BatchGetDocumentsRequest.transaction`).
     /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:)``.
-    public func batchGet(
+    package func batchGet(
         names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil
     ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
@@ -195,7 +146,7 @@ extension Firestore {
 
     /// Decodes a batchGet response body (a JSON array of `found`/`missing` elements).
     /// - Throws: ``FirestoreError`` for an error element or a malformed element.
-    public static func decodeBatchGet(_ json: JSONValue) throws(FirestoreError) -> BatchGetResponse {
+    package static func decodeBatchGet(_ json: JSONValue) throws(FirestoreError) -> BatchGetResponse {
         let elements = try streamElements(json, method: "batchGet")
         var result = BatchGetResponse(found: [:], missing: [], readTime: nil)
         for (position, element) in elements.enumerated() {
@@ -203,7 +154,7 @@ extension Firestore {
             if let found = element["found"] {
                 do {
                     let document = try Document(restJSON: found)
-                    result.found[document.name] = document
+                    result.found[ByteExactName(name: document.name)] = document
                 } catch {
                     throw FirestoreError(code: .internal, message: "batchGet element \(position): \(error.message)")
                 }
@@ -221,8 +172,8 @@ extension Firestore {
         return result
     }
 
-    /// commit: POST `/v1/{database}/documents:commit` with the writes, applied atomically (`firestore-rest.md`
-    /// §1.6). An empty list commits nothing and succeeds.
+    /// commit: POST `/v1/{database}/documents:commit` with the writes, applied atomically (REST reference:
+    /// `projects.databases.documents.commit`). An empty list commits nothing and succeeds.
     /// - Parameters:
     ///   - writes: the writes, applied in order, all or none.
     ///   - transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which ends it;
@@ -231,7 +182,7 @@ extension Firestore {
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
     ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed.
     @discardableResult
-    public func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
+    package func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
         var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         if let transaction { body["transaction"] = .string(transaction) }
         let json = try await call("POST", database.documentsRoot + ":commit", body: .object(body))
@@ -243,13 +194,14 @@ extension Firestore {
         return response
     }
 
-    /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (`firestore-rest.md` §1.2).
-    /// Most code wants ``runTransaction(maxAttempts:isolation:_:)``, which begins, retries and commits.
+    /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (REST reference:
+    /// `projects.databases.documents.beginTransaction`). Most code wants ``runTransaction(maxAttempts:isolation:_:)``,
+    /// which begins, retries and commits.
     /// - Returns: the transaction ID (base64), for `transaction:` of ``batchGet(names:mask:readTime:transaction:)``,
     ///   ``runQuery(parent:structuredQuery:readTime:transaction:)``, ``commit(_:transaction:)`` and
     ///   ``rollback(transaction:)``.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
-    public func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
+    package func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
         let json = try await call(
             "POST", database.documentsRoot + ":beginTransaction", body: ["options": mode.restJSON])
         guard case .string(let id)? = json["transaction"], !id.isEmpty else {
@@ -259,9 +211,9 @@ extension Firestore {
     }
 
     /// rollback: POST `/v1/{database}/documents:rollback`: ends a transaction without writing and releases its
-    /// locks. Rolling back a transaction twice succeeds on the emulator (`firestore-rest.md` §1.6).
+    /// locks. Rolling back a transaction twice succeeds on the emulator.
     /// - Throws: ``FirestoreError`` from the server or the transport.
-    public func rollback(transaction: String) async throws {
+    package func rollback(transaction: String) async throws {
         _ = try await call(
             "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)])
     }
@@ -284,7 +236,10 @@ extension Firestore {
         case .array(let array): elements = array
         case .object where json["error"] != nil: elements = [json]
         default:
-            throw FirestoreError(code: .internal, message: "\(method) response is \(json.typeName == "object" ? "an" : "a") \(json.typeName), not an array")
+            throw FirestoreError(
+                code: .internal,
+                message:
+                    "\(method) response is \(json.typeName == "object" ? "an" : "a") \(json.typeName), not an array")
         }
         for (position, element) in elements.enumerated() {
             guard case .object = element else {
@@ -298,7 +253,8 @@ extension Firestore {
         return elements
     }
 
-    static func noteReadTime(_ element: JSONValue, position: Int, into latest: inout Timestamp?) throws(FirestoreError) {
+    static func noteReadTime(_ element: JSONValue, position: Int, into latest: inout Timestamp?) throws(FirestoreError)
+    {
         guard let value = element["readTime"] else { return }
         guard case .string(let text) = value else {
             throw FirestoreError(code: .internal, message: "element \(position) readTime is a \(value.typeName)")

@@ -1,6 +1,7 @@
 extension Firestore {
     /// Fetches every page of a paged list method, following `nextPageToken` until the server sends none
-    /// (field case D-26), and decodes the elements of member `listKey` of each page.
+    /// (`ListCollectionIdsTests.followsPageTokensAtTheRootAndBelowADocument`), and decodes the elements of member
+    /// `listKey` of each page.
     ///
     /// - Parameters:
     ///   - what: names the call in error messages, e.g. `list fruits`.
@@ -23,7 +24,8 @@ extension Firestore {
             case .array(let items)?:
                 for (position, item) in items.enumerated() { elements.append(try decode(item, position)) }
             case let other?:
-                throw FirestoreError(code: .internal, message: "\(what): \(listKey) is a \(other.typeName), not an array")
+                throw FirestoreError(
+                    code: .internal, message: "\(what): \(listKey) is a \(other.typeName), not an array")
             }
             switch page["nextPageToken"] {
             case nil, .string("")?: pageToken = nil

@@ -1,11 +1,17 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// The URL of `resource` (a resource name below `/v1/`, already percent-encoded) with query parameters.
     func url(_ resource: String, query: [(String, String)] = []) -> String {
         var text = baseURL + resource
         if !query.isEmpty {
-            text += "?" + query.map { ResourcePath.percentEncode($0.0) + "=" + ResourcePath.percentEncode($0.1) }
+            text +=
+                "?"
+                + query.map { ResourcePath.percentEncode($0.0) + "=" + ResourcePath.percentEncode($0.1) }
                 .joined(separator: "&")
         }
         return text
@@ -48,8 +54,9 @@ extension Firestore {
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
         // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
-        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
-                                  body: body?.serialized(), isIdempotent: isIdempotent)
+        let request = HTTPRequest(
+            method: method, url: url(resource, query: query), headers: headers,
+            body: body?.serialized(), isIdempotent: isIdempotent)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
     }
 
@@ -63,8 +70,9 @@ extension Firestore {
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
         // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
-        let request = HTTPRequest(method: method, url: url(resource, query: query), headers: headers,
-                                  body: body?.serialized(), isIdempotent: isIdempotent)
+        let request = HTTPRequest(
+            method: method, url: url(resource, query: query), headers: headers,
+            body: body?.serialized(), isIdempotent: isIdempotent)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent, decode: decode)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Firestore {
     /// Sends `request` until it succeeds or may not be retried, and returns the parsed JSON of the 2xx body and
@@ -106,7 +110,7 @@ extension Firestore {
     }
 
     /// The `Authorization` header for a request to `url`, after checking that the credentials may go there
-    /// (field case E-29): the emulator's owner token only to an emulator, real credentials never to an
+    /// (`AuthorizationPathTests`): the emulator's owner token only to an emulator, real credentials never to an
     /// emulator and never over plain `http` to a host other than loopback.
     /// - Throws: ``FirestoreError`` `.failedPrecondition` naming the credentials' type and the server when the
     ///   check fails; otherwise the credentials' own error.
@@ -114,7 +118,7 @@ extension Firestore {
         let audience = credentials.audience
         let kind = String(describing: type(of: credentials))
         guard audience.allows(emulator: isEmulator) else {
-            let location = CurlErrorMapping.redacted(baseURL)
+            let location = Redaction.url(baseURL)
             if isEmulator {
                 throw FirestoreError(
                     code: .failedPrecondition,
@@ -128,7 +132,7 @@ extension Firestore {
         if audience == .production, !isEmulator, !Self.isSafeForCredentials(url) {
             throw FirestoreError(
                 code: .failedPrecondition,
-                message: "refusing to send credentials (\(kind)) over plain http to \(CurlErrorMapping.redacted(url)); "
+                message: "refusing to send credentials (\(kind)) over plain http to \(Redaction.url(url)); "
                     + "use https")
         }
         return try await credentials.authorizationHeader()

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Firestore REST v1 client for one database: the entry point to collections, documents, queries and
 /// writes. Cheap to share: it is `Sendable`, and every reference and query made from it holds it.
@@ -65,7 +69,7 @@ public final class Firestore: Sendable {
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the
-    /// `Bearer owner` admin token (field case E-29).
+    /// `Bearer owner` admin token (`AuthorizationPathTests`).
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty host or a malformed ID.
     public static func emulator(
         host: String, projectID: String, databaseID: String = "(default)", transport: (any HTTPTransport)? = nil
@@ -109,39 +113,45 @@ public final class Firestore: Sendable {
         guard let number = Int(port), (1...65_535).contains(number), port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else { return false }
         if host.hasPrefix("[") && host.hasSuffix("]") {
-            return host.count > 2 && host.dropFirst().dropLast().utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-                    || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            return host.count > 2
+                && host.dropFirst().dropLast().utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+                        || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+                }
+        }
+        return !host.isEmpty
+            && host.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
             }
-        }
-        return !host.isEmpty && host.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-        }
     }
 
     /// A reference to the collection at `path` (`"fruits"`, `"fruits/apple/reviews"`). An invalid path
     /// (even number of segments, empty segment) is reported by the first operation on the reference.
     public func collection(_ path: String) -> CollectionReference {
-        CollectionReference(firestore: self, path: Result { () throws(FirestoreError) in
-            let parsed = try ResourcePath(path)
-            guard parsed.isCollection else {
-                throw .invalidArgument("\"\(path)\" is not a collection path (it needs an odd number of segments)")
-            }
-            return parsed
-        }, rawPath: path)
+        CollectionReference(
+            firestore: self,
+            path: Result { () throws(FirestoreError) in
+                let parsed = try ResourcePath(path)
+                guard parsed.isCollection else {
+                    throw .invalidArgument("\"\(path)\" is not a collection path (it needs an odd number of segments)")
+                }
+                return parsed
+            }, rawPath: path)
     }
 
     /// A reference to the document at `path` (`"fruits/apple"`). An invalid path (odd number of segments,
     /// empty segment) is reported by the first operation on the reference.
     public func document(_ path: String) -> DocumentReference {
-        DocumentReference(firestore: self, path: Result { () throws(FirestoreError) in
-            let parsed = try ResourcePath(path)
-            guard parsed.isDocument else {
-                throw .invalidArgument("\"\(path)\" is not a document path (it needs an even number of segments)")
-            }
-            return parsed
-        }, rawPath: path)
+        DocumentReference(
+            firestore: self,
+            path: Result { () throws(FirestoreError) in
+                let parsed = try ResourcePath(path)
+                guard parsed.isDocument else {
+                    throw .invalidArgument("\"\(path)\" is not a document path (it needs an even number of segments)")
+                }
+                return parsed
+            }, rawPath: path)
     }
 
     /// A query over every collection named `collectionID` anywhere in the database (`allDescendants`).

@@ -1,16 +1,7 @@
 /// What one poll of a change feed cost: carried by every snapshot a feed publishes.
 public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
-    /// How the poll fetched documents.
-    public enum Mode: String, Sendable, Hashable {
-        /// Two phases: runQuery with `select: [__name__]` for membership, order and versions, then batchGet of
-        /// only the new or changed documents at the same `readTime`.
-        case keys
-        /// One runQuery returning whole documents.
-        case fullDocuments = "full"
-    }
-
     /// The mode this poll used.
-    public var mode: Mode
+    public var mode: PollMode
     /// Response body bytes received by the poll (after decompression), both phases together.
     public var bytesReceived: Int
     /// Wall-clock time from the first request's start to the last response, both phases together.
@@ -20,7 +11,7 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Documents fetched in phase two (keys mode); every document in full mode.
     public var documentsFetched: Int
 
-    public init(mode: Mode, bytesReceived: Int, latency: Duration, requests: Int, documentsFetched: Int) {
+    public init(mode: PollMode, bytesReceived: Int, latency: Duration, requests: Int, documentsFetched: Int) {
         self.mode = mode
         self.bytesReceived = bytesReceived
         self.latency = latency

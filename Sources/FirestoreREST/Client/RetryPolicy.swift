@@ -1,15 +1,25 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc  // pow
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// When and how long the client waits before sending a failed request again.
 ///
 /// Only idempotent calls are retried: `get` (``DocumentReference/getDocument()``), `list`
 /// (``CollectionReference/listDocuments(pageSize:)``),
-/// ``Firestore/runQuery(parent:structuredQuery:readTime:transaction:)``, ``Firestore/batchGet(names:mask:readTime:transaction:)``, `runAggregationQuery` and
-/// ``Firestore/listCollectionIds(pageSize:)`` (field case D-27). A `commit` (and every other write,
-/// `beginTransaction`, `rollback`) is sent again only when the transport proves it never reached the server
-/// (connection refused, DNS failure) or when the token could not be obtained; a commit whose fate is unknown is
-/// never retried blindly, since it may have been applied. Transactions retry as a whole on `ABORTED` in
-/// ``Firestore/runTransaction(maxAttempts:isolation:_:)``.
+/// `runQuery` (``QueryRepresentable/getDocuments()``, every poll of a change feed), `batchGet`, `runAggregationQuery`
+/// and ``Firestore/listCollectionIds(pageSize:)`` (`RequestRetryTests.listAndListCollectionIdsAndBatchGetAreRetried`).
+/// A `commit` (and every other write, `beginTransaction`, `rollback`) is sent again only when the transport proves it
+/// never reached the server (connection refused, DNS failure) or when the token could not be obtained; a commit whose
+/// fate is unknown is never retried blindly, since it may have been applied. Transactions retry as a whole on `ABORTED`
+/// in ``Firestore/runTransaction(maxAttempts:isolation:_:)``.
 ///
 /// Back-off (capped, jittered, exponential): before retry *n* (1, 2, ...) the client waits
 /// `b = min(maxBackoff, initialBackoff × multiplier^(n−1))` scaled by a random factor in `[1 − jitter, 1]`.
@@ -90,7 +100,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The delay a failed response asks for: its `Retry-After` header (delta-seconds, or an HTTP date measured
-    /// from now; ``FirestoreError/parseRetryAfter(_:)``), else a `google.rpc.RetryInfo` `retryDelay` (`"1.5s"`)
+    /// from now, RFC 9110 §10.2.3), else a `google.rpc.RetryInfo` `retryDelay` (`"1.5s"`)
     /// in the error body's `details`; `nil` when it names none. A date in the past counts as zero.
     public static func serverDelay(of response: HTTPResponse) -> Duration? {
         if let delay = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter) {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreEncoder {
     /// How a `Date` is written. The SDK's default is ``timestamp``.

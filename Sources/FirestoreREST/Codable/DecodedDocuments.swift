@@ -1,4 +1,5 @@
-/// The documents of a query result decoded into `T`, with the documents that did not decode (field case C-12).
+/// The documents of a query result decoded into `T`, with the documents that did not decode (pinned by
+/// `CodableFieldCaseTests.c12IgnoreKeepsTheDecodableDocumentsAndListsTheFailure`).
 ///
 /// Made by ``QuerySnapshot/documents(as:decoder:strategy:)`` or
 /// ``init(decoding:as:decoder:strategy:)``; with ``DecodingFailureStrategy/raise`` the first failure is thrown

@@ -1,10 +1,3 @@
-/// A type a ``DocumentID`` can hold: `String` (the document ID) or ``DocumentReference`` (the reference).
-public protocol DocumentIDWrappable {
-    /// The value for the document at `reference`.
-    /// - Throws: an error when the reference cannot be represented.
-    static func wrap(_ reference: DocumentReference) throws -> Self
-}
-
 extension String: DocumentIDWrappable {
     /// The document ID, the last path segment.
     public static func wrap(_ reference: DocumentReference) throws -> String { reference.documentID }
@@ -16,7 +9,7 @@ extension DocumentReference: DocumentIDWrappable {
 }
 
 /// A property filled with the ID (`String`) or reference (``DocumentReference``) of the document being decoded,
-/// as the SDK's `@DocumentID` (firebase-semantics.md §3.7):
+/// as the Firebase Apple SDK's `@DocumentID`:
 ///
 /// ```swift
 /// struct Fruit: Codable {

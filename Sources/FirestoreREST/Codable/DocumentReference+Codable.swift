@@ -1,6 +1,6 @@
 /// A ``DocumentReference`` is a `referenceValue` (the full resource name) to ``FirestoreEncoder`` and
 /// ``FirestoreDecoder``; any other coder cannot hold one and throws, as in the SDK
-/// (`DocumentReference+Codable.swift`; firebase-semantics.md §3.7, SDK test 10).
+/// (the Firebase Apple SDK's `DocumentReference+Codable.swift`; `CodableSupportTypesTests`).
 ///
 /// Decoding needs the client the reference is made with: decode a ``DocumentSnapshot``
 /// (``DocumentSnapshot/data(as:decoder:)``) or pass `in:` / `firestore:` to ``FirestoreDecoder``. A reference to

@@ -1,7 +1,8 @@
 extension DocumentReference {
     /// Reads the document and decodes it into `type`: ``getDocument()`` then
     /// ``DocumentSnapshot/data(as:decoder:)``. A missing document is `nil` for an optional `type`
-    /// (`getDocument(as: User?.self)`), an error otherwise (field case C-13).
+    /// (`getDocument(as: User?.self)`), an error otherwise
+    /// (`CodableFieldCaseTests.c13MissingDocumentIsNilForAnOptionalAndNotFoundOtherwise`).
     /// - Throws: ``FirestoreError`` from the read, or `.notFound` for a missing document and a non-optional
     ///   `type`; `DecodingError` naming the document and field path.
     public func getDocument<T: Decodable>(as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder())
@@ -14,7 +15,8 @@ extension DocumentReference {
     /// with `merge` only the fields the model writes (see ``setData(_:merge:)``). ``DocumentID`` properties are
     /// not written; a `nil` ``ServerTimestamp`` becomes the server's commit time; `nil` optionals are left out
     /// unless ``ExplicitNull`` or ``FirestoreEncoder/nilEncodingStrategy-swift.property`` says otherwise (so
-    /// with `merge` a `nil` does not clear a stored field by default: field case C-15).
+    /// with `merge` a `nil` does not clear a stored field by default:
+    /// `CodableFieldCaseTests.c15NullStrategyPutsTheNilFieldInTheMergeMask`).
     /// - Throws: `EncodingError` naming the document and field before sending (a value that does not encode as
     ///   a map, `UInt64` above `Int64.max`); ``FirestoreError`` `.invalidArgument` for data Firestore refuses
     ///   (an array inside an array, a reserved field name); otherwise the server's or the transport's error.

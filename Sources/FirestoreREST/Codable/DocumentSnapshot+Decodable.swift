@@ -1,4 +1,5 @@
-/// A missing document as a value: `nil` for an optional type (field case C-13).
+/// A missing document as a value: `nil` for an optional type
+/// (`CodableFieldCaseTests.c13MissingDocumentIsNilForAnOptionalAndNotFoundOtherwise`).
 private protocol OptionalDecodingTarget {
     static var missingDocumentValue: Self { get }
 }
@@ -8,11 +9,11 @@ extension Optional: OptionalDecodingTarget {
 }
 
 extension DocumentSnapshot {
-    /// The document decoded into `type`, as the SDK's `data(as:)` (firebase-semantics.md §3.6).
+    /// The document decoded into `type`, as the Firebase Apple SDK's `data(as:)`.
     ///
     /// ``DocumentID`` properties get this document's ID or reference; ``DocumentReference`` fields are made with
     /// this snapshot's client. A missing document is `nil` when `type` is optional (`data(as: User?.self)`),
-    /// and an error otherwise (field case C-13; stable, documented behaviour).
+    /// and an error otherwise (`CodableFieldCaseTests.c13...`; stable, documented behaviour).
     /// - Throws: ``FirestoreError`` `.notFound` (`users/nobody: document does not exist`) for a missing document
     ///   and a non-optional `type`; `DecodingError` naming the document and field path
     ///   (`fruits/u2: name: expected String, found integerValue`).

@@ -1,5 +1,5 @@
 /// An optional property whose `nil` is written as `nullValue` instead of being left out, as the SDK's
-/// `@ExplicitNull` (firebase-semantics.md §3.7; field case C-15):
+/// `@ExplicitNull` (the Firebase Apple SDK's property wrapper; `CodableFieldCaseTests.c15...`):
 ///
 /// ```swift
 /// struct Profile: Codable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes Firestore data into `Decodable` Swift types: the Firebase SDK's `Firestore.Decoder`, working
 /// directly on ``FirestoreValue`` trees (no JSON round trip).
@@ -13,7 +17,7 @@ import Foundation
 /// let fruit = try snapshot.data(as: Fruit.self)            // or FirestoreDecoder().decode(Fruit.self, from: ...)
 /// ```
 ///
-/// What each Swift type reads (firebase-semantics.md §3.6, §3.7):
+/// What each Swift type reads (as the Firebase Apple SDK's `Firestore.Decoder`; REST reference: `Value`):
 /// - `Bool` from `booleanValue`; `String` from `stringValue`.
 /// - Every integer type from `integerValue`, range-checked (an overflow is a `DecodingError.dataCorrupted`,
 ///   never a wrap or a 0), and from a whole-number `doubleValue` that fits exactly (any other double is a
@@ -26,20 +30,22 @@ import Foundation
 ///   client: decode a ``DocumentSnapshot`` or pass `in:`); `URL` from `stringValue`; ``FirestoreValue`` from
 ///   any value, as it is.
 /// - Arrays from `arrayValue`, structs and dictionaries from `mapValue` (an `arrayValue` or `mapValue` without
-///   its `values`/`fields` member is empty: field case C-21), enums with raw values from their raw value.
+///   its `values`/`fields` member is empty: `CodableFieldCaseTests.c21...`), enums with raw values from their raw
+///   value.
 /// - Optionals: an absent field and `nullValue` are both `nil`. A non-optional property with no field is
 ///   `keyNotFound`; with `nullValue`, `valueNotFound`.
 /// - ``DocumentID``: from the document's resource name, never from the data (a stored field of the same
 ///   name is ignored; the resource name wins). Without a document (a bare map decoded without `in:`) it is a
 ///   `DecodingError.valueNotFound`.
-/// - ``ServerTimestamp`` and ``ExplicitNull``: an absent field or `nullValue` is `nil` (field case C-14).
+/// - ``ServerTimestamp`` and ``ExplicitNull``: an absent field or `nullValue` is `nil`
+///   (`CodableFieldCaseTests.c14...`).
 ///
 /// Every error is a `DecodingError` whose context carries the coding path, and whose `debugDescription`
 /// starts with the document path and the field path: `fruits/u2: name: expected String, found integerValue`.
 ///
 /// The decoder is a value: each call starts from its own settings and its own document, so a reused decoder
 /// never carries one call's document (or anything else) into the next, and ``userInfo`` is never changed by a
-/// call (firebase-semantics.md §3.9).
+/// call (`FirestoreDecoderReuseTests`).
 public struct FirestoreDecoder: Sendable {
     /// How field names are matched to coding keys. Default ``KeyDecodingStrategy-swift.enum/useDefaultKeys``.
     public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
@@ -85,7 +91,8 @@ public struct FirestoreDecoder: Sendable {
         return try FirestoreDecoderImpl.decodeTopLevel(type, from: value, context: makeContext(document))
     }
 
-    /// Decodes `type` from a REST ``Document``, for instance a row of ``Firestore/runQuery(parent:structuredQuery:readTime:transaction:)``.
+    /// Decodes `type` from a REST ``Document``, for instance one of
+    /// ``QuerySnapshot/documents`` (its ``DocumentSnapshot/document``).
     /// - Parameters:
     ///   - type: the type to decode.
     ///   - document: the REST document.
@@ -133,7 +140,7 @@ struct DocumentContext {
         }
         // No client (or a name of another database): the path is what follows `/documents/` in the name.
         var path = document.name
-        if let range = path.range(of: "/documents/") { path = String(path[range.upperBound...]) }
+        if let range = path.firstRange(of: "/documents/") { path = String(path[range.upperBound...]) }
         self.init(path: path, id: document.id, reference: nil, firestore: firestore)
     }
 }

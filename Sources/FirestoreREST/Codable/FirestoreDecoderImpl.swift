@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `Decoder` of one decoding call. One instance walks the whole tree: decoding a nested value saves the
 /// current value and path, decodes, and restores them (no allocation per level beyond the path node).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Encodes `Encodable` Swift values as Firestore data: the Firebase SDK's `Firestore.Encoder`.
 ///
@@ -12,12 +16,12 @@ import Foundation
 /// let fields = try FirestoreEncoder().encode(Fruit(name: "Apple"))  // [String: FirestoreValue]; refuses sentinels
 /// ```
 ///
-/// What each Swift type writes (firebase-semantics.md §3.6, §3.7):
+/// What each Swift type writes (as the Firebase Apple SDK's `Firestore.Encoder`; REST reference: `Value`):
 /// - `Bool` `booleanValue`; `String` `stringValue`; `URL` its absolute string.
 /// - Every integer type `integerValue`; `UInt`/`UInt64` above `Int64.max` is an `EncodingError.invalidValue`
 ///   (never a wrap).
 /// - `Double`/`Float` `doubleValue`, NaN and ±infinity included (REST writes them as the strings `"NaN"`,
-///   `"Infinity"`, `"-Infinity"`: field case C-18).
+///   `"Infinity"`, `"-Infinity"`; `CodableFieldCaseTests.c18...`).
 /// - ``Timestamp`` `timestampValue` (nanoseconds as given); `Date` per ``dateEncodingStrategy``; `Data` per
 ///   ``dataEncodingStrategy``; ``GeoPoint`` `geoPointValue`; ``DocumentReference`` `referenceValue`;
 ///   ``FirestoreValue`` as it is; ``WriteValue`` sentinels (`FieldValue.serverTimestamp()`, `.increment(_:)`,
@@ -28,8 +32,8 @@ import Foundation
 /// - ``DocumentID`` properties are skipped; a `nil` ``ServerTimestamp`` is `FieldValue.serverTimestamp()`.
 ///
 /// The top-level value must encode as a map (a struct, a class, a dictionary): anything else is an
-/// `EncodingError.invalidValue` (an array of models, a bare reference or sentinel: SDK tests 11, 20, 22).
-/// Firestore's own limits (no array directly inside an array, no empty or `__reserved__` field names) are
+/// `EncodingError.invalidValue` (a top-level value that is not a map: an array of models, a bare reference or
+/// sentinel). Firestore's own limits (no array directly inside an array, no empty or `__reserved__` field names) are
 /// checked when the data is written (``DocumentReference/setData(from:merge:encoder:)``), not here.
 public struct FirestoreEncoder: Sendable {
     /// How property names become field names. Default ``KeyEncodingStrategy-swift.enum/useDefaultKeys``.
@@ -38,7 +42,8 @@ public struct FirestoreEncoder: Sendable {
     public var dateEncodingStrategy: DateEncodingStrategy = .timestamp
     /// How `Data` is written. Default ``DataEncodingStrategy-swift.enum/blob``.
     public var dataEncodingStrategy: DataEncodingStrategy = .blob
-    /// What a `nil` optional becomes. Default ``NilEncodingStrategy/omit`` (field case C-15).
+    /// What a `nil` optional becomes. Default ``NilEncodingStrategy/omit``; `.null` writes `nullValue`
+    /// (`CodableFieldCaseTests.c15NullStrategyPutsTheNilFieldInTheMergeMask`).
     public var nilEncodingStrategy: NilEncodingStrategy = .omit
     /// Values handed to the encoded types through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]

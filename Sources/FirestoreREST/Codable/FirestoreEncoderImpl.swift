@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `Encoder` of one value: it fills one ``EncodedBox``. A nested value gets an encoder of its own whose box
 /// is already linked into the parent.

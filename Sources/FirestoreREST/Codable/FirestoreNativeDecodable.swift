@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A type ``FirestoreDecoderImpl`` decodes itself instead of calling its `init(from:)`: the primitives (so an
 /// array of them needs no container per element), Foundation types with a Firestore form (`Date`, `Data`,

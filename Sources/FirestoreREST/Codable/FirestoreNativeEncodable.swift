@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A type ``FirestoreEncoderImpl`` encodes itself instead of calling its `encode(to:)`: the primitives (so an
 /// array of them needs no encoder per element), Foundation types with a Firestore form, Firestore's own types

@@ -1,6 +1,6 @@
 /// A ``GeoPoint`` is a `geoPointValue` to ``FirestoreEncoder`` and ``FirestoreDecoder``, and a
 /// `{"latitude": Double, "longitude": Double}` object to any other coder, as in the SDK
-/// (`GeoPoint+Codable.swift`; firebase-semantics.md §3.7, CodableGeoPointTests).
+/// (the Firebase Apple SDK's `GeoPoint+Codable.swift`; `CodableSupportTypesTests`).
 extension GeoPoint: Codable {
     private enum CodingKeys: String, CodingKey {
         case latitude, longitude

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreEncoder {
     /// How property names become field names. The SDK's and Foundation's `JSONEncoder` strategies.

@@ -1,5 +1,5 @@
 extension FirestoreEncoder {
-    /// What a `nil` optional property becomes (field case C-15).
+    /// What a `nil` optional property becomes (`CodableFieldCaseTests.c15...`).
     ///
     /// The SDK omits nil optionals, so a model written with `setData(from:merge: true)` cannot clear a field
     /// it set before: the field is not in the data, hence not in the update mask, and keeps its old value.

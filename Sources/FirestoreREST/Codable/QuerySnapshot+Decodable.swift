@@ -1,5 +1,6 @@
 extension QuerySnapshot {
-    /// The documents decoded into `type`, with the documents that did not decode (field case C-12).
+    /// The documents decoded into `type`, with the documents that did not decode
+    /// (`CodableFieldCaseTests.c12IgnoreKeepsTheDecodableDocumentsAndListsTheFailure`).
     ///
     /// ```swift
     /// let decoded = try snapshot.documents(as: Fruit.self, strategy: .ignore)

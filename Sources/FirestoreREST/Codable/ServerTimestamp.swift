@@ -1,15 +1,8 @@
-import Foundation
-
-/// A type a ``ServerTimestamp`` can hold: ``Timestamp`` and `Date` are built in; add others (an ISO 8601
-/// `String`, say) by converting to and from ``Timestamp``.
-public protocol ServerTimestampWrappable {
-    /// The value for a timestamp read from Firestore.
-    /// - Throws: an error when `timestamp` cannot be represented.
-    static func wrap(_ timestamp: Timestamp) throws -> Self
-    /// The timestamp to write for `value`.
-    /// - Throws: an error when `value` names no instant (it fails the encoding, naming the field).
-    static func unwrap(_ value: Self) throws -> Timestamp
-}
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Timestamp: ServerTimestampWrappable {
     /// The timestamp itself.
@@ -26,7 +19,7 @@ extension Date: ServerTimestampWrappable {
 }
 
 /// A timestamp the server fills in when it is `nil`, as the SDK's `@ServerTimestamp`
-/// (firebase-semantics.md §3.7):
+/// (the Firebase Apple SDK's `@ServerTimestamp`; REST reference: `FieldTransform.setToServerValue`):
 ///
 /// ```swift
 /// struct Post: Codable {
@@ -40,9 +33,10 @@ extension Date: ServerTimestampWrappable {
 ///   transform; ``FirestoreEncoder/encode(_:)`` refuses it, ``FirestoreEncoder/encodeForWrite(_:)`` and
 ///   `setData(from:)` send it); a value is a `timestampValue` (through ``ServerTimestampWrappable/unwrap(_:)``,
 ///   whose error fails the encoding).
-/// - Decoding: an absent field or `nullValue` is `nil` (field case C-14: a new optional property does not break
-///   older documents); otherwise a ``Timestamp`` (a `timestampValue` or `{seconds, nanoseconds}` map) wrapped.
-///   The absent-field rule holds with any decoder (a `KeyedDecodingContainer.decode` overload).
+/// - Decoding: an absent field or `nullValue` is `nil` (a new optional property does not break older documents:
+///   `CodableFieldCaseTests.c14AbsentOrNullServerTimestampIsNil`); otherwise a ``Timestamp`` (a `timestampValue` or
+///   `{seconds, nanoseconds}` map) wrapped. The absent-field rule holds with any decoder (a
+///   `KeyedDecodingContainer.decode` overload).
 /// - With any other encoder, `nil` throws (a sentinel has no plain form); a value encodes as ``Timestamp``
 ///   does there.
 @propertyWrapper

@@ -1,6 +1,6 @@
 /// A ``Timestamp`` is a `timestampValue` to ``FirestoreEncoder`` and ``FirestoreDecoder`` (nanoseconds exact),
 /// and a `{"seconds": Int64, "nanoseconds": Int32}` object to any other coder, as in the SDK
-/// (`Timestamp+Codable.swift`; firebase-semantics.md §3.7, CodableTimestampTests).
+/// (the Firebase Apple SDK's `Timestamp+Codable.swift`; `CodableSupportTypesTests`).
 extension Timestamp: Codable {
     private enum CodingKeys: String, CodingKey {
         case seconds, nanoseconds

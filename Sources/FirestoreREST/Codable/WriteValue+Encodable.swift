@@ -1,7 +1,7 @@
 /// A ``WriteValue`` (``FieldValue``) property writes its value or sentinel with ``FirestoreEncoder``:
 /// `var views = FieldValue.increment(Int64(1))` becomes the `increment` transform when the model is written
 /// with ``DocumentReference/setData(from:merge:encoder:)``. Any other encoder throws, as the SDK's
-/// `FieldValue+Encodable` does (firebase-semantics.md §3.8, EncodableFieldValueTests).
+/// `FieldValue+Encodable` does (the Firebase Apple SDK's `FieldValue+Encodable`; `FirestoreEncoderTests`).
 extension WriteValue: Encodable {
     /// Writes the value or sentinel (Firestore encoder only).
     /// - Throws: `EncodingError.invalidValue` for another encoder.

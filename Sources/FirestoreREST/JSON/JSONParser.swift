@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A JSON syntax error with the byte offset where parsing stopped.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -71,9 +75,15 @@ struct JSONByteParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw fail("unexpected character")
         }
@@ -317,7 +327,9 @@ extension JSONValue {
                     try body(element, position)
                     position += 1
                     parser.skipWhitespace()
-                    guard parser.index < parser.bytes.count else { throw parser.fail("unexpected end of input in an array") }
+                    guard parser.index < parser.bytes.count else {
+                        throw parser.fail("unexpected end of input in an array")
+                    }
                     if parser.bytes[parser.index] == UInt8(ascii: ",") {
                         parser.index += 1
                         continue

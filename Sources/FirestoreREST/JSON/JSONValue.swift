@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A parsed JSON value, exact where Foundation is not: integers keep all 64 bits, `true` never becomes `1`,
 /// and object keys keep their text. Used for every REST body this client reads or writes.

@@ -1,5 +1,5 @@
 /// One aggregation of an ``AggregateQuery``: a count (optionally capped), or the sum or average of a
-/// numeric field (REST `StructuredAggregationQuery.Aggregation`, `firestore-rest.md` §1.2).
+/// numeric field (REST reference: `StructuredAggregationQuery.Aggregation`).
 public struct AggregateField: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         case count(upTo: Int64?)
@@ -51,25 +51,6 @@ public struct AggregateField: Sendable, Hashable, CustomStringConvertible {
             return ["alias": .string(alias), "avg": ["field": ["fieldPath": .string(field.description)]]]
         case .invalid(let error):
             throw error
-        }
-    }
-}
-
-/// One aggregation result as the server typed it.
-public enum AggregateValue: Sendable, Hashable {
-    /// An `integerValue`: every count, and a sum of integers that fits in 64 bits.
-    case integer(Int64)
-    /// A `doubleValue`: every average, and a sum with a double in it or beyond 64 bits.
-    case double(Double)
-    /// `nullValue`: the average (or sum) of no numeric values.
-    case null
-
-    /// The value as a Double (`nil` for null).
-    public var doubleValue: Double? {
-        switch self {
-        case .integer(let number): return Double(number)
-        case .double(let number): return number
-        case .null: return nil
         }
     }
 }

@@ -1,5 +1,5 @@
-/// Aggregations over a query, run with runAggregationQuery (`firestore-rest.md` §1.2):
-/// `try await query.count.getAggregation().count` or
+/// Aggregations over a query, run with runAggregationQuery (REST reference:
+/// `projects.databases.documents.runAggregationQuery`): `try await query.count.getAggregation().count` or
 /// `try await query.aggregate([.count(), .sum("kcal"), .average("kcal")]).getAggregation()`.
 public struct AggregateQuery: Sendable {
     /// The query aggregated over.
@@ -16,7 +16,7 @@ public struct AggregateQuery: Sendable {
     /// The REST `structuredAggregationQuery`; aggregation *i* has alias `aggregate_i`.
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid query (see ``Query/structuredQuery()``),
     ///   no aggregation, more than 5, or an invalid field path.
-    public func structuredAggregationQuery() throws(FirestoreError) -> JSONValue {
+    package func structuredAggregationQuery() throws(FirestoreError) -> JSONValue {
         guard !aggregations.isEmpty else { throw .invalidArgument("an aggregate query needs an aggregation") }
         guard aggregations.count <= 5 else {
             throw .invalidArgument("an aggregate query takes at most 5 aggregations, got \(aggregations.count)")
@@ -53,7 +53,8 @@ public struct AggregateQuery: Sendable {
         for (index, aggregation) in aggregations.enumerated() {
             let alias = "aggregate_\(index)"
             guard let json = fields[alias] else {
-                throw FirestoreError(code: .internal, message: "runAggregationQuery response lacks \(alias) (\(aggregation))")
+                throw FirestoreError(
+                    code: .internal, message: "runAggregationQuery response lacks \(alias) (\(aggregation))")
             }
             switch try FirestoreValue(restJSON: json, at: "aggregate \(aggregation)") {
             case .integer(let number): values[aggregation] = .integer(number)
@@ -65,27 +66,6 @@ public struct AggregateQuery: Sendable {
         }
         return AggregateQuerySnapshot(query: self, values: values, readTime: readTime)
     }
-}
-
-/// The results of an ``AggregateQuery``.
-public struct AggregateQuerySnapshot: Sendable {
-    /// The aggregate query this answers.
-    public let query: AggregateQuery
-    /// Each aggregation's result.
-    public let values: [AggregateField: AggregateValue]
-    /// The time the result is consistent at.
-    public let readTime: Timestamp?
-
-    /// The result of `count()` (or the first `count(upTo:)`), when one was requested.
-    public var count: Int64? {
-        for aggregation in query.aggregations {
-            if case .count = aggregation.kind, case .integer(let number)? = values[aggregation] { return number }
-        }
-        return nil
-    }
-
-    /// The result of `aggregation`, or `nil` when it was not requested.
-    public func get(_ aggregation: AggregateField) -> AggregateValue? { values[aggregation] }
 }
 
 extension QueryRepresentable {

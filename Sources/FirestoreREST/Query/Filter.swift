@@ -8,8 +8,9 @@
 /// ]))
 /// ```
 ///
-/// Encoded as StructuredQuery `fieldFilter` / `unaryFilter` / `compositeFilter` (`firestore-rest.md` §1.7).
-/// An invalid field path is kept and thrown when the query is encoded, before anything is sent.
+/// Encoded as StructuredQuery `fieldFilter` / `unaryFilter` / `compositeFilter` (`google/firestore/v1/query.proto`,
+/// `StructuredQuery.Filter`). An invalid field path is kept and thrown when the query is encoded, before anything is
+/// sent.
 public struct Filter: Sendable, Hashable {
     indirect enum Node: Sendable, Hashable {
         case field(FieldPath, FilterOperator, FirestoreValue)

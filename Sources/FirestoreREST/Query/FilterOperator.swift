@@ -33,7 +33,7 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
         self = match
     }
 
-    /// Inequalities make the server order by their field first (`firestore-rest.md` §1.7).
+    /// Inequalities make the server order by their field first (REST reference: `StructuredQuery.order_by`).
     public var isInequality: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn: return true

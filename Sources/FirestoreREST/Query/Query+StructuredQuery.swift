@@ -1,5 +1,5 @@
 extension Query {
-    /// The REST StructuredQuery JSON of this query (`firestore-rest.md` §1.7; conformance `query-*.json`):
+    /// The REST StructuredQuery JSON of this query (REST reference: `StructuredQuery`; conformance `query-*.json`):
     /// `select`, `from`, `where` (one filter bare, several in an `AND` composite), `orderBy`, `startAt`,
     /// `endAt`, `offset`, `limit`.
     ///
@@ -16,7 +16,7 @@ extension Query {
     ///   value that is not a non-empty array, an empty OR, a cursor without orders, with no values or with
     ///   more values than orders, a document cursor from another collection or missing an ordered field,
     ///   `limit(toLast:)` without an order, or a negative limit or offset.
-    public func structuredQuery() throws(FirestoreError) -> JSONValue {
+    package func structuredQuery() throws(FirestoreError) -> JSONValue {
         if let pendingError { throw pendingError }
         let parentPath = try parent.get()
         var from: [String: JSONValue] = ["collectionId": .string(collectionID)]
@@ -49,14 +49,19 @@ extension Query {
                 throw .invalidArgument("limit(toLast:) needs at least one order(by:): Firestore has no last-N limit")
             }
             sentOrders = sentOrders.map { QueryOrder(field: $0.field, descending: !$0.descending) }
-            (startCursor, endCursor) = (endCursor.map { ($0.values, !$0.before) },
-                                        startCursor.map { ($0.values, !$0.before) })
+            (startCursor, endCursor) = (
+                endCursor.map { ($0.values, !$0.before) },
+                startCursor.map { ($0.values, !$0.before) }
+            )
         }
         if !sentOrders.isEmpty {
-            members["orderBy"] = .array(sentOrders.map { order in
-                ["field": ["fieldPath": .string(order.field.description)],
-                 "direction": order.descending ? "DESCENDING" : "ASCENDING"]
-            })
+            members["orderBy"] = .array(
+                sentOrders.map { order in
+                    [
+                        "field": ["fieldPath": .string(order.field.description)],
+                        "direction": order.descending ? "DESCENDING" : "ASCENDING",
+                    ]
+                })
         }
         if let (values, before) = startCursor {
             members["startAt"] = Self.cursorJSON(values, before: before)
@@ -75,7 +80,7 @@ extension Query {
 
     /// The `runQuery` request body, `{"structuredQuery": ...}`.
     /// - Throws: as ``structuredQuery()``.
-    public func runQueryBody() throws(FirestoreError) -> JSONValue {
+    package func runQueryBody() throws(FirestoreError) -> JSONValue {
         ["structuredQuery": try structuredQuery()]
     }
 
@@ -107,8 +112,10 @@ extension Query {
         }
     }
 
-    private func encodeField(_ field: FieldPath, _ op: FilterOperator, _ filterValue: FirestoreValue,
-                             parentPath: ResourcePath) throws(FirestoreError) -> JSONValue {
+    private func encodeField(
+        _ field: FieldPath, _ op: FilterOperator, _ filterValue: FirestoreValue,
+        parentPath: ResourcePath
+    ) throws(FirestoreError) -> JSONValue {
         let fieldJSON: JSONValue = ["fieldPath": .string(field.description)]
         let unary: String?
         switch (filterValue, op) {
@@ -158,7 +165,8 @@ extension Query {
         case .document(let snapshot):
             let documentPath = try snapshot.reference.resourcePath()
             let collectionPath = documentPath.parent
-            let belongs = allDescendants
+            let belongs =
+                allDescendants
                 ? collectionPath.lastSegment == collectionID
                     && collectionPath.segments.starts(with: parentPath.segments)
                 : collectionPath == (try parentPath.appending(collectionID))
@@ -177,7 +185,8 @@ extension Query {
                     values.append(value)
                 } else {
                     throw .invalidArgument(
-                        "the \(name) cursor's document \(documentPath) has no field \(order.field), which the query orders by")
+                        "the \(name) cursor's document \(documentPath) has no field \(order.field), which the query orders by"
+                    )
                 }
             }
             return (values, cursor.before)

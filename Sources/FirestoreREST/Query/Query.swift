@@ -1,18 +1,9 @@
-/// Anything that can be queried: a ``Query`` itself or a ``CollectionReference`` (the whole collection).
-/// Every builder method (`whereField`, `order(by:)`, `limit(to:)`, cursors) and every way to run a query is
-/// defined on this protocol, so `db.collection("fruits").whereField("isFavourite", isEqualTo: true)` reads
-/// as in the Firebase SDKs.
-public protocol QueryRepresentable: Sendable {
-    /// The query this value stands for.
-    var query: Query { get }
-}
-
 /// A query over one collection (or, for ``Firestore/collectionGroup(_:)``, every collection with an ID):
-/// filters, orders, cursors, a projection, an offset and a limit, encoded to a REST StructuredQuery by
-/// ``structuredQuery()``.
+/// filters, orders, cursors, a projection, an offset and a limit, sent as a REST `StructuredQuery` (REST
+/// reference: `projects.databases.documents.runQuery`; `google/firestore/v1/query.proto`).
 ///
 /// Builder methods never throw, as in the SDKs; an invalid input (an empty field path, a comparison with
-/// null other than equality, a cursor without orders) is kept and thrown by ``structuredQuery()`` and so by
+/// null other than equality, a cursor without orders) is kept and thrown, as ``FirestoreError`` `.invalidArgument`, by
 /// every way to run the query, before anything is sent.
 public struct Query: QueryRepresentable, Sendable {
     /// Which end of the ordered results a limit keeps.
@@ -46,8 +37,10 @@ public struct Query: QueryRepresentable, Sendable {
     var end: QueryCursor?
     var pendingError: FirestoreError?
 
-    init(firestore: Firestore, parent: Result<ResourcePath, FirestoreError>, collectionID: String,
-         allDescendants: Bool) {
+    init(
+        firestore: Firestore, parent: Result<ResourcePath, FirestoreError>, collectionID: String,
+        allDescendants: Bool
+    ) {
         self.firestore = firestore
         self.parent = parent
         self.collectionID = collectionID
@@ -75,8 +68,8 @@ public struct Query: QueryRepresentable, Sendable {
         if pendingError == nil { pendingError = error }
     }
 
-    /// The orders the server actually applies (`firestore-rest.md` §1.7): the explicit orders, then each
-    /// inequality field not already ordered (sorted segment by segment), then `__name__`, the appended
+    /// The orders the server actually applies (REST reference: `StructuredQuery.order_by`): the explicit orders, then
+    /// each inequality field not already ordered (sorted segment by segment), then `__name__`, the appended
     /// entries in the direction of the last explicit order (ascending when there is none). Results come back
     /// sorted by exactly these, which is what makes change indexes computable between polls, and a cursor
     /// built from a document snapshot uses them (conformance `query-cursor-docsnap*.json`).

@@ -1,5 +1,5 @@
 /// A start or end position of a query: explicit values for the order fields, or a document snapshot whose
-/// values (and reference, for `__name__`) are taken (`firestore-rest.md` §1.7 "Cursors").
+/// values (and reference, for `__name__`) are taken (REST reference: `StructuredQuery.start_at`, `Cursor`).
 public struct QueryCursor: Sendable, Hashable {
     enum Position: Sendable, Hashable {
         case values([FirestoreValue])

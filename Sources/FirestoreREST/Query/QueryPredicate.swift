@@ -1,5 +1,5 @@
 /// One query condition as a value, the enum `@FirestoreQuery` takes in the iOS SDK
-/// (`firebase-semantics.md` §3.5), so a list of predicates can describe a whole query:
+/// (the Firebase Apple SDK's `QueryPredicate`), so a list of predicates can describe a whole query:
 /// `[.whereField("isFavourite", isEqualTo: true), .order(by: "name"), .limit(to: 20)]`.
 ///
 /// Beyond the SDK's cases it has ``isNotEqualTo(_:_:)`` and ``filter(_:)`` (any ``Filter``, OR filters

@@ -78,8 +78,8 @@ extension QueryRepresentable {
 
     /// Returns at most the last `count` documents in the query's order. Firestore has no such limit: the
     /// query is sent with every order flipped and the start and end cursors swapped (`before` inverted), and
-    /// the rows are reversed on arrival, as the Node, Java and web SDKs do (`firestore-rest.md` §1.7). Needs
-    /// at least one `order(by:descending:)`; a negative count is an error.
+    /// the rows are reversed on arrival, as the Node, Java and web SDKs do (conformance `query-*.json` pins the flipped
+    /// request). Needs at least one `order(by:descending:)`; a negative count is an error.
     public func limit(toLast count: Int) -> Query {
         query.with { $0.setLimit(count, .last) }
     }

@@ -4,7 +4,7 @@ extension QueryRepresentable {
     /// - Parameter readTime: read as of this time (within the last 270 seconds), or now.
     /// - Throws: ``FirestoreError`` from ``Query/structuredQuery()`` before sending, or from the server or
     ///   transport.
-    public func runQuery(readTime: Timestamp? = nil) async throws -> RunQueryResponse {
+    package func runQuery(readTime: Timestamp? = nil) async throws -> RunQueryResponse {
         let query = self.query
         var response = try await query.firestore.runQuery(
             parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), readTime: readTime)
@@ -13,8 +13,8 @@ extension QueryRepresentable {
     }
 
     /// Runs the query once and returns its documents, every one reported as `.added`.
-    /// - Throws: ``FirestoreError`` from ``Query/structuredQuery()`` before sending, or from the server or
-    ///   transport.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid query, before sending; or the server's or
+    ///   the transport's error.
     public func getDocuments() async throws -> QuerySnapshot {
         let query = self.query
         let response = try await runQuery()
@@ -22,7 +22,8 @@ extension QueryRepresentable {
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(query: query, documents: documents, documentChanges: changes,
-                             readTime: response.readTime)
+        return QuerySnapshot(
+            query: query, documents: documents, documentChanges: changes,
+            readTime: response.readTime)
     }
 }

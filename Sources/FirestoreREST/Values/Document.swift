@@ -1,4 +1,4 @@
-/// A REST `Document`: its full resource name, fields and server times (`firestore-rest.md` §1.4).
+/// A REST `Document`: its full resource name, fields and server times (REST reference: `Document`).
 ///
 /// `fields` is empty when the wire left it out (keys-only `select` results, empty documents); the times are
 /// `nil` when absent (for instance in a write's request body or a `showMissing` ghost).
@@ -20,6 +20,21 @@ public struct Document: Sendable, Hashable {
         self.fields = fields
         self.createTime = createTime
         self.updateTime = updateTime
+    }
+
+    /// Documents are equal when their names have the same UTF-8 bytes, their fields are equal
+    /// (``FirestoreValue`` equality, map keys by bytes) and their times are equal: `c/\u{E9}` and `c/e\u{301}`
+    /// are two documents, as Firestore holds them.
+    public static func == (lhs: Document, rhs: Document) -> Bool {
+        lhs.name.utf8Equals(rhs.name) && lhs.createTime == rhs.createTime && lhs.updateTime == rhs.updateTime
+            && lhs.fields.utf8KeyedEquals(rhs.fields)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combineUTF8(name)
+        fields.hashUTF8Keyed(into: &hasher)
+        hasher.combine(createTime)
+        hasher.combine(updateTime)
     }
 
     /// The last segment of ``name``: the document ID.

@@ -1,12 +1,18 @@
 /// A path to a field inside a document: a list of segments, each a field name that may hold any character.
 ///
 /// The string form joins segments with `.` and wraps every segment that is not `[A-Za-z_][A-Za-z0-9_]*` in
-/// backticks, escaping a backtick and `\` with a backslash (`firestore-rest.md` §1.5, conformance
-/// `update-quoting.json`, field case D-24): the segment `a.b` is written as \`a.b\`, `["profile", "age"]`
+/// backticks, escaping a backtick and `\` with a backslash (REST reference: `DocumentMask`; conformance
+/// `update-quoting.json`; `FieldPathTests`): the segment `a.b` is written as \`a.b\`, `["profile", "age"]`
 /// as `profile.age`, the segment `123abc` as \`123abc\`.
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// The field names, outermost first. Never empty, no segment empty.
     public let segments: [String]
+
+    /// Paths are equal when their segments have the same UTF-8 bytes (Firestore compares IDs and field names
+    /// byte for byte; Swift's `String ==` would merge NFC and NFD spellings).
+    public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool { lhs.segments.utf8Equals(rhs.segments) }
+
+    public func hash(into hasher: inout Hasher) { segments.hashUTF8(into: &hasher) }
 
     /// The document's key, `__name__`; a filter or cursor on it takes a `referenceValue`.
     public static let documentID = FieldPath(uncheckedSegments: ["__name__"])

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreValue {
     /// Firestore's total order of values, as the server sorts query results ("Ordering of value types" in
@@ -10,7 +14,8 @@ extension FirestoreValue {
     /// - Returns: a negative number, zero or a positive number as `lhs` sorts before, with or after `rhs`.
     /// - Complexity: O(n) in the size of the smaller value (maps: O(k log k) to sort their keys).
     public static func compare(_ lhs: FirestoreValue, _ rhs: FirestoreValue) -> Int {
-        let lhsRank = lhs.typeRank, rhsRank = rhs.typeRank
+        let lhsRank = lhs.typeRank
+        let rhsRank = rhs.typeRank
         if lhsRank != rhsRank { return lhsRank < rhsRank ? -1 : 1 }
         switch (lhs, rhs) {
         case (.boolean(let a), .boolean(let b)): return a == b ? 0 : (a ? 1 : -1)
@@ -52,13 +57,15 @@ extension FirestoreValue {
     /// `/` is the same order, at no allocation.
     /// - Complexity: O(n) in the length of the common prefix.
     public static func compareResourceNames(_ lhs: String, _ rhs: String) -> Int {
-        var left = lhs.utf8.makeIterator(), right = rhs.utf8.makeIterator()
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
         func rank(_ byte: UInt8?) -> Int {
             guard let byte else { return -2 }
             return byte == UInt8(ascii: "/") ? -1 : Int(byte)
         }
         while true {
-            let a = rank(left.next()), b = rank(right.next())
+            let a = rank(left.next())
+            let b = rank(right.next())
             if a != b { return a < b ? -1 : 1 }
             if a == -2 { return 0 }
         }
@@ -99,7 +106,8 @@ extension FirestoreValue {
     }
 
     private static func compareBytes<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ a: A, _ b: B) -> Int {
-        var left = a.makeIterator(), right = b.makeIterator()
+        var left = a.makeIterator()
+        var right = b.makeIterator()
         while true {
             switch (left.next(), right.next()) {
             case (nil, nil): return 0

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreValue {
     /// This value as plain JSON for people and scripts (the CLI's `data` member): `integerValue` as an exact

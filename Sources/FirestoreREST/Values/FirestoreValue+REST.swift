@@ -1,7 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreValue {
-    /// Decodes a REST `Value` object (`{"integerValue":"42"}`), as `firestore-rest.md` §1.4 describes it:
+    /// Decodes a REST `Value` object (`{"integerValue":"42"}`), as the REST reference `Value` describes it:
     /// `integerValue` as a decimal string or a JSON number (full `Int64`); `doubleValue` as a number, a
     /// numeric string, or `"NaN"`, `"Infinity"`, `"-Infinity"`; `timestampValue` through
     /// ``Timestamp/init(rfc3339:)``; `bytesValue` in standard or URL-safe base64; `geoPointValue` with absent
@@ -108,8 +112,10 @@ extension FirestoreValue {
                 default: throw mismatch("numbers")
                 }
             }
-            self = .geoPoint(GeoPoint(latitude: try coordinate("latitude", "latitude"),
-                                      longitude: try coordinate("longitude", "longitude")))
+            self = .geoPoint(
+                GeoPoint(
+                    latitude: try coordinate("latitude", "latitude"),
+                    longitude: try coordinate("longitude", "longitude")))
         case .arrayValue:
             guard case .object(let array) = payload else { throw mismatch("an object") }
             switch array["values"] {
@@ -141,7 +147,7 @@ extension FirestoreValue {
     ///     level of a document, where errors read `field tags[2]: ...`.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the field path (quoted as in
     ///   ``FieldPath``) of the bad value.
-    public static func decodeFields(_ fields: [String: JSONValue], prefix: String = "") throws(FirestoreError)
+    package static func decodeFields(_ fields: [String: JSONValue], prefix: String = "") throws(FirestoreError)
         -> [String: FirestoreValue]
     {
         var result: [String: FirestoreValue] = [:]
@@ -181,7 +187,7 @@ extension FirestoreValue {
     }
 
     /// Encodes a map's fields as a REST `fields` object.
-    public static func encodeFields(_ fields: [String: FirestoreValue]) -> JSONValue {
+    package static func encodeFields(_ fields: [String: FirestoreValue]) -> JSONValue {
         .object(fields.mapValues(\.restJSON))
     }
 

@@ -1,9 +1,18 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
-/// One Firestore value: every member of the REST `Value` oneof (`firestore-rest.md` §1.4).
+/// One Firestore value: every member of the REST `Value` oneof (REST reference: `Value`;
+/// `google/firestore/v1/document.proto`).
 ///
 /// Equality follows the wire: `.integer(1)` and `.double(1)` differ, and `.double(.nan)` equals itself
-/// (so a document holding NaN compares equal to its own copy). Literals build values directly:
+/// (so a document holding NaN compares equal to its own copy). Strings, references and map keys are equal
+/// only when their UTF-8 bytes are, as Firestore compares them (Firestore docs, "Ordering of value types"):
+/// `.string("\u{E9}")` (NFC `é`) and `.string("e\u{301}")` (NFD) are two values, although Swift's `String ==`
+/// calls them equal. A `.map` is a Swift dictionary, so one map cannot hold two keys that differ only in
+/// normalization; two maps with such keys are different maps. Literals build values directly:
 /// `let v: FirestoreValue = ["name": "apple", "count": 3, "tags": ["red"]]`.
 public enum FirestoreValue: Sendable, CustomStringConvertible {
     /// `nullValue`.
@@ -64,12 +73,12 @@ extension FirestoreValue: Equatable {
         case (.integer(let a), .integer(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
         case (.timestamp(let a), .timestamp(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8Equals(b)
         case (.bytes(let a), .bytes(let b)): return a == b
-        case (.reference(let a), .reference(let b)): return a == b
+        case (.reference(let a), .reference(let b)): return a.utf8Equals(b)
         case (.geoPoint(let a), .geoPoint(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
-        case (.map(let a), .map(let b)): return a == b
+        case (.map(let a), .map(let b)): return a.utf8KeyedEquals(b)
         default: return false
         }
     }
@@ -85,12 +94,12 @@ extension FirestoreValue: Hashable {
             // Equal values hash alike: every NaN is one value, and -0.0 == 0.0.
             hasher.combine(number.isNaN ? Double.nan.bitPattern : (number == 0 ? 0 : number).bitPattern)
         case .timestamp(let time): hasher.combine(time)
-        case .string(let text): hasher.combine(text)
+        case .string(let text): hasher.combineUTF8(text)
         case .bytes(let data): hasher.combine(data)
-        case .reference(let name): hasher.combine(name)
+        case .reference(let name): hasher.combineUTF8(name)
         case .geoPoint(let point): hasher.combine(point)
         case .array(let elements): hasher.combine(elements)
-        case .map(let fields): hasher.combine(fields)
+        case .map(let fields): fields.hashUTF8Keyed(into: &hasher)
         }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Swift value that stands for a Firestore value in a filter or a write: `Bool`, the integer types,
 /// `Double`, `Float`, `String`, `Data`, `Date`, ``Timestamp``, ``GeoPoint``, ``DocumentReference``,

@@ -1,12 +1,18 @@
 /// A slash-separated path below a database's `documents` root: `fruits` (a collection), `fruits/apple`
 /// (a document), `fruits/apple/reviews/r1` (a nested document).
 ///
-/// A segment (document or collection ID) may hold any character except `/` (`firestore-rest.md` §1.1), so
-/// paths are kept as segments and percent-encoded one by one for URLs (``urlEncoded``). An empty segment, a
-/// segment that is `.` or `..`, and a `/` inside a segment are refused.
+/// A segment (document or collection ID) may hold any character except `/` (Firestore docs, "Usage and limits":
+/// document IDs), so paths are kept as segments and percent-encoded one by one for URLs (``urlEncoded``). An empty
+/// segment, a segment that is `.` or `..`, and a `/` inside a segment are refused.
 public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     /// The IDs, outermost first.
     public let segments: [String]
+
+    /// Paths are equal when their segments have the same UTF-8 bytes (Firestore compares IDs and field names
+    /// byte for byte; Swift's `String ==` would merge NFC and NFD spellings).
+    public static func == (lhs: ResourcePath, rhs: ResourcePath) -> Bool { lhs.segments.utf8Equals(rhs.segments) }
+
+    public func hash(into hasher: inout Hasher) { segments.hashUTF8(into: &hasher) }
 
     /// The documents root itself (no segments).
     public static let root = ResourcePath(uncheckedSegments: [])
@@ -79,7 +85,8 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         output.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
-            let unreserved = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let unreserved =
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
                 || byte == 0x28 || byte == 0x29
             if unreserved {

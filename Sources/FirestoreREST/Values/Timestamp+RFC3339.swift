@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Timestamp {
     /// Parses an RFC 3339 `date-time` as Firestore and proto3 JSON write it:

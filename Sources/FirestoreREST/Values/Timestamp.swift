@@ -1,10 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A point in time with nanosecond precision: whole seconds since the Unix epoch plus 0 to 999,999,999
 /// nanoseconds, as Firestore's `timestampValue`, `createTime`, `updateTime` and `readTime` carry it.
 ///
-/// Firestore stores microseconds (`firestore-rest.md` §1.4); this type keeps whatever it is given, so a value
-/// read from the wire and written back is byte-identical.
+/// Firestore stores microseconds (REST reference: `Value.timestampValue`); this type keeps whatever it is given, so a
+/// value read from the wire and written back is byte-identical.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z; negative before the epoch.
     public let seconds: Int64

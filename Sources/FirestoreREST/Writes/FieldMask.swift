@@ -30,8 +30,8 @@ enum FieldMask {
         return (root, sorted(Array(values.keys)))
     }
 
-    /// The paths in mask order: sorted by their quoted form (`firestore-rest.md` §1.5), as the conformance
-    /// requests list them.
+    /// The paths in mask order: sorted by their quoted form (the `FieldPath` quoting rule), as the
+    /// conformance `update-*.json` requests list them.
     /// - Complexity: O(n log n) comparisons.
     static func sorted(_ paths: [FieldPath]) -> [FieldPath] {
         paths.sorted { $0.description < $1.description }

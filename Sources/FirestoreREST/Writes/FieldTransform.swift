@@ -1,5 +1,5 @@
 /// One server-side change to one field, applied after a write's `update` (REST `FieldTransform`,
-/// `firestore-rest.md` §1.6). The `FieldValue` sentinels other than `delete()` become these.
+/// `google/firestore/v1/write.proto`). The `FieldValue` sentinels other than `delete()` become these.
 public struct FieldTransform: Sendable, Hashable {
     /// What the server does to the field.
     public enum Operation: Sendable, Hashable {
@@ -29,7 +29,7 @@ public struct FieldTransform: Sendable, Hashable {
     }
 
     /// The REST `FieldTransform` object: `{"fieldPath": "a.b", "setToServerValue": "REQUEST_TIME"}` and the like.
-    public var restJSON: JSONValue {
+    package var restJSON: JSONValue {
         var members: [String: JSONValue] = ["fieldPath": .string(fieldPath.description)]
         switch operation {
         case .setToServerTime: members["setToServerValue"] = "REQUEST_TIME"

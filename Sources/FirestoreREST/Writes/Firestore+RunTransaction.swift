@@ -1,6 +1,7 @@
 extension Firestore {
     /// Runs `updateBlock` in a read-write transaction and commits its writes atomically, retrying the whole
-    /// closure when the transaction loses a conflict (`firestore-rest.md` §1.6, §1.8).
+    /// closure when the transaction loses a conflict (`ABORTED`, REST reference:
+    /// `projects.databases.documents.commit`).
     ///
     /// ```swift
     /// let total = try await db.runTransaction { transaction in

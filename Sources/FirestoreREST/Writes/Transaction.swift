@@ -4,9 +4,9 @@ import Synchronization
 /// ``Firestore/runTransaction(maxAttempts:isolation:_:)``.
 ///
 /// Reads go to the server inside the transaction (batchGet with `transaction` in the body; the emulator hangs
-/// on a GET with `?transaction=`, `firestore-rest.md` §2.3) and lock what they read. Writes are buffered and
-/// sent together in the commit that ends the transaction. As in the Firebase SDKs every read must come before
-/// every write. A transaction is `Sendable`; it is only usable while its closure runs.
+/// on a GET with `?transaction=`, REST reference: `projects.databases.documents.get`) and lock what they read. Writes
+/// are buffered and sent together in the commit that ends the transaction. As in the Firebase SDKs every read must come
+/// before every write. A transaction is `Sendable`; it is only usable while its closure runs.
 public final class Transaction: WriteCollecting {
     /// The client the transaction runs on.
     public let firestore: Firestore
@@ -55,7 +55,7 @@ public final class Transaction: WriteCollecting {
         guard !names.isEmpty else { return [] }
         let response = try await firestore.batchGet(names: names, transaction: id)
         return zip(documents, names).map { document, name in
-            DocumentSnapshot(reference: document, document: response.found[name])
+            DocumentSnapshot(reference: document, document: response.found[ByteExactName(name: name)])
         }
     }
 

@@ -1,30 +1,11 @@
-/// A condition the server checks before applying a write (`firestore-rest.md` §1.6).
-///
-/// A failed condition fails the whole commit: `exists(false)` on an existing document with `.alreadyExists`,
-/// `exists(true)` on a missing one with `.notFound`, an `updateTime` mismatch with `.failedPrecondition`.
-public enum Precondition: Sendable, Hashable {
-    /// The document must exist (`true`) or must not (`false`).
-    case exists(Bool)
-    /// The document's `updateTime` must equal this (the document must exist).
-    case updateTime(Timestamp)
-
-    /// The REST `Precondition` object: `{"exists": true}` or `{"updateTime": "..."}`.
-    public var restJSON: JSONValue {
-        switch self {
-        case .exists(let flag): return ["exists": .bool(flag)]
-        case .updateTime(let time): return ["updateTime": .string(time.rfc3339)]
-        }
-    }
-}
-
-/// One operation of a commit: a REST `Write` (`firestore-rest.md` §1.6).
+/// One operation of a commit: a REST `Write` (REST reference: `Write`; `google/firestore/v1/write.proto`).
 ///
 /// The SDK operations map onto it as the conformance tests pin: create = `update` + `exists: false`;
 /// set = `update` with no mask; set with merge = `update` + mask of the merged paths; update = `update` +
 /// mask + `exists: true`; delete = `delete`. Sentinels other than `FieldValue.delete()` become
 /// `transforms` (`updateTransforms`). ``DocumentReference``, ``WriteBatch`` and ``Transaction`` build these
-/// from ``WriteValue`` data; build one by hand only to send exactly this REST write with
-/// ``Firestore/commit(_:transaction:)``.
+/// from ``WriteValue`` data; build one by hand only to send exactly this REST write, with
+/// ``WriteCollecting/appendWrite(for:_:)``.
 public enum Write: Sendable, Hashable {
     /// Writes `fields` to the document at `path`, then applies `transforms` in order. With a mask only the
     /// masked paths change (a masked path absent from `fields` is deleted); without one the whole document
@@ -50,7 +31,7 @@ public enum Write: Sendable, Hashable {
     /// `set-st-merge-nowrite`). `updateMask` is written whenever a mask is given, an empty one included (an
     /// empty mask changes no field; no mask replaces the document). `updateTransforms` is written when there
     /// are transforms.
-    public func restJSON(database: DatabaseID) -> JSONValue {
+    package func restJSON(database: DatabaseID) -> JSONValue {
         switch self {
         case .update(let path, let fields, let mask, let precondition, let transforms):
             var document: [String: JSONValue] = ["name": .string(database.resourceName(of: path))]

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Writes collected and committed together, atomically: all apply or none (one commit,
-/// `firestore-rest.md` §1.6). Make one with ``Firestore/batch()``.
+/// REST reference: `projects.databases.documents.commit`). Make one with ``Firestore/batch()``.
 ///
 /// ```swift
 /// let batch = db.batch()

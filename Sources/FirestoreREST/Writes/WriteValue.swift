@@ -1,7 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value to write: a plain ``FirestoreValue``, a map or array of write values, or one of the `FieldValue`
-/// sentinels that the server resolves (`firestore-rest.md` §1.6).
+/// sentinels that the server resolves (REST reference: `Write.updateTransforms`, `DocumentTransform.FieldTransform`).
 ///
 /// ``FirestoreValue`` stays the read side: what a document holds. `WriteValue` is what `setData`, `updateData`
 /// and `create` take, so a write can mix plain data with sentinels. Literals build it exactly as they build a

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Collects one transfer's response from libcurl's callbacks: header lines, body bytes (up to a cap) and
 /// the reason, if any, that a callback asked libcurl to abort.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one error type of the client: a canonical status ``Code`` (the gRPC codes of `google/rpc/code.proto`),
 /// a human message, the HTTP status when a response arrived, and where it applies the console link to create
@@ -65,7 +69,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it, as
     /// text. ``indexCreationURL`` gives the same link as a `URL`.
     public var indexURL: String? {
-        guard code == .failedPrecondition, let range = message.range(of: "https://console.firebase.google.com/")
+        guard code == .failedPrecondition, let range = message.firstRange(of: "https://console.firebase.google.com/")
         else { return nil }
         let tail = message[range.lowerBound...]
         var link = Substring(tail.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != "<" && $0 != ">" })
@@ -75,7 +79,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         return String(link)
     }
 
-    /// For a missing composite index, the console link to create it (`firestore-rest.md` §1.8): the
+    /// For a missing composite index, the console link to create it (Firestore docs, "Manage indexes"): the
     /// `https://console.firebase.google.com/...indexes?create_composite=...` URL found in the server's message,
     /// in either the current (`/v1/r/project/<p>/firestore/indexes`) or the older
     /// (`/project/<p>/database/firestore/indexes`) form. `nil` for any other error or when the message holds no

@@ -17,13 +17,13 @@ enum CurlErrorMapping {
     ///
     /// - Parameters:
     ///   - detail: libcurl's error buffer text (may be empty; then `curl_easy_strerror` is used).
-    ///   - url: the request URL; the message shows only scheme, host, port and path (see ``redacted(_:)``).
+    ///   - url: the request URL; the message shows only scheme, host, port and path (see ``Redaction/url(_:)``).
     static func error(
         for code: CURLcode, detail: String, url: String, collector: CurlResponseCollector,
         configuration: CurlTransport.Configuration
     ) -> FirestoreError {
         let reason = detail.isEmpty ? CurlRuntime.describe(code) : detail
-        let location = redacted(url)
+        let location = Redaction.url(url)
         if collector.exceededBodyLimit {
             var error = FirestoreError(
                 code: .resourceExhausted,
@@ -99,38 +99,9 @@ enum CurlErrorMapping {
 
     /// The error for a request that was cancelled before or while it ran.
     static func cancelled(url: String) -> FirestoreError {
-        FirestoreError(code: .cancelled, message: "request cancelled: \(redacted(url))")
+        FirestoreError(code: .cancelled, message: "request cancelled: \(Redaction.url(url))")
     }
 
-    /// `url` reduced to `scheme://host:port/path`: the query (which may carry an API key), the fragment and
-    /// any user info are dropped, and the scheme's default port is written out when the URL has none.
-    static func redacted(_ url: String) -> String {
-        func isEnd(_ character: Character) -> Bool { character == "?" || character == "#" }
-        guard let separator = url.firstRange(of: "://") else {
-            return String(url.prefix { !isEnd($0) })
-        }
-        let scheme = url[..<separator.lowerBound].lowercased()
-        let rest = url[separator.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || isEnd($0) } ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        let hasPort: Bool
-        if authority.hasPrefix("[") {  // IPv6 literal: a port can only follow the closing bracket
-            hasPort = authority.lastIndex(of: "]").map { authority[$0...].contains(":") } ?? false
-        } else {
-            hasPort = authority.contains(":")
-        }
-        var hostAndPort = String(authority)
-        if !hasPort {
-            switch scheme {
-            case "http": hostAndPort += ":80"
-            case "https": hostAndPort += ":443"
-            default: break
-            }
-        }
-        let path = rest[authorityEnd...].prefix { !isEnd($0) }
-        return "\(scheme)://\(hostAndPort)\(path.isEmpty ? "/" : path)"
-    }
+    /// `url` reduced to `scheme://host:port/path`: ``Redaction/url(_:)``.
+    static func redacted(_ url: String) -> String { Redaction.url(url) }
 }

@@ -7,7 +7,7 @@ import FirestoreREST
 ///   further unchanged poll multiplies the delay by ``IdleBackoff/factor`` up to ``IdleBackoff/maximum``; the
 ///   first change returns to ``interval``.
 /// - Errors: a transient error waits ``errorBackoff`` `initial × multiplier^(n-1)` for the n-th failure in
-///   a row, capped at its `maximum`, and never less than the server's `Retry-After` (field case D-27).
+///   a row, capped at its `maximum`, and never less than the server's `Retry-After` (`RetryPolicyTests`).
 /// - Jitter: every delay is multiplied by a random factor in `1 ± jitter`, so many clients do not poll in
 ///   lock step.
 public struct PollingPolicy: Sendable, Hashable {
@@ -52,8 +52,10 @@ public struct PollingPolicy: Sendable, Hashable {
     /// Relative random spread of every delay, 0 ... 0.5 (0.1 = ±10 %).
     public var jitter: Double
 
-    public init(interval: Duration = .seconds(1), idleBackoff: IdleBackoff? = nil,
-                errorBackoff: ErrorBackoff = ErrorBackoff(), jitter: Double = 0.1) {
+    public init(
+        interval: Duration = .seconds(1), idleBackoff: IdleBackoff? = nil,
+        errorBackoff: ErrorBackoff = ErrorBackoff(), jitter: Double = 0.1
+    ) {
         self.interval = max(interval, .milliseconds(10))
         self.idleBackoff = idleBackoff
         self.errorBackoff = errorBackoff

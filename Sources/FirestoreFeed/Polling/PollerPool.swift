@@ -38,9 +38,10 @@ public final class PollerPool: Sendable {
             bufferingPolicy: .unbounded)
         let key: Key
         do {
-            key = Key(client: ObjectIdentifier(query.firestore), parent: try query.parentPath().description,
-                      structuredQuery: try query.structuredQuery().serializedString(),
-                      limitToLast: query.limitType == .last, mode: mode, policy: policy)
+            key = Key(
+                client: ObjectIdentifier(query.firestore), parent: try query.parentPath().description,
+                structuredQuery: try query.structuredQuery().serializedString(),
+                limitToLast: query.limitType == .last, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.
             continuation.finish(throwing: error)

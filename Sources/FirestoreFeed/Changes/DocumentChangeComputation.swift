@@ -1,26 +1,8 @@
 import FirestoreREST
 
-/// One computed change between two query results, on plain `Document` values.
-public struct ComputedChange: Sendable, Hashable {
-    /// What happened.
-    public let type: DocumentChangeType
-    /// The new version (for `.removed`, the last known version).
-    public let document: Document
-    /// Position in the working list before the change, `nil` for `.added`.
-    public let oldIndex: Int?
-    /// Position in the working list after the change, `nil` for `.removed`.
-    public let newIndex: Int?
-
-    public init(type: DocumentChangeType, document: Document, oldIndex: Int?, newIndex: Int?) {
-        self.type = type
-        self.document = document
-        self.oldIndex = oldIndex
-        self.newIndex = newIndex
-    }
-}
-
 /// Computes the `DocumentChange` list between two consecutive results of one query, with the rules the
-/// conformance `listen-*.json` tests prove (`firestore-rest.md` §3.3):
+/// conformance `listen-*.json` tests prove (`Tests/ConformanceTests/Resources/conformance`,
+/// run by `ListenConformanceTests`):
 ///
 /// 1. a document is *modified* only when its `updateTime` changed (data alone does not count:
 ///    `listen-nomod`);
@@ -34,7 +16,7 @@ public struct ComputedChange: Sendable, Hashable {
 /// Documents are identified by their full resource name, compared byte for byte (``ByteExactName``).
 /// Duplicated names in one input are counted once (the first occurrence wins) so a misbehaving server cannot
 /// make the working list diverge.
-public enum DocumentChangeComputation {
+package enum DocumentChangeComputation {
     /// The changes that turn `old` into `new`.
     ///
     /// - Parameters:
@@ -47,7 +29,7 @@ public enum DocumentChangeComputation {
     ///   that keeps its place replaced in place. The working list holds integer references, not documents. A
     ///   modification that moves costs O(n) integer moves; additions out of the ordering's order (a server that
     ///   sorts differently) fall back to one insertion each.
-    public static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering)
+    package static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering)
         -> [ComputedChange]
     {
         // A reference r >= 0 is old[r]; r < 0 is new[-r - 1].
@@ -58,7 +40,8 @@ public enum DocumentChangeComputation {
         positionOfOld.reserveCapacity(old.count)
         var working: [Int] = []
         working.reserveCapacity(max(old.count, new.count))
-        for (index, document) in old.enumerated() where positionOfOld.updateValue(index, forKey: ByteExactName(name: document.name)) == nil {
+        for (index, document) in old.enumerated()
+        where positionOfOld.updateValue(index, forKey: ByteExactName(name: document.name)) == nil {
             working.append(index)
         }
         // updateValue replaced the first occurrence's index by a later duplicate's: restore the first.
@@ -90,7 +73,8 @@ public enum DocumentChangeComputation {
             if inNew[reference] {
                 kept.append(reference)
             } else {
-                changes.append(ComputedChange(type: .removed, document: old[reference], oldIndex: kept.count, newIndex: nil))
+                changes.append(
+                    ComputedChange(type: .removed, document: old[reference], oldIndex: kept.count, newIndex: nil))
             }
         }
         working = kept
@@ -105,14 +89,17 @@ public enum DocumentChangeComputation {
             let fitsAfter = position + 1 == working.count || compare(working[position + 1], reference) > 0
             if fitsBefore && fitsAfter {
                 working[position] = reference
-                changes.append(ComputedChange(type: .modified, document: new[newIndex], oldIndex: position,
-                                              newIndex: position))
+                changes.append(
+                    ComputedChange(
+                        type: .modified, document: new[newIndex], oldIndex: position,
+                        newIndex: position))
                 continue
             }
             working.remove(at: position)
             let target = insertionIndex(of: reference, in: working, compare: compare)
             working.insert(reference, at: target)
-            changes.append(ComputedChange(type: .modified, document: new[newIndex], oldIndex: position, newIndex: target))
+            changes.append(
+                ComputedChange(type: .modified, document: new[newIndex], oldIndex: position, newIndex: target))
         }
         return changes
     }
@@ -130,7 +117,8 @@ public enum DocumentChangeComputation {
             for reference in added {
                 let position = insertionIndex(of: reference, in: working, compare: compare)
                 working.insert(reference, at: position)
-                changes.append(ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: position))
+                changes.append(
+                    ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: position))
             }
             return
         }
@@ -139,7 +127,8 @@ public enum DocumentChangeComputation {
         for (k, reference) in added.enumerated() {
             let base = insertionIndex(of: reference, in: working, compare: compare)
             bases.append(base)
-            changes.append(ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: base + k))
+            changes.append(
+                ComputedChange(type: .added, document: document(reference), oldIndex: nil, newIndex: base + k))
         }
         var merged: [Int] = []
         merged.reserveCapacity(working.count + added.count)
@@ -156,7 +145,8 @@ public enum DocumentChangeComputation {
     /// The first position whose document sorts after `reference`'s (binary search; the working list is in
     /// query order).
     static func insertionIndex(of reference: Int, in list: [Int], compare: (Int, Int) -> Int) -> Int {
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let middle = (low + high) / 2
             if compare(list[middle], reference) <= 0 {
@@ -171,7 +161,8 @@ public enum DocumentChangeComputation {
     /// The position of `reference` in `list`: binary search by the ordering, checked by identity, with a
     /// linear scan as the fallback when the server's order and the ordering disagree.
     static func position(of reference: Int, in list: [Int], compare: (Int, Int) -> Int) -> Int? {
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let middle = (low + high) / 2
             if compare(list[middle], reference) < 0 {

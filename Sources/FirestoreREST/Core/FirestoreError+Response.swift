@@ -1,10 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreError {
-    /// Decodes a REST error from a response, in any of the three forms Firestore uses (`firestore-rest.md`
-    /// §1.3, §1.8): an object `{"error":{"code":404,"message":"...","status":"NOT_FOUND"}}`, the same object
-    /// wrapped in an array (`[{"error":{...}}]`), or an array of stream elements where an `{"error":{...}}`
-    /// element follows some documents.
+    /// Decodes a REST error from a response, in any of the three forms Firestore uses (a `google.rpc.Status`,
+    /// `google/rpc/status.proto`; `FirestoreErrorTests`): an object
+    /// `{"error":{"code":404,"message":"...","status":"NOT_FOUND"}}`, the same object wrapped in an array
+    /// (`[{"error":{...}}]`), or an array of stream elements where an `{"error":{...}}` element follows some documents.
     ///
     /// When the body names no `status`, the code comes from the HTTP status (`google/rpc/code.proto`); a body
     /// that is not JSON (a proxy's HTML page) keeps its first 200 bytes as the message.
@@ -21,16 +25,12 @@ extension FirestoreError {
     /// A `Retry-After` value (RFC 9110 §10.2.3): delay-seconds (`"120"`) or an HTTP date
     /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from now; a date in the past is zero). Anything else is
     /// `nil`.
-    public static func parseRetryAfter(_ text: String) -> Duration? {
+    package static func parseRetryAfter(_ text: String) -> Duration? {
         let trimmed = text.filter { $0 != " " && $0 != "\t" }
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return .seconds(Int64(trimmed) ?? Int64(Int32.max))
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         let seconds = max(0, date.timeIntervalSinceNow)
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
@@ -50,8 +50,9 @@ extension FirestoreError {
     /// bare string keeps the string as the message and takes its code from the HTTP status.
     static func decode(errorObject: JSONValue, httpStatus: Int) -> FirestoreError {
         if case .string(let text) = errorObject {
-            return FirestoreError(code: Code.forHTTPStatus(httpStatus == 200 ? 500 : httpStatus), message: text,
-                                  httpStatus: httpStatus)
+            return FirestoreError(
+                code: Code.forHTTPStatus(httpStatus == 200 ? 500 : httpStatus), message: text,
+                httpStatus: httpStatus)
         }
         let message = errorObject["message"]?.stringValue ?? ""
         let code: Code

@@ -77,7 +77,8 @@ final class CurlHandlePool: Sendable {
     /// Suspends until waiter `id` is handed a handle, or throws `CancellationError` when the task is cancelled.
     private func waitForHandle(id: UInt64) async throws -> CurlEasyHandle {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CurlEasyHandle, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<CurlEasyHandle, any Error>) in
                 enum Outcome {
                     case suspended
                     case resume(Result<CurlEasyHandle, any Error>)

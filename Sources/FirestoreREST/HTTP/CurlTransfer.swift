@@ -1,5 +1,10 @@
 internal import CCurl
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What one transfer produced: the response or the error, and how many new connections it opened
 /// (`CURLINFO_NUM_CONNECTS`: 0 when it reused a kept-alive connection).

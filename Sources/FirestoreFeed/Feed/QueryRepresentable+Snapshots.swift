@@ -26,8 +26,9 @@ extension QueryRepresentable {
         interval: Duration = .seconds(1), mode: PollMode = .keys, policy: PollingPolicy? = nil,
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        PollerPool.shared.snapshots(of: query, mode: mode, policy: policy ?? PollingPolicy(interval: interval),
-                                    onEvent: onEvent)
+        PollerPool.shared.snapshots(
+            of: query, mode: mode, policy: policy ?? PollingPolicy(interval: interval),
+            onEvent: onEvent)
     }
 
     /// Calls `listener` with each snapshot of this query's change feed (see

@@ -3,25 +3,25 @@ import FirestoreREST
 /// Fetches one poll's result, in keys mode (two phases) or full mode, reusing the previous poll's documents
 /// for every document whose `updateTime` did not move. The building block of the feed's poller, public for
 /// benchmarks and for callers that schedule polls themselves.
-public struct PollFetcher: Sendable {
+package struct PollFetcher: Sendable {
     /// The result of one poll: full documents in query order, the read time, and what it cost.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The documents in query order, each the version at ``readTime``.
-        public var documents: [Document]
+        package var documents: [Document]
         /// The time the result is consistent at.
-        public var readTime: Timestamp
+        package var readTime: Timestamp
         /// Bytes, requests, latency and documents fetched.
-        public var statistics: PollStatistics
+        package var statistics: PollStatistics
     }
 
     /// The query polled.
-    public let query: Query
+    package let query: Query
 
     /// A fetcher for `query`.
-    public init(query: Query) { self.query = query }
+    package init(query: Query) { self.query = query }
 
     /// The previous result keyed for ``fetch(mode:previous:)``.
-    public static func index(_ documents: [Document]) -> [ByteExactName: Document] {
+    package static func index(_ documents: [Document]) -> [ByteExactName: Document] {
         Dictionary(documents.map { (ByteExactName(name: $0.name), $0) }, uniquingKeysWith: { first, _ in first })
     }
     /// Names per batchGet request (the request body grows with every name).
@@ -33,7 +33,7 @@ public struct PollFetcher: Sendable {
     ///   - previous: the documents of the last applied poll, by byte-exact name.
     /// - Throws: `FirestoreError` from the server or transport; `.internal` when the response carries no
     ///   read time or phase two does not return a document phase one listed (the poll is then retried).
-    public func fetch(mode: PollMode, previous: [ByteExactName: Document]) async throws -> Result {
+    package func fetch(mode: PollMode, previous: [ByteExactName: Document]) async throws -> Result {
         let clock = ContinuousClock()
         let start = clock.now
         switch mode {
@@ -43,9 +43,11 @@ public struct PollFetcher: Sendable {
                 throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
             }
             let documents = Self.unique(response.documents)
-            return Result(documents: documents, readTime: readTime, statistics: PollStatistics(
-                mode: .fullDocuments, bytesReceived: response.responseBytes, latency: clock.now - start,
-                requests: 1, documentsFetched: documents.count))
+            return Result(
+                documents: documents, readTime: readTime,
+                statistics: PollStatistics(
+                    mode: .fullDocuments, bytesReceived: response.responseBytes, latency: clock.now - start,
+                    requests: 1, documentsFetched: documents.count))
         case .keys:
             let keys = try await query.select(fields: []).runQuery()
             guard let readTime = keys.readTime else {
@@ -76,12 +78,15 @@ public struct PollFetcher: Sendable {
                     documents.append(document)
                 } else {
                     throw FirestoreError(
-                        code: .internal, message: "batchGet at \(readTime) did not return \(key.name), which runQuery listed")
+                        code: .internal,
+                        message: "batchGet at \(readTime) did not return \(key.name), which runQuery listed")
                 }
             }
-            return Result(documents: documents, readTime: readTime, statistics: PollStatistics(
-                mode: .keys, bytesReceived: bytes, latency: clock.now - start, requests: requests,
-                documentsFetched: needed.count))
+            return Result(
+                documents: documents, readTime: readTime,
+                statistics: PollStatistics(
+                    mode: .keys, bytesReceived: bytes, latency: clock.now - start, requests: requests,
+                    documentsFetched: needed.count))
         }
     }
 

@@ -6,12 +6,12 @@ import FirestoreREST
 ///
 /// The change computation inserts added and modified documents into the working list with it, as the SDKs do
 /// with their query comparator.
-public struct DocumentOrdering: Sendable {
+package struct DocumentOrdering: Sendable {
     /// The orders, ending with `__name__`.
-    public let orders: [QueryOrder]
+    package let orders: [QueryOrder]
 
     /// An ordering from explicit orders; `__name__` ascending is appended when missing.
-    public init(orders: [QueryOrder]) {
+    package init(orders: [QueryOrder]) {
         var all = orders
         if !all.contains(where: { $0.field.isDocumentID }) {
             all.append(QueryOrder(field: .documentID, descending: orders.last?.descending ?? false))
@@ -20,17 +20,17 @@ public struct DocumentOrdering: Sendable {
     }
 
     /// The ordering of `query`'s results.
-    public init(query: Query) { self.init(orders: query.normalizedOrderBy) }
+    package init(query: Query) { self.init(orders: query.normalizedOrderBy) }
 
     /// Whether `lhs` comes before `rhs`. A document missing an ordered field sorts before one that has it
     /// (the server never returns such a document for an ordered field; this keeps the order total).
     /// - Complexity: O(k) value comparisons for k orders.
-    public func areInIncreasingOrder(_ lhs: Document, _ rhs: Document) -> Bool {
+    package func areInIncreasingOrder(_ lhs: Document, _ rhs: Document) -> Bool {
         compare(lhs, rhs) < 0
     }
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`.
-    public func compare(_ lhs: Document, _ rhs: Document) -> Int {
+    package func compare(_ lhs: Document, _ rhs: Document) -> Int {
         for order in orders {
             let result: Int
             if order.field.isDocumentID {

@@ -37,8 +37,10 @@ final class QueryPoller: Sendable {
     let onEmpty: @Sendable (QueryPoller) -> Void
     private let state = Mutex(State())
 
-    init(query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
-         onEmpty: @escaping @Sendable (QueryPoller) -> Void) {
+    init(
+        query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
+        onEmpty: @escaping @Sendable (QueryPoller) -> Void
+    ) {
         self.query = query
         self.initialMode = mode
         self.policy = policy
@@ -53,8 +55,10 @@ final class QueryPoller: Sendable {
     /// first listener.
     /// - Returns: the listener's ID for ``removeListener(_:)``, or `nil` when this poller has already ended
     ///   (the caller then makes a new one).
-    func addListener(_ continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation,
-                     onEvent: (@Sendable (FeedEvent) -> Void)?) -> Int? {
+    func addListener(
+        _ continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) -> Int? {
         state.withLock { state in
             guard !state.isFinished else { return nil }
             let id = state.nextListenerID
@@ -91,8 +95,9 @@ final class QueryPoller: Sendable {
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(query: query, documents: documents, documentChanges: changes, readTime: state.readTime,
-                             statistics: state.statistics)
+        return QuerySnapshot(
+            query: query, documents: documents, documentChanges: changes, readTime: state.readTime,
+            statistics: state.statistics)
     }
 
     private func emit(_ event: FeedEvent) {
@@ -177,8 +182,9 @@ final class QueryPoller: Sendable {
         let firestore = query.firestore
         return state.withLock { state -> Bool in
             if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return false }
-            let changes = DocumentChangeComputation.changes(from: state.documents, to: result.documents,
-                                                            ordering: ordering)
+            let changes = DocumentChangeComputation.changes(
+                from: state.documents, to: result.documents,
+                ordering: ordering)
             let isFirst = !state.hasSnapshot
             state.documents = result.documents
             state.readTime = result.readTime
@@ -189,9 +195,10 @@ final class QueryPoller: Sendable {
                 query: query,
                 documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
                 documentChanges: changes.map { change in
-                    DocumentChange(type: change.type,
-                                   document: DocumentSnapshot(firestore: firestore, document: change.document),
-                                   oldIndex: change.oldIndex, newIndex: change.newIndex)
+                    DocumentChange(
+                        type: change.type,
+                        document: DocumentSnapshot(firestore: firestore, document: change.document),
+                        oldIndex: change.oldIndex, newIndex: change.newIndex)
                 },
                 readTime: result.readTime, statistics: result.statistics)
             for listener in state.listeners.values { listener.continuation.yield(snapshot) }

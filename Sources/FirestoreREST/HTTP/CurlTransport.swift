@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An ``HTTPTransport`` built directly on the system libcurl (HTTP/1.1, and HTTP/2 over TLS when the server
 /// offers it through ALPN, as production Firestore does).
@@ -146,13 +151,17 @@ public final class CurlTransport: HTTPTransport {
         let pool = self.pool
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransferOutcome, Never>) in
-                let thread = Thread {
+                let started = TransferThread.start(name: "CurlTransport") {
                     let outcome = transfer.run(on: handle)
                     pool.checkIn(handle)
                     continuation.resume(returning: outcome)
                 }
-                thread.name = "CurlTransport"
-                thread.start()
+                if !started {
+                    pool.checkIn(handle)
+                    let error = FirestoreError(
+                        code: .unavailable, message: "could not start a transfer thread: \(Redaction.url(request.url))")
+                    continuation.resume(returning: CurlTransferOutcome(result: .failure(error), connectionsOpened: 0))
+                }
             }
         } onCancel: {
             cancellation.cancel()
