@@ -27,7 +27,8 @@ extension FirestoreValue {
     /// key has the key `""`; duplicate keys keep the last value.
     ///
     /// - Throws: ``FirestoreError`` `.dataLoss` naming the path and byte offset for malformed wire data,
-    ///   ill-formed UTF-8, an out-of-range timestamp, a `null_value` other than 0, or no known member.
+    ///   ill-formed UTF-8, an out-of-range timestamp, a NaN or infinite coordinate, a `null_value` other than 0,
+    ///   or no known member.
     /// - Complexity: O(n) in the size of the value.
     package init(reading reader: inout ProtobufReader) throws(FirestoreError) {
         let start = reader.position
@@ -143,7 +144,8 @@ extension FirestoreValue {
     }
 
     /// Reads a `google.type.LatLng` (`google/type/latlng.proto`: `double latitude = 1`,
-    /// `double longitude = 2`; absent means 0).
+    /// `double longitude = 2`; absent means 0). A NaN or infinite coordinate is refused, as the REST decoder
+    /// refuses `"NaN"` and `"Infinity"` coordinates (and ``GeoPoint`` equality could not hold for NaN).
     private static func readLatLng(_ reader: inout ProtobufReader) throws(FirestoreError) -> GeoPoint {
         var latitude = 0.0
         var longitude = 0.0
@@ -152,6 +154,10 @@ extension FirestoreValue {
             case 1: latitude = try reader.readDouble(field, "latitude")
             case 2: longitude = try reader.readDouble(field, "longitude")
             default: try reader.skip(field)
+            }
+            guard latitude.isFinite, longitude.isFinite else {
+                let name: StaticString = field.number == 1 ? "latitude" : "longitude"
+                throw reader.failure("coordinate must be finite", at: field.offset, field: name)
             }
         }
         return GeoPoint(latitude: latitude, longitude: longitude)

@@ -138,6 +138,14 @@ struct GRPCWireFormatTests {
         ),
         ("null_value other than 0", "58 01", "Value.null_value: must be NULL_VALUE (0), found 1 at byte 0"),
         (
+            "a NaN latitude", "42 09 09 00 00 00 00 00 00 f8 7f",
+            "Value.geo_point_value.latitude: coordinate must be finite at byte 2"
+        ),
+        (
+            "an infinite longitude", "42 09 11 00 00 00 00 00 00 f0 ff",
+            "Value.geo_point_value.longitude: coordinate must be finite at byte 2"
+        ),
+        (
             "timestamp nanos out of range", "52 06 10 80 94 eb dc 03",
             "Value.timestamp_value: Timestamp nanos 1000000000 is outside 0...999999999 at byte 2"
         ),
