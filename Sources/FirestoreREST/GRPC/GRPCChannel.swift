@@ -14,7 +14,8 @@ import Synchronization
 /// Wire rules from gRPC's `PROTOCOL-HTTP2.md` (grpc/grpc): `POST {base}{method}`, `content-type:
 /// application/grpc`, `te: trailers`, length-prefixed messages (``GRPCFrame``), status in `grpc-status` /
 /// `grpc-message` trailers. Cleartext uses HTTP/2 with prior knowledge (no upgrade), `https` negotiates h2
-/// through ALPN.
+/// through ALPN. With libcurl before 8.0.0 (curl/curl#10634) a cleartext call started while no other call
+/// runs opens a new connection; calls that overlap share it (``GRPCTransfer/chooseCleartextVersion(otherCleartextCallRunning:)``).
 ///
 /// Lifetime: each call keeps its channel alive; when the channel and all its calls are gone, the thread ends
 /// and the connection closes. ``shutDown()`` ends every call at once. Safe to share between tasks and threads.
