@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "FirestoreREST", targets: ["FirestoreREST"]),
         .library(name: "FirestoreFeed", targets: ["FirestoreFeed"]),
+        .library(name: "FirestoreTesting", targets: ["FirestoreTesting"]),
         .executable(name: "firestore-feed", targets: ["firestore-feed"]),
     ],
     targets: [
@@ -28,25 +29,51 @@ let package = Package(
             name: "FirestoreFeed",
             dependencies: ["FirestoreREST"]
         ),
+        // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
+        .target(
+            name: "FirestoreTesting",
+            dependencies: ["FirestoreREST"]
+        ),
+        // The command-line tool's commands, option declarations and parsers; the executable is a thin main.
+        .target(
+            name: "FirestoreFeedCLI",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
+        ),
         .executableTarget(
             name: "firestore-feed",
-            dependencies: ["FirestoreFeed", "FirestoreREST"]
+            dependencies: ["FirestoreFeedCLI"]
+        ),
+        // Developer tools of this repository, not shipped as products.
+        .executableTarget(
+            name: "RecordRecordings",
+            dependencies: ["FirestoreFeedCLI", "FirestoreREST", "FirestoreTesting"]
         ),
         .executableTarget(
             name: "FirestoreBenchmarks",
-            dependencies: ["FirestoreFeed", "FirestoreREST"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
         .executableTarget(
             name: "FirestoreSoak",
-            dependencies: ["FirestoreFeed", "FirestoreREST"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
+        // Test doubles and helpers shared by the test targets (used only by tests).
+        .target(
+            name: "FirestoreTestSupport",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+            path: "Tests/TestSupport"
+        ),
+        // Unit tests: no emulator, no network, no child process.
         .testTarget(
             name: "FirestoreRESTTests",
-            dependencies: ["FirestoreREST"]
+            dependencies: ["FirestoreREST", "FirestoreTestSupport"]
         ),
         .testTarget(
             name: "FirestoreFeedTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"]
+        ),
+        .testTarget(
+            name: "FirestoreTestingTests",
+            dependencies: ["FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"]
         ),
         .testTarget(
             name: "ConformanceTests",
@@ -54,8 +81,16 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(
-            name: "EmulatorTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "firestore-feed", "FirestoreBenchmarks", "FirestoreSoak"]
+            name: "CLITests",
+            dependencies: ["FirestoreFeedCLI", "FirestoreREST"]
+        ),
+        // The emulator, loopback servers and child processes; `swift test --skip Integration` leaves them out.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
+                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
-// fuzz-modules: FirestoreREST
+// fuzz-modules: FirestoreREST FirestoreTesting
 // fuzz-seeds: files
 @testable import FirestoreREST
+@testable import FirestoreTesting
 import Foundation
 
 // Fuzz target CassetteLoader: bytes of a cassette file -> `Cassette(jsonData:source:)`.

@@ -1,12 +1,12 @@
 // fuzz-modules: FirestoreREST
-// fuzz-sources: Sources/firestore-feed/WhereClause.swift
+// fuzz-sources: Sources/FirestoreFeedCLI/Parsing/WhereClause.swift Sources/FirestoreFeedCLI/Parsing/FieldPathArgument.swift Sources/FirestoreFeedCLI/Parsing/SecondsArgument.swift
 // fuzz-seeds: where
 @testable import FirestoreREST
 import Foundation
 
 // Fuzz target WhereClauseParser: the CLI's `--where 'FIELD OP VALUE'` text -> `WhereClause(parsing:)`
-// (compiled in from Sources/firestore-feed/WhereClause.swift), plus the `--select` splitter, the
-// `--order-by` quoting check and the seconds parser of the same file.
+// (the CLI library's parsers, compiled in from Sources/FirestoreFeedCLI/Parsing), plus the `--select` splitter,
+// the `--order-by` quoting check (FieldPathArgument) and the seconds parser (SecondsArgument).
 //
 // Checks, besides "no crash, no leak, no hang":
 // - a parsed clause's field path and operator are the ones written: the clause parses again from the
@@ -16,9 +16,9 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWhereClause(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let text = fuzzText(data, size) else { return 0 }
-    _ = WhereClause.splitFields(text)
-    _ = WhereClause.hasUnquoted(in: text, where: { $0 == ":" })
-    _ = WhereClause.seconds(text)
+    _ = FieldPathArgument.splitFields(text)
+    _ = FieldPathArgument.hasUnquoted(in: text, where: { $0 == ":" })
+    _ = SecondsArgument.seconds(text)
     guard let clause = try? WhereClause(parsing: text) else { return 0 }
     // Rebuild FIELD OP VALUE from the parsed parts, keeping VALUE's own text (the part after OP).
     let field = clause.field.isDocumentID ? "__name__" : clause.field.description

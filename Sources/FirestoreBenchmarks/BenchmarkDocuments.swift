@@ -57,7 +57,8 @@ struct FixedResponseTransport: HTTPTransport {
     }
 }
 
-/// Runs an async body to completion from synchronous benchmark code.
+/// Runs an async body to completion from synchronous benchmark code: the benchmark's main thread, never a thread
+/// of the cooperative pool (the body runs there, so blocking this thread cannot starve it).
 func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)

@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Foundation
 
 /// The seeded diff workload of `Scripts/diff-workload.md` at N = 1,000, 10,000 and 100,000:
@@ -14,19 +15,6 @@ enum DiffWorkload {
     struct Element: Identifiable, Equatable {
         let id: String
         var version: Int
-    }
-
-    /// SplitMix64 as the workload defines it.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     }
 
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)

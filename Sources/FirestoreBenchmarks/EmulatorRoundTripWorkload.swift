@@ -42,7 +42,8 @@ enum EmulatorRoundTripWorkload {
         return [measurement]
     }
 
-    /// One `curl` process making `count` POSTs to `url` on one connection.
+    /// One `curl` process making `count` POSTs to `url` on one connection. Blocks until curl exits: called from
+    /// the benchmark's synchronous main thread, never from a task.
     static func runCurl(url: String, bodyFile: URL, count: Int) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

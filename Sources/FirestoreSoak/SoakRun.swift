@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Foundation
 import Synchronization
 
@@ -130,20 +131,8 @@ final class SharedState: Sendable {
     let memory = Mutex<[Int: Int]>([:])
 }
 
-/// A small seeded generator (SplitMix64), so a run writes the same `n` values every time.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The seeded generator (SplitMix64), so a run writes the same `n` values every time.
+extension SplitMix64 {
     /// A value for the `n` field: 0 ..< 1,000,000,000.
     mutating func nextN() -> Int64 { Int64(next() % 1_000_000_000) }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The conformance `listen-*.json` tests: each test's expected snapshots are fed, in order, through the same
 /// change computation the poller uses, and the computed changes must equal the expected ones, indexes
 /// included (`firestore-rest.md` §3.3).
-@Suite struct ListenConformanceTests {
+@Suite(.timeLimit(.minutes(2))) struct ListenConformanceTests {
     /// Every listen test that is not `isError`; the two error tests concern watch target ids, which a runQuery
     /// poller never sees.
     static let names = ConformanceData.names(prefix: "listen-").filter { name in

@@ -5,7 +5,7 @@ import Testing
 /// The conformance `query-*.json` tests: each test's clauses are applied with the public builder API, in
 /// order, and the resulting StructuredQuery must equal the expected `query` (proto3 JSON semantics), or
 /// encoding must throw for `isError`. Files are discovered by prefix, so a new file is picked up as is.
-@Suite struct QueryConformanceTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryConformanceTests {
     static let names = ConformanceData.names(prefix: "query-")
 
     @Test func fortyTwoQueryTests() {

@@ -10,7 +10,7 @@ import Testing
 /// CommitRequest semantically (``CommitJSON/normalized(_:)``), the captured GET must name the expected
 /// document, and an `isError` test must throw ``FirestoreError`` `.invalidArgument` with nothing sent.
 /// Files are discovered by prefix, so a new file in the folder is run without code changes.
-@Suite struct WriteConformanceTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteConformanceTests {
     static let prefixes = ["create-", "set-", "update-", "delete-", "get-"]
     static let names = prefixes.flatMap { ConformanceData.names(prefix: $0) }
 
@@ -228,7 +228,7 @@ import Testing
 
 /// The update-paths tests again through the dictionary form `updateData(fields:)`, where a dictionary can
 /// hold them (no repeated path): the same request must come out.
-@Suite struct UpdatePathsDictionaryFormTests {
+@Suite(.timeLimit(.minutes(2))) struct UpdatePathsDictionaryFormTests {
     static let names = ConformanceData.names(prefix: "update-paths-")
 
     @Test(arguments: names) func dictionaryFormMatchesPairs(_ name: String) async throws {

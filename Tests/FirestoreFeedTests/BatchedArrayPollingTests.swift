@@ -1,10 +1,12 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
 import Foundation
 import Testing
 
 /// BatchedArray on its real source, ``PollingQuerySource``, over a scripted transport and an immediate clock.
-@Suite struct BatchedArrayPollingTests {
+@Suite(.timeLimit(.minutes(2))) struct BatchedArrayPollingTests {
     /// Field case B-10 end to end, one poll per clock step: poll 1 gives [a,b]; poll 2 fails with 503; poll 3
     /// gives [a,b] again (recovered, nothing changed); poll 4 gives [a,b,c]. The array reports the error between
     /// the updates, keeps [a,b] through it, clears the error on recovery, then applies insert(c @2).

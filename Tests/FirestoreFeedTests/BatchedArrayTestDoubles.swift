@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 

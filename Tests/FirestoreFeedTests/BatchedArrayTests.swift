@@ -6,7 +6,7 @@ import Testing
 
 /// BatchedArray driven by scripted snapshot sources (no network): FUIBatchedArray semantics
 /// (`firebase-semantics.md` §1.2-1.3, §2.1's suggested cases) and field cases and B-10.
-@Suite struct BatchedArrayTests {
+@Suite(.timeLimit(.minutes(2))) struct BatchedArrayTests {
     static func ids(_ documents: [DocumentSnapshot]) -> [String] { documents.map(\.documentID) }
 
     @Test func nothingHappensBeforeObserveQuery() async throws {
@@ -54,7 +54,8 @@ import Testing
     @Test func a1WillUpdateShowsOldContentsAndUpdatesNeverOverlap() async throws {
         let source = ScriptedSnapshotSource()
         let delegate = RecordingDelegate(linger: 0.001)
-        let array = BatchedArray(source: source, delegate: delegate)
+        // Lingering blocks its thread: the delegate runs on a queue of its own, off the cooperative pool.
+        let array = BatchedArray(source: source, delegate: delegate, delegateQueue: DispatchQueue(label: "a1"))
         var events = delegate.events.makeAsyncIterator()
         array.observeQuery()
         source.send(Fruits.documents("a", "b"))
@@ -170,7 +171,9 @@ import Testing
         let delegate = RecordingDelegate { _ in
             if entered.add(1, ordering: .sequentiallyConsistent).newValue == 1 { gate.wait() }
         }
-        let array = BatchedArray(source: source, delegate: delegate)
+        // The delegate blocks on a queue of its own, never on a thread of the cooperative pool.
+        let array = BatchedArray(
+            source: source, delegate: delegate, delegateQueue: DispatchQueue(label: "eventsQueuedBeforeStop"))
         var events = delegate.events.makeAsyncIterator()
         array.observeQuery()
         source.send(Fruits.documents("a"))

@@ -1,10 +1,12 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
 import Foundation
 import Testing
 
 /// Broken 200 responses must never pass for "no documents": the last good snapshot stays.
-@Suite struct BrokenResponseTests {
+@Suite(.timeLimit(.minutes(2))) struct BrokenResponseTests {
     @Test(arguments: ["", "{}", "[]", "[{}]"])
     func aBodyWithoutReadTimeKeepsTheLastSnapshot(body: String) async throws {
         let rows = [("a", "2024-05-01T00:00:00Z", "A"), ("b", "2024-05-01T00:00:00Z", "B")]

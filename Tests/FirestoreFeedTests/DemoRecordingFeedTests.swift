@@ -1,11 +1,12 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Foundation
 import Testing
 
 /// The demo's change-feed session recorded from the real emulator (`Recordings/demo.json`), replayed
 /// offline through the feed: the same writes, the same polls, in recorded order.
-@Suite struct DemoRecordingFeedTests {
+@Suite(.timeLimit(.minutes(2))) struct DemoRecordingFeedTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Recordings")
 
@@ -46,7 +47,7 @@ import Testing
             { try await db.document("fruits/fig").delete() },
         ]
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        let pool = PollerPool(clock: FirestoreREST.ImmediateClock())
+        let pool = PollerPool(clock: ImmediateClock())
         var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: .milliseconds(200)))
             .makeAsyncIterator()
         var changes: [[Change]] = []

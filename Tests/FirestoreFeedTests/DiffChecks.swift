@@ -97,16 +97,3 @@ struct Item: Identifiable, Hashable, CustomStringConvertible {
     init(_ id: String, _ version: Int = 0) { (self.id, self.version) = (id, version) }
     var description: String { version == 0 ? id : "\(id)v\(version)" }
 }
-
-/// SplitMix64 (as in `Scripts/diff-workload.md`), for seeded test inputs.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

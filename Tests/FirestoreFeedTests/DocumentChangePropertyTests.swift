@@ -1,11 +1,12 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Testing
 
 /// The change computation (with its fast paths: merged additions, in-place modifications) against a
 /// straightforward reference that applies the rules of `firestore-rest.md` §3.3 one change at a time, over
 /// seeded random pairs of results ordered by field `a` (with ties) then name.
-@Suite struct DocumentChangePropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct DocumentChangePropertyTests {
     static let byA: DocumentOrdering = {
         guard let field = try? FieldPath(["a"]) else { return DocumentOrdering(orders: []) }
         return DocumentOrdering(orders: [QueryOrder(field: field, descending: false)])

@@ -1,4 +1,6 @@
 import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
 import Foundation
 import Synchronization
 import Testing
@@ -6,7 +8,7 @@ import Testing
 @testable import FirestoreFeed
 
 /// Issue 5's feed behaviour over scripted transports and test clocks: no network, no real sleeping.
-@Suite struct FeedBehaviourTests {
+@Suite(.timeLimit(.minutes(2))) struct FeedBehaviourTests {
     static let t0 = "2024-05-01T00:00:00Z"
     static let t1 = "2024-05-01T00:00:01Z"
 
@@ -104,7 +106,7 @@ import Testing
 
     /// Back-off: 1 s, then 2 s raised to the server's Retry-After of 7 s, then 4 s, then the interval again.
     @Test func errorBackoffHonoursRetryAfter() async throws {
-        let clock = ImmediateClock()
+        let clock = CountingClock()
         let unavailable = #"{"error":{"code":503,"status":"UNAVAILABLE"}}"#
         let transport = ScriptedTransport([
             .response(status: 200, body: RunQueryBody.make(readTime: Self.t1, [])),

@@ -9,7 +9,7 @@ import Testing
 /// FirestoreQueryObservableTests (4) and FirestoreQueryObservableLifetimeTests (3) of `firebase-semantics.md`
 /// §3.9, with this library's fixes (the live strategy is used; `.raise` fails the array form too; no retain
 /// cycle), plus listen errors and Observation.
-@Suite struct FirestoreQueryTests {
+@Suite(.timeLimit(.minutes(2))) struct FirestoreQueryTests {
     struct Fruit: Decodable, Equatable, Sendable {
         var name: String
     }

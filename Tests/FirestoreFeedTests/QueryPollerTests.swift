@@ -1,3 +1,5 @@
+import FirestoreTestSupport
+import FirestoreTesting
 import Synchronization
 import FirestoreFeed
 import FirestoreREST
@@ -5,7 +7,7 @@ import Foundation
 import Testing
 
 /// The polling change feed over a scripted transport and an immediate clock: no network, no sleeping.
-@Suite struct QueryPollerTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryPollerTests {
     struct Change: Equatable {
         let type: DocumentChangeType
         let id: String
@@ -42,7 +44,7 @@ import Testing
             ])),
         ])
         let errors = ErrorLog()
-        let clock = ImmediateClock()
+        let clock = CountingClock()
         var feed = PollerPool(clock: clock).snapshots(
             of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))) { errors.append($0) }
             .makeAsyncIterator()

@@ -3,7 +3,7 @@ import FirestoreREST
 import Testing
 
 /// Field cases and A-4 (`shared/cases/field-cases.md`) on ``SnapshotArrayDiff``.
-@Suite struct SnapshotArrayDiffFieldCaseTests {
+@Suite(.timeLimit(.minutes(2))) struct SnapshotArrayDiffFieldCaseTests {
     static let root = "projects/p/databases/(default)/documents/scores/"
 
     /// ordered by score descending, poll 1 `A{5}, B{3}`, poll 2 `B{9}, A{5}`: B moves 1 -> 0 *and* is

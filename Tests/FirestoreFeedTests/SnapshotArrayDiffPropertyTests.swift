@@ -1,4 +1,5 @@
 import FirestoreFeed
+import FirestoreTesting
 import Testing
 
 /// 10,500 seeded random pairs (sizes 0-200; repeated identities, empty, identical, reversed, permuted, edited),
@@ -7,7 +8,7 @@ import Testing
 /// - every move joins a paired initial and result position;
 /// - the validity rules hold and applying the diff to `initial` gives `result` (``DiffChecks``);
 /// - minimality: moves == retained - (longest increasing subsequence length, by O(n²) dynamic programming).
-@Suite struct SnapshotArrayDiffPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct SnapshotArrayDiffPropertyTests {
     enum Kind: Int, CaseIterable {
         case repeatedIdentities, edited, empty, identical, reversed, permuted, fewRepeats
     }

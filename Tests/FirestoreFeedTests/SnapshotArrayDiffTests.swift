@@ -1,9 +1,10 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
 import Testing
 
 /// FirebaseUI's FUISnapshotArrayDiffTest rows 10-19 (`firebase-semantics.md` §2.2) and the FirebaseUI API names.
-@Suite struct SnapshotArrayDiffTests {
+@Suite(.timeLimit(.minutes(2))) struct SnapshotArrayDiffTests {
     /// Plain strings, as upstream uses: identity and content are the string itself.
     static func diff(_ initial: [String], _ result: [String]) -> SnapshotArrayDiff<String> {
         SnapshotArrayDiff(initial: initial, result: result, identity: { $0 }, contentEquals: { $0 == $1 })

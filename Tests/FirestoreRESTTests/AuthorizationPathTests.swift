@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The `Authorization` header in the client's request path: one refresh and one resend after a `401`, and the
 /// audience rules of field case E-29 (the owner token only to an emulator, real credentials never to one).
-@Suite("Authorization in the request path")
+@Suite("Authorization in the request path", .timeLimit(.minutes(2)))
 struct AuthorizationPathTests {
     static func authorizations(_ transport: ScriptedTransport) -> [String?] {
         transport.requests.map { request in request.headers.first { $0.matches("Authorization") }?.value }

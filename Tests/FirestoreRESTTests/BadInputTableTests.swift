@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// `FirestoreValueRESTTests`, `RunQueryDecodingTests`, `FirestoreErrorTests` and `HostileInputTests` check
 /// the decoders one by one, mostly for the kind of error; this table sends each input through the client's
 /// own request path and asserts the whole error (code, message, HTTP status).
-@Suite struct BadInputTableTests {
+@Suite(.timeLimit(.minutes(2))) struct BadInputTableTests {
     struct Row: CustomTestStringConvertible, Sendable {
         let label: String
         let status: Int

@@ -5,8 +5,8 @@ import Testing
 
 /// Reading credentials files and the token endpoint's answers, choosing credentials the ADC way, and keeping
 /// secrets out of descriptions, reflection and errors. (Tests that need a real RSA key generate one with the
-/// `openssl` tool: see `ServiceAccountJWTTests` in EmulatorTests.)
-@Suite("Credentials files and token responses")
+/// `openssl` tool: see `ServiceAccountJWTTests` in IntegrationTests.)
+@Suite("Credentials files and token responses", .timeLimit(.minutes(2)))
 struct CredentialsFileTests {
     static let userJSON = #"""
         {"type":"authorized_user","client_id":"123.apps.googleusercontent.com",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("FieldMask")
+@Suite("FieldMask", .timeLimit(.minutes(2)))
 struct FieldMaskTests {
     @Test func leafPathsAreSortedByQuotedForm() {
         let data: [String: FirestoreValue] = [
@@ -96,7 +96,7 @@ struct FieldMaskTests {
     }
 }
 
-@Suite("Write REST")
+@Suite("Write REST", .timeLimit(.minutes(2)))
 struct WriteRESTTests {
     private let database: DatabaseID
 

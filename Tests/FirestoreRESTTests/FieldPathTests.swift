@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("FieldPath")
+@Suite("FieldPath", .timeLimit(.minutes(2)))
 struct FieldPathTests {
     // MARK: Quoting one segment
 

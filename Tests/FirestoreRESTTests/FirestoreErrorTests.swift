@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("FirestoreError")
+@Suite("FirestoreError", .timeLimit(.minutes(2)))
 struct FirestoreErrorTests {
     // MARK: The three body forms
 

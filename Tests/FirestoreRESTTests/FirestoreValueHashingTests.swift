@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// `Hashable` requires `a == b` ⇒ `hash(a) == hash(b)`; sets, dictionaries and document diffs rely on it.
-@Suite("FirestoreValue hashing")
+@Suite("FirestoreValue hashing", .timeLimit(.minutes(2)))
 struct FirestoreValueHashingTests {
     @Test(arguments: [
         (FirestoreValue.double(.nan), FirestoreValue.double(-.nan)),

@@ -7,7 +7,7 @@ import Testing
 private let may1 = ts(1_714_532_645, 500_000_000)
 private let appleName = "projects/p/databases/(default)/documents/fruits/apple"
 
-@Suite("FirestoreValue REST decoding")
+@Suite("FirestoreValue REST decoding", .timeLimit(.minutes(2)))
 struct FirestoreValueRESTDecodingTests {
     @Test(arguments: [
         // null
@@ -272,7 +272,7 @@ struct FirestoreValueRESTDecodingTests {
     }
 }
 
-@Suite("FirestoreValue REST encoding")
+@Suite("FirestoreValue REST encoding", .timeLimit(.minutes(2)))
 struct FirestoreValueRESTEncodingTests {
     @Test(arguments: [
         (FirestoreValue.null, #"{"nullValue":null}"#),
@@ -370,7 +370,7 @@ struct FirestoreValueRESTEncodingTests {
     }
 }
 
-@Suite("FirestoreValue plain JSON")
+@Suite("FirestoreValue plain JSON", .timeLimit(.minutes(2)))
 struct FirestoreValuePlainJSONTests {
     @Test(arguments: [
         (FirestoreValue.null, "null"),

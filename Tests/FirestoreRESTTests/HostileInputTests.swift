@@ -5,7 +5,7 @@ import Testing
 
 /// Regression tests for faults found by feeding the client hostile input: each input is written out with
 /// the behaviour the project promises (no trap, no silent change, a clear error naming where).
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(2))) struct HostileInputTests {
     @Test func skippedResultsOverflowIsAnErrorNotATrap() throws {
         #expect(throws: FirestoreError(code: .internal, message:
             "runQuery element 0: skippedResults 9223372036854775807 is not a count")

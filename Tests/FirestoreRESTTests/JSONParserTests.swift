@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("JSON parser")
+@Suite("JSON parser", .timeLimit(.minutes(2)))
 struct JSONParserTests {
     // MARK: Scalars and numbers
 
@@ -199,7 +199,7 @@ struct JSONParserTests {
     }
 }
 
-@Suite("JSON writer")
+@Suite("JSON writer", .timeLimit(.minutes(2)))
 struct JSONWriterTests {
     @Test func sortsObjectKeys() {
         let value: JSONValue = ["zeta": 1, "alpha": 2, "Beta": 3, "_u": 4, "a": ["y": true, "x": false]]

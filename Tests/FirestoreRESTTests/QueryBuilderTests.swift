@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// Composite filters, limit(toLast:), cursors, select, offset, aggregations and QueryPredicate, encoded only.
-@Suite struct QueryBuilderTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryBuilderTests {
     struct NoNetwork: HTTPTransport {
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")

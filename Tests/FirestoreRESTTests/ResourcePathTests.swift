@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("ResourcePath")
+@Suite("ResourcePath", .timeLimit(.minutes(2)))
 struct ResourcePathTests {
     @Test(arguments: [
         ("a#b", "a%23b"),
@@ -85,7 +85,7 @@ struct ResourcePathTests {
     }
 }
 
-@Suite("DatabaseID")
+@Suite("DatabaseID", .timeLimit(.minutes(2)))
 struct DatabaseIDTests {
     @Test func names() throws {
         let database = try DatabaseID(projectID: "p")

@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// `Retry-After` parsing (RFC 9110 §10.2.3), used by the feed's and the client's back-off.
-@Suite struct RetryAfterTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryAfterTests {
     @Test func delaySeconds() {
         #expect(FirestoreError.parseRetryAfter("1") == .seconds(1))
         #expect(FirestoreError.parseRetryAfter(" 120 ") == .seconds(120))

@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// The back-off arithmetic of `RetryPolicy` and the server delays it honours (field case D-27).
-@Suite("RetryPolicy")
+@Suite("RetryPolicy", .timeLimit(.minutes(2)))
 struct RetryPolicyTests {
     @Test func defaultBackoffDoublesFrom250MillisecondsAndIsCappedAt32Seconds() {
         let policy = RetryPolicy.default

@@ -6,7 +6,7 @@ import Testing
 /// 2024-05-01T00:00:00Z.
 private let may1Midnight = ts(1_714_521_600, 0)
 
-@Suite("runQuery decoding")
+@Suite("runQuery decoding", .timeLimit(.minutes(2)))
 struct RunQueryDecodingTests {
     /// Field case D-22, first input: a `readTime`/`skippedResults` row, then one document.
     @Test func fieldCaseD22OffsetRowThenDocument() throws {
@@ -132,7 +132,7 @@ struct RunQueryDecodingTests {
     }
 }
 
-@Suite("batchGet decoding")
+@Suite("batchGet decoding", .timeLimit(.minutes(2)))
 struct BatchGetDecodingTests {
     @Test func foundAndMissing() throws {
         let body = try json(
@@ -179,7 +179,7 @@ struct BatchGetDecodingTests {
     }
 }
 
-@Suite("Document REST")
+@Suite("Document REST", .timeLimit(.minutes(2)))
 struct DocumentRESTTests {
     /// Field case C-21: an empty document has no `fields` member.
     @Test func fieldCaseC21EmptyDocument() throws {

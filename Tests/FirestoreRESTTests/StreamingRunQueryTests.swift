@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// The streaming runQuery decoder gives what the tree decoder gives, element by element.
-@Suite struct StreamingRunQueryTests {
+@Suite(.timeLimit(.minutes(2))) struct StreamingRunQueryTests {
     static let bodies = [
         #"[{"readTime":"2024-05-01T00:00:00Z","skippedResults":2},{"document":{"name":"projects/p/databases/(default)/documents/c/d3","fields":{}},"readTime":"2024-05-01T00:00:00Z"}]"#,
         #"[{"readTime":"2024-05-01T00:00:00Z"}]"#,

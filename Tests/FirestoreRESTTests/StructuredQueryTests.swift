@@ -29,7 +29,7 @@ struct QueryCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("StructuredQuery")
+@Suite("StructuredQuery", .timeLimit(.minutes(2)))
 struct StructuredQueryTests {
     static let operatorCases: [QueryCase] = [
         QueryCase(
@@ -263,7 +263,7 @@ struct StructuredQueryTests {
     }
 }
 
-@Suite("Query normalizedOrderBy")
+@Suite("Query normalizedOrderBy", .timeLimit(.minutes(2)))
 struct NormalizedOrderByTests {
     private static func order(_ segments: String..., descending: Bool = false) -> QueryOrder {
         QueryOrder(field: FieldPath(uncheckedSegments: segments), descending: descending)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("Timestamp")
+@Suite("Timestamp", .timeLimit(.minutes(2)))
 struct TimestampTests {
     // MARK: Parsing RFC 3339
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `TokenCache`: one refresh however many tasks ask at once, refresh ahead of expiry, and what a failed
 /// refresh does. Time comes from a settable wall clock.
-@Suite("TokenCache")
+@Suite("TokenCache", .timeLimit(.minutes(2)))
 struct TokenCacheTests {
     /// A settable wall clock starting at 2026-01-01T00:00:00Z.
     final class WallClock: Sendable {

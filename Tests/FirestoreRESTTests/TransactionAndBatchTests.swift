@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 /// The request sequences of ``WriteBatch``, ``Firestore/runTransaction(maxAttempts:isolation:_:)`` and
 /// `listCollectionIds`, on a scripted transport.
-@Suite struct WriteBatchTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteBatchTests {
     @Test func commitsAllWritesInOneRequest() async throws {
         let transport = ScriptedTransport { _, _ in .init(status: 200, body: Data(#"{"writeResults":[{},{},{}]}"#.utf8))
         }
@@ -70,7 +71,7 @@ import Testing
     }
 }
 
-@Suite struct TransactionTests {
+@Suite(.timeLimit(.minutes(2))) struct TransactionTests {
     static let document =
         #"{"name":"projects/p/databases/(default)/documents/c/n","fields":{"v":{"integerValue":"41"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
 
@@ -249,7 +250,7 @@ import Testing
     }
 }
 
-@Suite struct ListCollectionIdsTests {
+@Suite(.timeLimit(.minutes(2))) struct ListCollectionIdsTests {
     @Test func followsPageTokensAtTheRootAndBelowADocument() async throws {
         let transport = ScriptedTransport { request, _ in
             let body = (try? JSONValue.parse(request.body ?? Data())) ?? .null

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-@Suite("FirestoreValue ordering")
+@Suite("FirestoreValue ordering", .timeLimit(.minutes(2)))
 struct ValueOrderingTests {
     /// Values written in Firestore's order: null < bool < numbers < timestamp < string < bytes < reference <
     /// geopoint < array < map, and within each type in ascending order. No two are equal.

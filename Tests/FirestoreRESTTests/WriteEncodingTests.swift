@@ -5,7 +5,7 @@ import Testing
 
 /// ``WriteValue`` and the write encoding beyond what the conformance files cover: the literal ergonomics, the
 /// numeric sentinels (increment, maximum, minimum), nested arrays, reserved names, dotted merge fields.
-@Suite struct WriteEncodingTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteEncodingTests {
     private let database: DatabaseID
     private let path: ResourcePath
 

@@ -1,3 +1,4 @@
+import Dispatch
 import FirestoreREST
 import Synchronization
 
@@ -30,7 +31,10 @@ import Synchronization
 /// - Releasing the array stops its listen.
 ///
 /// Every member can be used from any thread or task. Updates are applied on the array's own delivery task;
-/// take ``items`` once for a consistent view rather than reading ``count`` and then indexing.
+/// take ``items`` once for a consistent view rather than reading ``count`` and then indexing. The delegate
+/// is called on that task (a thread of Swift's shared cooperative pool), or on `delegateQueue` when one is
+/// given: a delegate that blocks or does long work must use a queue, since a blocked pool thread stalls every
+/// task of the process.
 public final class BatchedArray: Sendable {
     /// One applied update: the diff from the old items to the new, and the new items.
     public struct Update: Sendable {
@@ -62,29 +66,41 @@ public final class BatchedArray: Sendable {
 
     private let state: Mutex<State>
     private let mailbox: AsyncStream<Message>.Continuation
+    /// Where delegate calls run; `nil`: on the delivery task itself.
+    private let delegateQueue: DispatchQueue?
 
     /// An array fed by `source`, reporting to `delegate` (held weakly). It does not start listening until
     /// ``observeQuery()``.
-    public init(source: any QuerySnapshotSource, delegate: (any BatchedArrayDelegate)? = nil) {
+    ///
+    /// - Parameter delegateQueue: the queue the delegate is called on (like FirebaseUI, which calls on the
+    ///   main queue); `nil` calls it on the delivery task. Either way the calls never overlap, and the next
+    ///   update waits until the delegate has returned.
+    public init(
+        source: any QuerySnapshotSource, delegate: (any BatchedArrayDelegate)? = nil,
+        delegateQueue: DispatchQueue? = nil
+    ) {
         var initial = State(source: source)
         initial.delegate = delegate
         state = Mutex(initial)
+        self.delegateQueue = delegateQueue
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .unbounded)
         self.mailbox = mailbox
         // The one delivery task: every update and error passes through it, so delegate calls never overlap.
         Task { [weak self] in
             for await message in messages {
                 guard let self else { return }
-                self.deliver(message)
+                await self.deliver(message)
             }
         }
     }
 
     /// An array of the results of `query`, polled every `interval` (``PollingQuerySource``).
     public convenience init(
-        query: some QueryRepresentable, interval: Duration = .seconds(1), delegate: (any BatchedArrayDelegate)? = nil
+        query: some QueryRepresentable, interval: Duration = .seconds(1), delegate: (any BatchedArrayDelegate)? = nil,
+        delegateQueue: DispatchQueue? = nil
     ) {
-        self.init(source: PollingQuerySource(query, interval: interval), delegate: delegate)
+        self.init(
+            source: PollingQuerySource(query, interval: interval), delegate: delegate, delegateQueue: delegateQueue)
     }
 
     deinit {
@@ -206,8 +222,19 @@ public final class BatchedArray: Sendable {
         return documents.filter { seen.insert($0.identityName).inserted }
     }
 
+    /// Runs `call` on ``delegateQueue`` (suspending, never blocking, until it returns), or inline without one.
+    private func callDelegate(_ call: @escaping @Sendable () -> Void) async {
+        guard let delegateQueue else { return call() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            delegateQueue.async {
+                call()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Applies one message on the delivery task.
-    private func deliver(_ message: Message) {
+    private func deliver(_ message: Message) async {
         guard
             let (items, delegate) = state.withLock({ state -> ([DocumentSnapshot], (any BatchedArrayDelegate)?)? in
                 guard state.generation == message.generation else { return nil }
@@ -223,19 +250,19 @@ public final class BatchedArray: Sendable {
             }
         case .failure(let error)?:
             state.withLock { $0.lastError = error }
-            delegate?.batchedArray(self, queryDidFailWithError: error)
+            if let delegate { await callDelegate { delegate.batchedArray(self, queryDidFailWithError: error) } }
         case .recovered?:
             state.withLock { $0.lastError = nil }
         case .snapshot(let snapshot)?:
             let documents = Self.unique(snapshot.documents)
             let diff = SnapshotArrayDiff(initial: items, result: documents)
-            delegate?.batchedArray(self, willUpdateWith: diff)
+            if let delegate { await callDelegate { delegate.batchedArray(self, willUpdateWith: diff) } }
             let subscribers = state.withLock { state in
                 state.items = documents
                 state.lastError = nil
                 return Array(state.subscribers.values)
             }
-            delegate?.batchedArray(self, didUpdateWith: diff)
+            if let delegate { await callDelegate { delegate.batchedArray(self, didUpdateWith: diff) } }
             let update = Update(diff: diff)
             for subscriber in subscribers { subscriber.yield(update) }
         }

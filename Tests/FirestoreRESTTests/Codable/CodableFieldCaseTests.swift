@@ -1,10 +1,11 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
 @testable import FirestoreREST
 
 /// The [DEC] field cases of `field-cases.md`: C-12, C-13, C-14, C-15, C-18, C-19, C-21.
-@Suite struct CodableFieldCaseTests {
+@Suite(.timeLimit(.minutes(2))) struct CodableFieldCaseTests {
     struct U: Codable, Equatable { var name: String }
 
     /// `runQuery` rows of C-12: `u1 {name: "Ann"}`, `u2 {name: 7}`.

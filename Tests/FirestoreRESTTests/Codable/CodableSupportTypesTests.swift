@@ -6,7 +6,7 @@ import Testing
 /// The SDK's smaller Codable suites (firebase-semantics.md §3.8): CodableGeoPointTests, CodableTimestampTests,
 /// ConditionalConformanceTests, EncodableFieldValueTests, and the FirebaseDataEncoderTests cases beyond
 /// FirestoreEncoderTests (null as nil, snake case, blobs).
-@Suite struct CodableSupportTypesTests {
+@Suite(.timeLimit(.minutes(2))) struct CodableSupportTypesTests {
     // MARK: CodableGeoPointTests (3)
 
     @Test func geoPointEncodesWithJSONEncoder() throws {
@@ -152,7 +152,7 @@ import Testing
 
 /// The SDK's newer `FirestoreDecoderTests` (firebase-semantics.md §3.9): a reused decoder never reuses the
 /// previous call's document, and `userInfo` passes through unchanged.
-@Suite struct FirestoreDecoderReuseTests {
+@Suite(.timeLimit(.minutes(2))) struct FirestoreDecoderReuseTests {
     struct Model: Codable, Equatable {
         var name: String
         @DocumentID var docId: String?

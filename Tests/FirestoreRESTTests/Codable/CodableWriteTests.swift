@@ -4,7 +4,7 @@ import Testing
 @testable import FirestoreREST
 
 /// `setData(from:)` on a batch: what the model becomes on the wire, and errors naming the document.
-@Suite struct CodableWriteTests {
+@Suite(.timeLimit(.minutes(2))) struct CodableWriteTests {
     struct Post: Codable {
         @DocumentID var id: String?
         var title: String

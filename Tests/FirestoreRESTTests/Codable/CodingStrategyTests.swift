@@ -5,7 +5,7 @@ import Testing
 
 /// Key, date, data and nil strategies (firebase-semantics.md §3.6). The snake-case tables are Foundation's
 /// `JSONEncoder`/`JSONDecoder` outputs for the same keys (quirks included: `URL` becomes `u_rl`).
-@Suite struct CodingStrategyTests {
+@Suite(.timeLimit(.minutes(2))) struct CodingStrategyTests {
     @Test(arguments: [
         ("snakeCase", "snake_case"), ("myURLProperty", "my_url_property"), ("URL", "u_rl"), ("url", "url"),
         ("camelCaseWord", "camel_case_word"), ("ALLCAPS", "a_llcaps"), ("_leading", "_leading"),

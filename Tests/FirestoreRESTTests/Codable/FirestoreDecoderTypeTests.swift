@@ -5,7 +5,7 @@ import Testing
 
 /// What each Swift type reads and writes (issue 4 "Types"), the lenient number rules, and the error messages
 /// (`fruits/u2: name: expected String, found integerValue`).
-@Suite struct FirestoreDecoderTypeTests {
+@Suite(.timeLimit(.minutes(2))) struct FirestoreDecoderTypeTests {
     // MARK: Integers
 
     struct Widths: Codable, Equatable {

@@ -5,7 +5,7 @@ import Testing
 
 /// The SDK's `FirestoreEncoderTests` (firebase-semantics.md §3.8, 31 tests), in ``FirestoreValue`` terms: "round
 /// trips to D" means encoding yields exactly D and decoding D yields the model back.
-@Suite struct FirestoreEncoderTests {
+@Suite(.timeLimit(.minutes(2))) struct FirestoreEncoderTests {
     // 1
     @Test func int() throws {
         struct Model: Codable, Equatable { let x: Int }

@@ -1,0 +1,134 @@
+import FirestoreFeed
+import FirestoreREST
+import FirestoreTesting
+import Foundation
+
+/// `firestore-feed demo`: the main job end to end. Seeds a `fruits` collection, watches "fruits where
+/// isFavourite == true, ordered by name", applies a scripted sequence of writes, and prints every snapshot's
+/// changes and the resulting list.
+package enum DemoCommand {
+    static let spec = CommandSpec(
+        usage: ["demo [options]", "demo --replay [FILE] [options]"],
+        abstract: """
+            Seeds a 'fruits' collection (its old documents are deleted first), watches
+            "fruits where isFavourite == true, ordered by name", then adds a favourite, modifies one,
+            renames one so that the order changes, unfavourites one and deletes one, printing every
+            snapshot's changes and the resulting list. With --replay, the same scenario runs on a
+            recorded session (Scripts/record made Recordings/demo.json from the real emulator) and
+            prints the same output with no emulator at all.
+            """,
+        options: ConnectionOptions.options + DemoReplay.options + [
+            .value("--interval", "SECONDS", help: "time between polls (default 0.2)"),
+            .value("--format", "text|jsonl", help: "output format (default text)"),
+        ])
+    static let help = spec.help
+
+    struct Step {
+        let title: String
+        let write: @Sendable (Firestore) async throws -> Void
+    }
+
+    static let seeds: [(id: String, fields: [String: FirestoreValue])] = [
+        ("apple", ["name": "Apple", "color": "red", "isFavourite": true, "calories": 52]),
+        ("banana", ["name": "Banana", "color": "yellow", "isFavourite": true, "calories": 89]),
+        ("cherry", ["name": "Cherry", "color": "red", "isFavourite": false, "calories": 50]),
+        ("date", ["name": "Date", "color": "brown", "isFavourite": true, "calories": 282]),
+    ]
+
+    static let steps: [Step] = [
+        Step(title: "add a favourite: fig") { db in
+            try await db.document("fruits/fig").setData(
+                ["name": "Fig", "color": "purple", "isFavourite": true, "calories": 74])
+        },
+        Step(title: "modify apple: color red -> green") { db in
+            try await db.document("fruits/apple").updateData(["color": "green"])
+        },
+        Step(title: "rename banana to 'Plantain' (moves it after Fig)") { db in
+            try await db.document("fruits/banana").updateData(["name": "Plantain"])
+        },
+        Step(title: "unfavourite date (it leaves the query)") { db in
+            try await db.document("fruits/date").updateData(["isFavourite": false])
+        },
+        Step(title: "delete fig") { db in
+            try await db.document("fruits/fig").delete()
+        },
+    ]
+
+    static func run(_ arguments: [String]) async throws(CLIError) {
+        let reader = try ArgumentReader(arguments, command: spec)
+        let replay = try DemoReplay(reader, help: help)
+        guard reader.positionals.isEmpty || replay != nil else { throw .usage("demo takes no arguments", help: help) }
+        let firestore: Firestore
+        if let replay {
+            firestore = try replay.firestore()
+        } else {
+            firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+        }
+        var interval = Duration.milliseconds(200)
+        if let text = reader.value("--interval") {
+            guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
+                throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 60", help: help)
+            }
+            interval = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        let formatText = reader.value("--format") ?? "text"
+        guard let format = OutputFormat(rawValue: formatText) else {
+            throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
+        }
+        try await CLIError.runtimeErrors {
+            if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
+            // Replayed, the feed polls without sleeping: the transport gives the pace.
+            try await play(firestore, interval: interval, format: format,
+                           pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
+        }
+    }
+
+    /// The demo's scenario on `firestore`: seeds, watches through `pool`, writes each step and prints every
+    /// snapshot in `format`. `Scripts/record` records `Recordings/demo.json` with it.
+    /// - Throws: what the writes or the feed throw; exits 1 when no snapshot comes within 30 s.
+    package static func play(
+        _ firestore: Firestore, interval: Duration, format: OutputFormat, pool: PollerPool = .shared
+    ) async throws {
+        let fruits = firestore.collection("fruits")
+        for old in try await fruits.listDocuments() { try await old.reference.delete() }
+        for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
+        note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
+        note("watching: fruits where isFavourite == true, ordered by name", format)
+
+        let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
+        var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: interval), onEvent: Console.report)
+            .makeAsyncIterator()
+        var number = 0
+        func nextSnapshot() async throws {
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(30))
+                Console.error("error: deadline-exceeded: no snapshot within 30 s")
+                exit(1)
+            }
+            defer { watchdog.cancel() }
+            guard let snapshot = try await iterator.next() else {
+                throw FirestoreError(code: .cancelled, message: "the feed ended early")
+            }
+            number += 1
+            switch format {
+            case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+            case .text: Console.output(OutputFormat.snapshotText(snapshot, number: number))
+            }
+        }
+        try await nextSnapshot()
+        for step in steps {
+            note("\n> " + step.title, format)
+            try await step.write(firestore)
+            try await nextSnapshot()
+        }
+        note("\ndone: \(number) snapshots", format)
+    }
+
+    /// A narration line: on stdout in text format, on stderr in jsonl so stdout stays pure JSON lines.
+    static func note(_ line: String, _ format: OutputFormat) {
+        switch format {
+        case .text: Console.output(line)
+        case .jsonl: Console.error(line)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import FirestoreFeed
+import FirestoreREST
+import Foundation
+
+/// `firestore-feed watch COLLECTION_PATH`: polls a query and prints each snapshot that has changes.
+enum WatchCommand {
+    static let spec = CommandSpec(
+        usage: ["watch COLLECTION_PATH [options]"],
+        abstract: "Polls a query and prints every snapshot that has changes (the first one always).",
+        options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
+            .value("--interval", "SECONDS", help: "time between polls, decimal (default 1)"),
+            .value("--count", "N", help: "exit 0 after printing N snapshots"),
+            .value(
+                "--mode", "keys|full",
+                help: """
+                    keys (default): poll names and versions, then fetch only changed
+                    documents; full: poll whole documents
+                    """),
+            .flag("--verbose", help: "print each snapshot's poll statistics to stderr"),
+            .value(
+                "--format", "text|jsonl",
+                help: """
+                    output format (default text); jsonl prints one line per snapshot:
+                    {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
+                     "readTime","size"}
+                    """),
+        ])
+    static let help = spec.help
+
+    static func run(_ arguments: [String]) async throws(CLIError) {
+        let reader = try ArgumentReader(arguments, command: spec)
+        guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
+            throw .usage("watch needs exactly one COLLECTION_PATH", help: help)
+        }
+        let options = try QueryOptions(reader, help: help)
+        var interval = Duration.seconds(1)
+        if let text = reader.value("--interval") {
+            guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 86_400 else {
+                throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 86400", help: help)
+            }
+            interval = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        var count: Int?
+        if let text = reader.value("--count") {
+            guard let number = Int(text), number > 0 else {
+                throw .usage("--count \"\(text)\": expected a whole number above 0", help: help)
+            }
+            count = number
+        }
+        let modeText = reader.value("--mode") ?? "keys"
+        guard let mode = PollMode(rawValue: modeText) else {
+            throw .usage("--mode \"\(modeText)\": expected keys or full", help: help)
+        }
+        let verbose = reader.has("--verbose")
+        let formatText = reader.value("--format") ?? "text"
+        guard let format = OutputFormat(rawValue: formatText) else {
+            throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
+        }
+        let firestore = try CassetteOptions.firestore(reader, help: help)
+        let query = options.query(firestore, collectionPath: collectionPath)
+        do {
+            _ = try query.structuredQuery()
+        } catch {
+            throw .usage(error.message, help: help)
+        }
+        var printed = 0
+        try await CLIError.runtimeErrors {
+            let stream = query.snapshots(interval: interval, mode: mode, onEvent: Console.report)
+            for try await snapshot in stream {
+                printed += 1
+                if verbose, let statistics = snapshot.statistics {
+                    Console.error("poll \(printed): \(statistics)")
+                }
+                switch format {
+                case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+                case .text: Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                }
+                if let count, printed >= count { return }
+            }
+        }
+    }
+}

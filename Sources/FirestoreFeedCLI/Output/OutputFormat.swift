@@ -1,0 +1,62 @@
+import FirestoreREST
+
+/// How documents and snapshots are printed: JSON lines for scripts, text for people.
+package enum OutputFormat: String {
+    /// Lines for people.
+    case text
+    /// One JSON object per line.
+    case jsonl
+
+    /// One document as `{"id","path","createTime","updateTime","data"}`.
+    static func documentJSON(_ snapshot: DocumentSnapshot) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(snapshot.documentID), "path": .string(snapshot.reference.path),
+            "data": FirestoreValue.map(snapshot.data() ?? [:]).plainJSON,
+        ]
+        members["createTime"] = snapshot.createTime.map { .string($0.rfc3339) } ?? .null
+        members["updateTime"] = snapshot.updateTime.map { .string($0.rfc3339) } ?? .null
+        return .object(members)
+    }
+
+    /// One snapshot as `{"readTime","size","changes":[{"type","id","path","oldIndex","newIndex","data"}]}`.
+    static func snapshotJSON(_ snapshot: QuerySnapshot) -> JSONValue {
+        let changes: [JSONValue] = snapshot.documentChanges.map { change in
+            [
+                "type": .string(change.type.rawValue),
+                "id": .string(change.document.documentID),
+                "path": .string(change.document.reference.path),
+                "oldIndex": change.oldIndex.map { .integer(Int64($0)) } ?? .null,
+                "newIndex": change.newIndex.map { .integer(Int64($0)) } ?? .null,
+                "data": FirestoreValue.map(change.document.data() ?? [:]).plainJSON,
+            ]
+        }
+        return [
+            "readTime": snapshot.readTime.map { .string($0.rfc3339) } ?? .null,
+            "size": .integer(Int64(snapshot.count)),
+            "changes": .array(changes),
+        ]
+    }
+
+    /// A snapshot for people: a heading, one line per change, then the resulting list.
+    static func snapshotText(_ snapshot: QuerySnapshot, number: Int) -> String {
+        var lines = ["snapshot \(number) at \(snapshot.readTime?.rfc3339 ?? "?"): \(snapshot.count) document"
+            + (snapshot.count == 1 ? "" : "s") + ", \(snapshot.documentChanges.count) change"
+            + (snapshot.documentChanges.count == 1 ? "" : "s")]
+        for change in snapshot.documentChanges {
+            let id = change.document.documentID
+            let data = FirestoreValue.map(change.document.data() ?? [:]).plainJSON.serializedString()
+            switch change.type {
+            case .added:
+                lines.append("  + added     \(id) at \(change.newIndex ?? -1)  \(data)")
+            case .modified:
+                let move = change.oldIndex == change.newIndex
+                    ? "at \(change.newIndex ?? -1)" : "moved \(change.oldIndex ?? -1) -> \(change.newIndex ?? -1)"
+                lines.append("  ~ modified  \(id) \(move)  \(data)")
+            case .removed:
+                lines.append("  - removed   \(id) from \(change.oldIndex ?? -1)")
+            }
+        }
+        lines.append("  list: [" + snapshot.documents.map(\.documentID).joined(separator: ", ") + "]")
+        return lines.joined(separator: "\n")
+    }
+}

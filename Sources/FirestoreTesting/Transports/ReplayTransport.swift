@@ -1,0 +1,412 @@
+import FirestoreREST
+import Foundation
+import Synchronization
+
+/// An ``HTTPTransport`` that answers from a ``Cassette``: the in-memory test double for code built on this
+/// client, and the engine of the offline demo. In the recording modes it also records, through a
+/// ``RecordingTransport`` in front of a live transport.
+///
+/// **Modes** (VCR terms, ``RecordMode``): `.none` replays only; `.once` records when there is no cassette
+/// yet, else replays strictly; `.all` re-records everything; `.newEpisodes` replays what matches and records
+/// the rest (appended to the cassette).
+///
+/// **Matching**: a request is compared in recorded, scrubbed form (``Cassette/Request/init(_:)``, then
+/// ``Options/scrubber``, so a live request carrying a real `key=` matches its recording's placeholder) with
+/// ``Options/matcher``, by default method, path, query and canonical JSON body (``CassetteMatcher/standard``).
+///
+/// **Order**: among the recorded interactions that match, the first one not yet played answers; identical
+/// requests (a change feed polling the same query) therefore get their recorded responses in recorded order
+/// (`ReplayOrderTests.identicalPollsGetTheirAnswersInRecordedOrderThenFail`). Past the last one, the request fails, unless ``Options/allowPlaybackRepeats`` is set:
+/// then the last matching response answers again. With ``Ordering/session``, a response is also held back
+/// until every interaction recorded before it has been played, so a concurrent session (a feed polling while
+/// another task writes) replays in its recorded order.
+///
+/// **Time**: ``Pace/instant`` answers at once; ``Pace/recorded(speed:)`` answers each interaction at its
+/// recorded moment (the start of its request plus its duration, measured from the first replayed one)
+/// divided by `speed`, on ``Options/clock`` (inject an ``ImmediateClock`` to test pacing without waiting).
+///
+/// **Errors**: a request that matches nothing throws ``FirestoreError`` `.failedPrecondition` naming the
+/// closest recorded request and what differed; one whose matches were all played throws the same code
+/// listing them. A recorded 4xx or 5xx is returned like any other response, so retry paths replay too.
+///
+/// Safe to share between tasks.
+public final class ReplayTransport: HTTPTransport {
+    /// When to record (VCR's record modes).
+    public enum RecordMode: String, Sendable, Hashable, CaseIterable {
+        /// Record when there is no cassette yet; else replay strictly, recording nothing.
+        case once
+        /// Replay only; a request that matches nothing fails.
+        case none
+        /// Record every request again, replacing the cassette.
+        case all
+        /// Replay what matches; record what does not, appended to the cassette.
+        case newEpisodes = "new-episodes"
+    }
+
+    /// Whether matching responses wait for the interactions recorded before them.
+    public enum Ordering: Sendable, Hashable {
+        /// Each request takes the first unplayed matching interaction at once.
+        case perRequest
+        /// As ``perRequest``, and a response is held until every interaction recorded before it was played.
+        case session
+    }
+
+    /// How fast responses come.
+    public enum Pace: Sendable, Hashable {
+        /// At once.
+        case instant
+        /// At the recorded moments divided by `speed` (2 is twice as fast; 0, negative or non-finite is
+        /// ``instant``; speeds are kept between 0.001 and 1,000,000).
+        case recorded(speed: Double)
+
+        /// The speed to divide recorded moments by, or `nil` for instant.
+        var speed: Double? {
+            guard case .recorded(let speed) = self, speed.isFinite, speed > 0 else { return nil }
+            return min(max(speed, 0.001), 1_000_000)
+        }
+    }
+
+    /// How requests are matched, ordered and timed.
+    public struct Options: Sendable {
+        /// Which recorded request a request is; ``CassetteMatcher/standard`` by default.
+        public var matcher: CassetteMatcher
+        /// Whether a request whose matches were all played gets the last one again instead of failing.
+        public var allowPlaybackRepeats: Bool
+        /// ``Ordering/perRequest`` (default) or ``Ordering/session``.
+        public var ordering: Ordering
+        /// ``Pace/instant`` (default) or ``Pace/recorded(speed:)``.
+        public var pace: Pace
+        /// The clock paced replay sleeps on.
+        public var clock: any Clock<Duration>
+        /// Applied to each request before matching (and, when recording, to the new interactions).
+        public var scrubber: SecretScrubber
+        /// Headers kept when recording.
+        public var recordedRequestHeaders: Set<String>
+        /// Response headers kept when recording.
+        public var recordedResponseHeaders: Set<String>
+
+        /// Options with the documented defaults.
+        public init(
+            matcher: CassetteMatcher = .standard, allowPlaybackRepeats: Bool = false, ordering: Ordering = .perRequest,
+            pace: Pace = .instant, clock: any Clock<Duration> = ContinuousClock(), scrubber: SecretScrubber = .standard,
+            recordedRequestHeaders: Set<String> = RecordingTransport.Options.standardRequestHeaders,
+            recordedResponseHeaders: Set<String> = RecordingTransport.Options.standardResponseHeaders
+        ) {
+            self.matcher = matcher
+            self.allowPlaybackRepeats = allowPlaybackRepeats
+            self.ordering = ordering
+            self.pace = pace
+            self.clock = clock
+            self.scrubber = scrubber
+            self.recordedRequestHeaders = recordedRequestHeaders
+            self.recordedResponseHeaders = recordedResponseHeaders
+        }
+    }
+
+    private struct Waiter {
+        var id: Int
+        var index: Int
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var claimed: [Bool]
+        var delivered: [Bool]
+        var frontier = 0
+        var waiters: [Waiter] = []
+        var cancelledWaiters: Set<Int> = []
+        var nextWaiterID = 0
+        var origin: Duration?
+        var plays = 0
+    }
+
+    private enum Choice {
+        case play(Int)
+        case repeatLast(Int)
+        case record
+        case fail(matching: [Int])
+    }
+
+    /// The mode asked for.
+    public let mode: RecordMode
+    /// The options in use.
+    public let options: Options
+    /// How the cassette is named in error messages (its file path, or `cassette`).
+    public let name: String
+    private let replayed: [Cassette.Interaction]
+    private let keys: [Cassette.Request]
+    private let moments: [Duration]
+    private let recorder: RecordingTransport?
+    private let stopwatch: Stopwatch
+    private let state: Mutex<State>
+
+    /// Replays `cassette` (mode `.none`): the in-memory test double.
+    /// - Parameters:
+    ///   - cassette: the interactions to serve.
+    ///   - options: matching, order, repeats and pace.
+    ///   - name: how to name the cassette in error messages.
+    public convenience init(cassette: Cassette, options: Options = Options(), name: String = "cassette") {
+        self.init(replaying: cassette, recorder: nil, mode: .none, options: options, name: name)
+    }
+
+    /// A transport in any ``RecordMode``, over an in-memory cassette.
+    /// - Parameters:
+    ///   - cassette: the existing cassette, or `nil` when there is none yet (`.once` then records).
+    ///   - mode: when to record.
+    ///   - live: the transport that records go through; needed by every mode that may record.
+    ///   - path: when recording, the file rewritten after every new interaction.
+    ///   - options: matching, order, repeats, pace and what recording keeps.
+    ///   - name: how to name the cassette in error messages.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` when the mode may record and `live` is `nil`.
+    public convenience init(
+        cassette: Cassette?, mode: RecordMode, live: (any HTTPTransport)?, savingTo path: String? = nil,
+        options: Options = Options(), name: String = "cassette"
+    ) throws(FirestoreError) {
+        let records: Bool
+        switch mode {
+        case .none: records = false
+        case .once: records = cassette == nil
+        case .all, .newEpisodes: records = true
+        }
+        var recorder: RecordingTransport?
+        if records {
+            guard let live else {
+                throw .invalidArgument("\(name): record mode \(mode.rawValue) needs a live transport to record through")
+            }
+            let base = mode == .newEpisodes ? (cassette ?? Cassette()) : Cassette()
+            recorder = RecordingTransport(
+                wrapping: live, appendingTo: base, savingTo: path,
+                options: RecordingTransport.Options(
+                    requestHeaders: options.recordedRequestHeaders, responseHeaders: options.recordedResponseHeaders,
+                    scrubber: options.scrubber, clock: options.clock))
+        }
+        let replaying = (mode == .all || (mode == .once && records)) ? Cassette() : (cassette ?? Cassette())
+        self.init(replaying: replaying, recorder: recorder, mode: mode, options: options, name: name)
+    }
+
+    /// A transport in any ``RecordMode`` over the cassette file at `path`: a missing file counts as no
+    /// cassette; recording modes rewrite the file after every new interaction.
+    /// - Throws: ``FirestoreError`` `.notFound` for a missing file in mode `.none`, the errors of
+    ///   ``Cassette/init(contentsOfFile:)`` for an unreadable or malformed one, `.invalidArgument` when the
+    ///   mode may record and `live` is `nil`, or `.unavailable` when the file's folder does not exist.
+    public convenience init(
+        file path: String, mode: RecordMode, live: (any HTTPTransport)?, options: Options = Options()
+    ) throws(FirestoreError) {
+        let exists = FileManager.default.fileExists(atPath: path)
+        var cassette: Cassette?
+        if exists && mode != .all {
+            cassette = try Cassette(contentsOfFile: path)
+        } else if mode == .none {
+            throw FirestoreError(code: .notFound, message: "no cassette at \(path) (record mode none only replays)")
+        }
+        let records = mode == .all || mode == .newEpisodes || (mode == .once && !exists)
+        if records {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw FirestoreError(code: .unavailable, message: "cannot record to \(path): no folder \(folder)")
+            }
+        }
+        try self.init(
+            cassette: cassette, mode: mode, live: live, savingTo: records ? path : nil, options: options,
+            name: path)
+    }
+
+    private init(
+        replaying cassette: Cassette, recorder: RecordingTransport?, mode: RecordMode, options: Options,
+        name: String
+    ) {
+        self.mode = mode
+        self.options = options
+        self.name = name
+        self.recorder = recorder
+        replayed = cassette.interactions
+        keys = cassette.interactions.map { interaction in
+            var key = interaction.request
+            key.body = key.body.map(Cassette.canonicalBody)
+            return key
+        }
+        var start = Duration.zero
+        moments = cassette.interactions.map { interaction in
+            start += Stopwatch.duration(seconds: interaction.elapsed)
+            return start + Stopwatch.duration(seconds: interaction.duration)
+        }
+        stopwatch = Stopwatch(options.clock)
+        state = Mutex(
+            State(
+                claimed: Array(repeating: false, count: replayed.count),
+                delivered: Array(repeating: false, count: replayed.count)))
+    }
+
+    /// Whether requests that match nothing are recorded through the live transport.
+    public var isRecording: Bool { recorder != nil }
+
+    /// The cassette as it stands: the replayed one, or in a recording mode the base plus what was recorded
+    /// (scrubbed).
+    public var cassette: Cassette {
+        recorder?.cassette ?? Cassette(interactions: replayed)
+    }
+
+    /// The indices of replayed interactions not played yet, in order; empty when a test used the whole
+    /// cassette.
+    public var unplayedIndices: [Int] {
+        state.withLock { state in state.delivered.indices.filter { !state.delivered[$0] } }
+    }
+
+    /// How many replayed interactions a request has taken so far (served, or held back in session order).
+    var claimedCount: Int {
+        state.withLock { state in state.claimed.filter { $0 }.count }
+    }
+
+    /// How many responses were served from the cassette, repeats included.
+    public var playCount: Int {
+        state.withLock { $0.plays }
+    }
+
+    /// Answers `request` from the cassette (or records it, see ``RecordMode``).
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when nothing recorded matches (naming the closest
+    ///   recorded request and what differed) or every match was played; `.cancelled` when the task is
+    ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if Task.isCancelled { throw Self.cancelled(request) }
+        let sent = options.scrubber.scrub(Cassette.Request(request))
+        let choice: Choice = state.withLock { state in
+            var matching: [Int] = []
+            for index in replayed.indices where options.matcher.matches(recorded: keys[index], sent: sent) {
+                if !state.claimed[index] {
+                    state.claimed[index] = true
+                    if state.origin == nil, let speed = options.pace.speed {
+                        let start = moments[index] - Stopwatch.duration(seconds: replayed[index].duration)
+                        state.origin = stopwatch.elapsed - start / speed
+                    }
+                    return .play(index)
+                }
+                matching.append(index)
+            }
+            if let last = matching.last, options.allowPlaybackRepeats {
+                state.plays += 1
+                return .repeatLast(last)
+            }
+            return recorder == nil ? .fail(matching: matching) : .record
+        }
+        switch choice {
+        case .record:
+            guard let recorder else { throw FirestoreError(code: .internal, message: "\(name): no recorder") }
+            return try await recorder.send(request)
+        case .fail(let matching):
+            throw unmatched(sent, playedMatches: matching)
+        case .repeatLast(let index):
+            return replayed[index].response.httpResponse
+        case .play(let index):
+            do {
+                if options.ordering == .session { try await waitForTurn(index) }
+                if let speed = options.pace.speed, let origin = state.withLock({ $0.origin }) {
+                    try await stopwatch.sleep(untilElapsed: origin + moments[index] / speed)
+                }
+            } catch {
+                state.withLock { $0.claimed[index] = false }
+                throw Self.cancelled(request)
+            }
+            deliver(index)
+            return replayed[index].response.httpResponse
+        }
+    }
+
+    // MARK: - Session order
+
+    private func waitForTurn(_ index: Int) async throws {
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case ready, cancelled, waiting }
+                let outcome: Outcome = state.withLock { state in
+                    if state.cancelledWaiters.remove(id) != nil { return .cancelled }
+                    if state.frontier >= index { return .ready }
+                    state.waiters.append(Waiter(id: id, index: index, continuation: continuation))
+                    return .waiting
+                }
+                switch outcome {
+                case .ready: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting: break
+                }
+            }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { state in
+                if let position = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return state.waiters.remove(at: position)
+                }
+                state.cancelledWaiters.insert(id)
+                return nil
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+        state.withLock { _ = $0.cancelledWaiters.remove(id) }
+    }
+
+    private func deliver(_ index: Int) {
+        let ready: [Waiter] = state.withLock { state in
+            state.delivered[index] = true
+            state.plays += 1
+            while state.frontier < state.delivered.count, state.delivered[state.frontier] { state.frontier += 1 }
+            let frontier = state.frontier
+            let ready = state.waiters.filter { $0.index <= frontier }
+            state.waiters.removeAll { $0.index <= frontier }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    // MARK: - Errors
+
+    private static func cancelled(_ request: HTTPRequest) -> FirestoreError {
+        FirestoreError(
+            code: .cancelled,
+            message: "cancelled while replaying \(request.method) "
+                + Cassette.Request.pathAndQuery(of: request.url))
+    }
+
+    /// The error for a request that no unplayed interaction matches.
+    private func unmatched(_ sent: Cassette.Request, playedMatches: [Int]) -> FirestoreError {
+        let what = "\(sent.method) \(sent.path)"
+        if !playedMatches.isEmpty {
+            let list = playedMatches.map(String.init).joined(separator: ", ")
+            return FirestoreError(
+                code: .failedPrecondition,
+                message:
+                    "\(name): no unplayed interaction for \(what): interaction\(playedMatches.count == 1 ? "" : "s")"
+                    + " \(list) matched and \(playedMatches.count == 1 ? "was" : "were all") played"
+                    + " (allowPlaybackRepeats repeats the last one)")
+        }
+        var message = "\(name): no recorded interaction matches \(what)"
+        if let body = sent.body, !body.isEmpty {
+            let text = String(decoding: body.prefix(200), as: UTF8.self)
+            message += " with body \(text)\(body.count > 200 ? "..." : "")"
+        }
+        guard let closest = closestInteraction(to: sent) else {
+            return FirestoreError(code: .failedPrecondition, message: message + " (the cassette is empty)")
+        }
+        let recorded = keys[closest.index]
+        message +=
+            "; closest is interaction \(closest.index), \(recorded.method) \(recorded.path): "
+            + closest.differences.joined(separator: "; ")
+        return FirestoreError(code: .failedPrecondition, message: message)
+    }
+
+    /// The recorded request agreeing on the most matcher components (the path counting half a component
+    /// more, the first one on a tie), with its differences.
+    private func closestInteraction(to sent: Cassette.Request) -> (index: Int, differences: [String])? {
+        var best: (index: Int, differences: [String], score: Double)?
+        let total = Double(options.matcher.components.count)
+        for index in keys.indices {
+            let differences = options.matcher.differences(recorded: keys[index], sent: sent)
+            var score = total - Double(differences.count)
+            if CassetteMatcher.Component.path.describeDifference(keys[index], sent) == nil { score += 0.5 }
+            if best == nil || score > (best?.score ?? 0) { best = (index, differences, score) }
+        }
+        return best.map { ($0.index, $0.differences) }
+    }
+}

@@ -1,0 +1,38 @@
+import FirestoreFeedCLI
+import FirestoreREST
+import FirestoreTesting
+import Foundation
+
+/// `RecordRecordings SCENARIO FILE`: runs one of the project's recording scenarios against a real emulator
+/// through a ``RecordingTransport`` and saves the cassette (secrets scrubbed) to FILE. This is how
+/// `Scripts/record` makes every file in `Recordings/`; FILE is written only when the whole scenario
+/// behaved as expected. A developer tool of this repository, not part of the shipped `firestore-feed`.
+enum RecordCommand {
+    static let spec = CommandSpec(
+        tool: "RecordRecordings",
+        usage: ["SCENARIO FILE [options]"],
+        abstract: """
+            Runs a built-in scenario against the emulator, recording every HTTP exchange, and saves
+            the cassette to FILE (only when the scenario behaved as expected). Scripts/record runs
+            them all on fresh emulators.
+            """,
+        sections: "SCENARIOS:\n" + RecordingScenarios.list,
+        options: [ConnectionOptions.emulatorOption])
+    static let help = spec.help
+
+    static func run(_ arguments: [String]) async throws(CLIError) {
+        let reader = try ArgumentReader(arguments, command: spec)
+        guard reader.positionals.count == 2 else { throw .usage("record needs SCENARIO and FILE", help: help) }
+        let (name, path) = (reader.positionals[0], reader.positionals[1])
+        guard let scenario = RecordingScenarios.Scenario(rawValue: name) else {
+            throw .usage("unknown scenario \"\(name)\"", help: help)
+        }
+        let host = try ConnectionOptions(reader, help: help).host
+        let recorder = RecordingTransport(wrapping: CurlTransport())
+        try await CLIError.runtimeErrors {
+            try await RecordingScenarios.run(scenario, host: host, transport: recorder)
+            try recorder.save(toFile: path)
+        }
+        Console.error("record: \(scenario.rawValue): \(recorder.recordedCount) interactions saved to \(path)")
+    }
+}

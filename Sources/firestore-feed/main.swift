@@ -1,0 +1,4 @@
+import FirestoreFeedCLI
+
+// The `firestore-feed` tool: everything it does lives in the FirestoreFeedCLI library.
+await FirestoreFeedTool.main(arguments: Array(CommandLine.arguments.dropFirst()))

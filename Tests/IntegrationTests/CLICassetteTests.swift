@@ -1,0 +1,81 @@
+import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
+import Foundation
+import Testing
+
+/// `--cassette FILE --record-mode MODE` on watch, query, get and count: record from the emulator, then
+/// replay with no emulator at all.
+@Suite(.timeLimit(.minutes(2))) struct CLICassetteTests {
+    static func temporaryPath(_ label: String) -> String {
+        NSTemporaryDirectory() + "cli-cassette-\(label)-\(UUID().uuidString).json"
+    }
+
+    @Test func recordedCommandsReplayWithoutAnEmulator() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-cassette")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        try await db.document("fruits/apple").setData(["name": "Apple", "kcal": 52])
+        try await db.document("fruits/fig").setData(["name": "Fig", "kcal": 74])
+        let path = Self.temporaryPath("commands")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let commands: [[String]] = [
+            ["query", "fruits", "--where", "kcal > 60"],
+            ["get", "fruits/apple"],
+            ["count", "fruits"],
+            ["watch", "fruits", "--order-by", "name", "--count", "1", "--format", "jsonl"],
+        ]
+        var recorded: [String] = []
+        for (index, command) in commands.enumerated() {
+            // The first command creates the cassette (once); the others add to it (new-episodes).
+            let mode = index == 0 ? "once" : "new-episodes"
+            let result = try await CLIProcess.run(
+                command + ["--emulator", host, "--project", project, "--cassette", path, "--record-mode", mode])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            recorded.append(result.stdout)
+        }
+        #expect(recorded[0].hasPrefix(#"{"createTime":"#) && recorded[0].contains(#""id":"fig""#))
+        #expect(recorded[2] == "2\n")
+        // query, get, count, then the watch's two-phase poll: runQuery for names, batchGet for documents.
+        let root = "/v1/projects/\(project)/databases/(default)/documents"
+        #expect(try Cassette(contentsOfFile: path).interactions.map { $0.request.method + " " + $0.request.path } == [
+            "POST \(root):runQuery", "GET \(root)/fruits/apple", "POST \(root):runAggregationQuery",
+            "POST \(root):runQuery", "POST \(root):batchGet",
+        ])
+        // No --emulator, no FIRESTORE_EMULATOR_HOST: the project comes from the cassette.
+        for (index, command) in commands.enumerated() {
+            let mode = index % 2 == 0 ? [] : ["--record-mode", "none"]
+            let result = try await CLIProcess.run(command + ["--cassette", path] + mode)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stdout == recorded[index], "\(command)")
+        }
+
+        let unrecorded = try await CLIProcess.run(["get", "fruits/kiwi", "--cassette", path])
+        #expect(unrecorded.status == 1)
+        #expect(
+            unrecorded.stderr.hasPrefix(
+                "error: failed-precondition: \(path): no recorded interaction matches GET "
+                    + "/v1/projects/\(project)/databases/(default)/documents/fruits/kiwi; closest is interaction 1"))
+    }
+
+    @Test func cassetteUsageErrors() async throws {
+        let missing = Self.temporaryPath("missing")
+        let none = try await CLIProcess.run(["get", "a/b", "--cassette", missing, "--record-mode", "none"])
+        #expect(none.status == 1)
+        #expect(none.stderr == "error: not-found: no cassette at \(missing) (record mode none only replays)\n")
+        let badMode = try await CLIProcess.run(["count", "a", "--cassette", missing, "--record-mode", "sometimes"])
+        #expect(badMode.status == 2)
+        #expect(
+            badMode.stderr.hasPrefix(
+                "error: --record-mode \"sometimes\": expected once, none, all or new-episodes\n\nUSAGE: firestore-feed count"
+            ))
+        let modeAlone = try await CLIProcess.run(["query", "a", "--emulator", "h:1", "--record-mode", "all"])
+        #expect(modeAlone.status == 2)
+        #expect(modeAlone.stderr.hasPrefix("error: --record-mode needs --cassette FILE\n"))
+        let recordWithoutEmulator = try await CLIProcess.run(["get", "a/b", "--cassette", missing])
+        #expect(recordWithoutEmulator.status == 2)
+        #expect(recordWithoutEmulator.stderr.hasPrefix("error: no emulator: pass --emulator HOST:PORT"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+}

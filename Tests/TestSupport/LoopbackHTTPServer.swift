@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 (an ephemeral port), run as a `python3` child process, for transport
+/// tests that must not depend on the Firestore emulator or the network.
+///
+/// Routes (any method unless noted):
+/// - `/hello`: 200, body `hello, world\n`, headers `Content-Type: text/plain; charset=utf-8`, `X-Test: yes-42`
+/// - `/echo`: 200, echoes the request body; `X-Method`, `X-Content-Length`, `X-Content-Type`, `X-Expect`
+///   report what arrived (`none` when a header was absent)
+/// - `/gzip`: 200, `Content-Encoding: gzip` body that decodes to `"compressed payload "` × 100;
+///   `X-Accept-Encoding` reports the request's header
+/// - `/connection`: 200, body `connection N`, N numbering the server's accepted TCP connections from 1
+/// - `/slow`: sleeps 2 s, then 200 `late`
+/// - `/stall`: sleeps 60 s, then 200 `too late` (for cancellation: it never answers in a test's time)
+/// - `/big`: 200 with 5000 bytes of `x`
+/// - anything else: 404 `{"error":"not found"}`
+package final class LoopbackHTTPServer: @unchecked Sendable {
+    /// The TCP port the server listens on.
+    package let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    /// `http://127.0.0.1:<port>`.
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private static let script = #"""
+        import gzip, os, sys, threading, time
+        import signal
+        # Started from a libdispatch thread, which blocks signals, the server inherits that mask and would
+        # ignore Process.terminate(): take SIGTERM back.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        lock = threading.Lock()
+        connections = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                global connections
+                super().setup()
+                with lock:
+                    connections += 1
+                    self.connection_number = connections
+
+            def log_message(self, *args):
+                pass
+
+            def reply(self, status, body, headers=()):
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def handle_any(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                path = self.path.split("?")[0]
+                if path == "/hello":
+                    self.reply(200, b"hello, world\n",
+                               [("Content-Type", "text/plain; charset=utf-8"), ("X-Test", "yes-42")])
+                elif path == "/echo":
+                    self.reply(200, body, [
+                        ("X-Method", self.command),
+                        ("X-Content-Length", self.headers.get("Content-Length", "none")),
+                        ("X-Content-Type", self.headers.get("Content-Type", "none")),
+                        ("X-Expect", self.headers.get("Expect", "none")),
+                    ])
+                elif path == "/gzip":
+                    self.reply(200, gzip.compress(b"compressed payload " * 100), [
+                        ("Content-Encoding", "gzip"),
+                        ("X-Accept-Encoding", self.headers.get("Accept-Encoding", "none")),
+                    ])
+                elif path == "/connection":
+                    self.reply(200, ("connection %d" % self.connection_number).encode())
+                elif path == "/slow":
+                    time.sleep(2)
+                    self.reply(200, b"late")
+                elif path == "/stall":
+                    time.sleep(60)
+                    self.reply(200, b"too late")
+                elif path == "/big":
+                    self.reply(200, b"x" * 5000)
+                else:
+                    self.reply(404, b'{"error":"not found"}', [("Content-Type", "application/json")])
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):
+                pass  # e.g. a client that timed out and closed the socket
+
+        \#(ParentWatch.python)
+
+        server = Server(("127.0.0.1", 0), Handler)
+        _watch_parent()
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
+
+    /// Starts the server and waits until it listens.
+    package init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        self.process = process
+        self.input = input
+
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw ServerError.didNotStart }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).filter(\.isNumber)
+        guard let port = Int(text) else { throw ServerError.didNotStart }
+        self.port = port
+    }
+
+    /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).
+    package func stop() {
+        try? input.fileHandleForWriting.close()
+        process.end()
+    }
+
+    /// Runs `body` with a fresh server and stops the server afterwards.
+    package static func with<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
+        // Started on a thread of its own: waiting for python3 to listen must not block a cooperative thread.
+        let server = try await BlockingWork.run { try LoopbackHTTPServer() }
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    package enum ServerError: Error {
+        case didNotStart
+    }
+}
+
+/// A loopback TCP port with nothing listening: bound to port 0 (the kernel picks a free port), then closed.
+package func closedLoopbackPort() -> Int {
+    #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { return 1 }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+        }
+    }
+    guard bound else { return 1 }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
