@@ -64,3 +64,57 @@ import Testing
         #expect(events.all.withLock { $0 } == [])
     }
 }
+
+extension ListenLiveTests {
+    /// `limit(to:)` and `limit(toLast:)` over the Listen stream: the window follows the writes, and
+    /// `limit(toLast:)` lists its documents in the query's own order.
+    @Test func limitAndLimitToLastFollowTheWindow() async throws {
+        let db = try LiveFirestore.make("listen-limit")
+        let items = db.collection("items")
+        for n in [10, 20, 30, 40] { try await items.document("i\(n)").setData(["n": .integer(Int64(n))]) }
+        let ordered = items.order(by: "n")
+        var first = ordered.limit(to: 2).snapshots(source: .listen).makeAsyncIterator()
+        var last = ordered.limit(toLast: 2).snapshots(source: .listen).makeAsyncIterator()
+        func ids(_ snapshot: QuerySnapshot?) -> [String] { snapshot?.documents.map(\.documentID) ?? ["<end>"] }
+        #expect(ids(try await first.next()) == ["i10", "i20"])
+        #expect(ids(try await last.next()) == ["i30", "i40"])
+        try await items.document("i5").setData(["n": 5])
+        let firstAfterAdd = try #require(try await first.next())
+        #expect(ids(firstAfterAdd) == ["i5", "i10"])
+        #expect(
+            Self.changes(firstAfterAdd) == [
+                Change(type: .removed, id: "i20", oldIndex: 1, newIndex: nil),
+                Change(type: .added, id: "i5", oldIndex: nil, newIndex: 0),
+            ])
+        try await items.document("i50").setData(["n": 50])
+        let lastAfterAdd = try #require(try await last.next())
+        #expect(ids(lastAfterAdd) == ["i40", "i50"])
+        #expect(
+            Self.changes(lastAfterAdd) == [
+                Change(type: .removed, id: "i30", oldIndex: 0, newIndex: nil),
+                Change(type: .added, id: "i50", oldIndex: nil, newIndex: 1),
+            ])
+    }
+
+    /// 100 listeners on 20 distinct queries share one stream (one HTTP/2 connection, 20 targets); a write reaches
+    /// every listener of its query, and only those.
+    @Test func hundredListenersOnTwentyQueriesShareOneStream() async throws {
+        let db = try LiveFirestore.make("listen-fanout")
+        let items = db.collection("items")
+        try await items.document("seed").setData(["group": -1])
+        let queries = (0..<20).map { items.whereField("group", isEqualTo: $0) }
+        var feeds = (0..<100).map { queries[$0 % 20].snapshots(source: .listen).makeAsyncIterator() }
+        for index in feeds.indices {
+            let first = try #require(try await feeds[index].next())
+            #expect(first.documents.isEmpty)
+        }
+        try await items.document("g7").setData(["group": 7])
+        for index in feeds.indices where index % 20 == 7 {
+            let snapshot = try #require(try await feeds[index].next())
+            #expect(snapshot.documents.map(\.documentID) == ["g7"])
+        }
+        let stream = try #require(WatchStreamPool.shared.stream(for: db))
+        #expect(stream.targetCount == 20)
+        #expect(stream.channel.activeCallCount == 1)  // one gRPC call: one HTTP/2 stream on one connection
+    }
+}

@@ -17,7 +17,7 @@ import Synchronization
 /// - When the first attempt shows the server cannot do gRPC over HTTP/2 (an HTTP/1.1-only proxy, h2 refused,
 ///   `unimplemented`), every listener is moved to polling in keys mode and told why
 ///   (`FeedEvent.fellBackToPolling(reason:)`).
-final class WatchStream: Sendable {
+package final class WatchStream: Sendable {
     struct Listener {
         let continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation
         let onEvent: (@Sendable (FeedEvent) -> Void)?
@@ -44,7 +44,7 @@ final class WatchStream: Sendable {
     }
 
     let firestore: Firestore
-    let channel: GRPCChannel
+    package let channel: GRPCChannel
     let policy: PollingPolicy
     let clock: any Clock<Duration>
     /// Called once when the stream ends (last listener gone, permanent error or fallback); `reason` is the
@@ -64,7 +64,7 @@ final class WatchStream: Sendable {
     }
 
     /// How many targets the stream carries.
-    var targetCount: Int { state.withLock { $0.targets.count } }
+    package var targetCount: Int { state.withLock { $0.targets.count } }
 
     /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
     /// snapshot at once when there is one, every document as added.

@@ -7,9 +7,9 @@ import Synchronization
 /// A client whose transport is not a ``CurlTransport`` (a replayed cassette, a test double) cannot open a Listen
 /// stream: its listeners poll in keys mode from the start and hear why. So does every later listener of a client
 /// whose stream fell back to polling.
-final class WatchStreamPool: Sendable {
+package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
-    static let shared = WatchStreamPool(clock: ContinuousClock())
+    package static let shared = WatchStreamPool(clock: ContinuousClock())
 
     /// Why a client's listeners poll; the client is held weakly, so a new client at a reused address is not
     /// mistaken for it.
@@ -30,7 +30,12 @@ final class WatchStreamPool: Sendable {
     init(clock: any Clock<Duration>) { self.clock = clock }
 
     /// How many streams are open.
-    var streamCount: Int { state.withLock { $0.streams.count } }
+    package var streamCount: Int { state.withLock { $0.streams.count } }
+
+    /// The open stream of `client`, if any.
+    package func stream(for client: Firestore) -> WatchStream? {
+        state.withLock { $0.streams[ObjectIdentifier(client)] }
+    }
 
     /// The Listen feed of `query`; see `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)`.
     func snapshots(of query: Query, policy: PollingPolicy, onEvent: (@Sendable (FeedEvent) -> Void)?)
