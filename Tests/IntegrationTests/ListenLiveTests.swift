@@ -118,3 +118,26 @@ extension ListenLiveTests {
         #expect(stream.channel.activeCallCount == 1)  // one gRPC call: one HTTP/2 stream on one connection
     }
 }
+
+extension ListenLiveTests {
+    /// A document listener over the Listen stream: absent, created, updated, deleted, re-created.
+    @Test func aDocumentListenerSeesCreateUpdateDeleteAndRecreate() async throws {
+        let db = try LiveFirestore.make("listen-document")
+        let apple = db.document("fruits/apple")
+        var feed = apple.snapshots(source: .listen).makeAsyncIterator()
+        func next() async throws -> (exists: Bool, kcal: FirestoreValue?) {
+            let snapshot = try #require(try await feed.next())
+            #expect(snapshot.documentID == "apple")
+            return (snapshot.exists, snapshot.get("kcal"))
+        }
+        #expect(try await next() == (false, nil))
+        try await apple.setData(["kcal": 52])
+        #expect(try await next() == (true, .integer(52)))
+        try await apple.updateData(["kcal": 53])
+        #expect(try await next() == (true, .integer(53)))
+        try await apple.delete()
+        #expect(try await next() == (false, nil))
+        try await apple.setData(["kcal": 54])
+        #expect(try await next() == (true, .integer(54)))
+    }
+}
