@@ -1,8 +1,8 @@
 /*
  * Typed wrappers around libcurl for Swift.
  *
- * Swift cannot call C variadic functions, so curl_easy_setopt and curl_easy_getinfo are wrapped once per
- * argument type. CURLVERSION_NOW is a macro alias and does not import, so curl_version_info is wrapped too.
+ * Swift cannot call C variadic functions, so curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are
+ * wrapped once per argument type. CURLVERSION_NOW is a macro alias and does not import, so curl_version_info is wrapped too.
  * ccurl_global_init performs the process-wide initialisation (see its comment); call it exactly once.
  */
 #ifndef CCURL_SHIM_H
@@ -81,6 +81,24 @@ static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, CURLopt
     return curl_easy_setopt(handle, option, callback);
 }
 
+/* CURLOPT_READFUNCTION: size_t (char *buffer, size_t size, size_t nitems, void *userdata); the callback returns
+   the bytes it wrote, 0 for end of body, or CCURL_READFUNC_PAUSE. */
+static inline CURLcode ccurl_easy_setopt_read_callback(CURL *handle, CURLoption option,
+                                                       curl_read_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+/* ---- pause codes ---- */
+
+/* CURL_READFUNC_PAUSE, CURL_WRITEFUNC_PAUSE and the curl_easy_pause bitmasks are #define expressions, which Swift
+   does not import reliably; these enum constants carry the same values (curl_easy_pause(3)). */
+enum {
+    CCURL_READFUNC_PAUSE = CURL_READFUNC_PAUSE,
+    CCURL_WRITEFUNC_PAUSE = CURL_WRITEFUNC_PAUSE,
+    CCURL_PAUSE_RECV = CURLPAUSE_RECV,
+    CCURL_PAUSE_CONT = CURLPAUSE_CONT
+};
+
 /* ---- curl_easy_getinfo, one wrapper per result type ---- */
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
@@ -101,6 +119,12 @@ static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, co
 
 static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+/* ---- curl_multi_setopt, one wrapper per argument type ---- */
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
 }
 
 /* ---- version and global initialisation ---- */

@@ -27,12 +27,15 @@ package struct CLIProcess {
     /// The tool's standard error, as it arrives.
     package let stderr: PipeCollector
 
-    /// Starts the tool (or another executable of the package) with `arguments`; FIRESTORE_EMULATOR_HOST is
-    /// removed from its environment so only the flags count.
-    package init(_ arguments: [String], executable: URL = Self.executable) throws {
+    /// Starts the tool (or another executable of the package) with `arguments`, in `environment` (this process's
+    /// by default); FIRESTORE_EMULATOR_HOST is removed from it so only the flags count.
+    package init(
+        _ arguments: [String], executable: URL = Self.executable,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = environment
         environment["FIRESTORE_EMULATOR_HOST"] = nil
         process.environment = environment
         process.standardOutput = stdoutPipe

@@ -94,13 +94,15 @@ public final class BatchedArray: Sendable {
         }
     }
 
-    /// An array of the results of `query`, polled every `interval` (``PollingQuerySource``).
+    /// An array of the results of `query` from `source` (``FeedQuerySource``): Firestore's Listen stream unless
+    /// told otherwise, or polling every `interval`.
     public convenience init(
-        query: some QueryRepresentable, interval: Duration = .seconds(1), delegate: (any BatchedArrayDelegate)? = nil,
-        delegateQueue: DispatchQueue? = nil
+        query: some QueryRepresentable, source: FeedSource = .listen, interval: Duration = .seconds(1),
+        delegate: (any BatchedArrayDelegate)? = nil, delegateQueue: DispatchQueue? = nil
     ) {
         self.init(
-            source: PollingQuerySource(query, interval: interval), delegate: delegate, delegateQueue: delegateQueue)
+            source: FeedQuerySource(query, source: source, interval: interval), delegate: delegate,
+            delegateQueue: delegateQueue)
     }
 
     deinit {

@@ -36,9 +36,9 @@ public struct PollingQuerySource: QuerySnapshotSource {
         return AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let feed = pool.snapshots(of: query, mode: mode, policy: policy) { event in
                 switch event {
-                case .pollFailed(let error, _): continuation.yield(.failure(error))
+                case .pollFailed(let error, _), .listenFailed(let error, _): continuation.yield(.failure(error))
                 case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments: break
+                case .fellBackToFullDocuments, .fellBackToPolling: break
                 }
             }
             let task = Task {

@@ -8,4 +8,11 @@ public enum FeedEvent: Sendable, Hashable {
     case recovered
     /// Keys mode was refused by the server; the feed now polls whole documents. `reason` is the server's error.
     case fellBackToFullDocuments(reason: String)
+    /// The Listen stream dropped (or could not be opened) with a transient error; the last snapshot stays, and the
+    /// stream is reopened after `retryIn`, resuming every target from its last snapshot.
+    case listenFailed(FirestoreError, retryIn: Duration)
+    /// The Listen stream cannot be used with this client or server (a transport that is not `CurlTransport`, a
+    /// server or proxy that does not speak gRPC over HTTP/2); the feed polls in keys mode instead. `reason` says
+    /// why.
+    case fellBackToPolling(reason: String)
 }

@@ -2,37 +2,56 @@ import FirestoreREST
 import Synchronization
 
 extension QueryRepresentable {
-    /// A change feed of this query: polls every `interval` and yields a ``QuerySnapshot`` whenever the result
-    /// changed (the first one always, with every document as `.added`). Its `documentChanges` follow the SDK
-    /// rules (`DocumentChangeComputation`); each snapshot carries its `readTime` and ``PollStatistics``.
+    /// A change feed of this query: a ``QuerySnapshot`` whenever the result changed (the first one always, with
+    /// every document as `.added`). Its `documentChanges` follow the SDK rules (`DocumentChangeComputation`,
+    /// proven by Google's conformance `listen-*.json` tests) whatever the source.
     ///
-    /// - Consistency: every snapshot is the result at one `readTime`; in keys mode the changed documents are
-    ///   fetched at that same time. A response older than the last applied one is dropped.
+    /// - Source: `.listen` (the default) uses Firestore's Listen stream: changes arrive milliseconds after their
+    ///   commit and Firestore bills only the documents delivered; one stream per client carries one target per
+    ///   query. When the stream cannot be opened (a transport that is not `CurlTransport`, e.g. a replayed
+    ///   cassette; a proxy or server without HTTP/2) the feed polls in keys mode and `onEvent` hears
+    ///   `FeedEvent.fellBackToPolling(reason:)`. `.keys` and `.full` poll every `interval` (`PollMode`); giving
+    ///   `mode` also selects polling in that mode.
+    /// - Consistency: every snapshot is the result at one `readTime` (listen: a consistent snapshot point of the
+    ///   stream; polling: one poll, keys mode fetching the changed documents at that same time). Nothing older than
+    ///   the last applied state is applied.
     /// - A change: a document is modified only when its `updateTime` moved; one that stops matching is removed,
     ///   one that starts matching is added.
     /// - Errors: a transient error keeps the last snapshot and is retried with back-off (`PollingPolicy`);
-    ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` and `FeedEvent.recovered`. An invalid query
+    ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:)`, then
+    ///   `FeedEvent.recovered`; a resumed Listen stream sends only what changed meanwhile. An invalid query
     ///   (before anything is sent) or a permanent server error ends the stream with that `FirestoreError`.
-    /// - Sharing: listeners on the same query, mode and policy share one poller and one request per interval
-    ///   (`PollerPool.shared`). Cancelling the consuming task or dropping the stream leaves; the last to
-    ///   leave stops polling and cancels the in-flight request.
+    /// - Sharing: listeners on the same query share one Listen target, or, polling, one poller and one request per
+    ///   interval (`PollerPool.shared`). Cancelling the consuming task or dropping the stream leaves; the last to
+    ///   leave removes the target (closing the stream with its last target) or stops polling.
     ///
     /// - Parameters:
-    ///   - interval: time between polls (at least 10 ms); ignored when `policy` is given.
-    ///   - mode: `PollMode.keys` (two phases, the default) or `PollMode.fullDocuments`.
-    ///   - policy: the full polling policy (idle back-off, error back-off, jitter).
-    ///   - onEvent: called with feed events (failed polls, recovery, fallback to full documents).
+    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - interval: time between polls (at least 10 ms), when polling or after a fallback; ignored when `policy`
+    ///     is given.
+    ///   - mode: a polling mode; when given, the feed polls in it whatever `source` says.
+    ///   - policy: the full polling policy (idle back-off, error back-off, jitter); its error back-off also paces
+    ///     reconnection of the Listen stream.
+    ///   - onEvent: called with feed events (failures, recovery, fallbacks).
     public func snapshots(
-        interval: Duration = .seconds(1), mode: PollMode = .keys, policy: PollingPolicy? = nil,
-        onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+        source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
+        policy: PollingPolicy? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        PollerPool.shared.snapshots(
-            of: query, mode: mode, policy: policy ?? PollingPolicy(interval: interval),
-            onEvent: onEvent)
+        let policy = policy ?? PollingPolicy(interval: interval)
+        switch (mode, source) {
+        case (let mode?, _):
+            return PollerPool.shared.snapshots(of: query, mode: mode, policy: policy, onEvent: onEvent)
+        case (nil, .keys):
+            return PollerPool.shared.snapshots(of: query, mode: .keys, policy: policy, onEvent: onEvent)
+        case (nil, .full):
+            return PollerPool.shared.snapshots(of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
+        case (nil, .listen):
+            return WatchStreamPool.shared.snapshots(of: query, policy: policy, onEvent: onEvent)
+        }
     }
 
-    /// Calls `listener` with each snapshot of this query's change feed (see
-    /// ``snapshots(interval:mode:policy:onEvent:)``), or once with the error that ended it, as the SDKs'
+    /// Calls `listener` with each snapshot of this query's change feed from `source` (see
+    /// ``snapshots(source:interval:mode:policy:onEvent:)``), or once with the error that ended it, as the SDKs'
     /// `addSnapshotListener` does. Call `ListenerRegistration.remove()` to stop; the registration's
     /// `ListenerRegistration.lastError` shows a transient error until the next good poll.
     /// - Parameters:
@@ -42,11 +61,11 @@ extension QueryRepresentable {
     ///     with an error. Calls are made one at a time, in order.
     @discardableResult
     public func addSnapshotListener(
-        interval: Duration = .seconds(1), mode: PollMode = .keys,
+        source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
         _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> ListenerRegistration {
         let registration = ListenerRegistration()
-        let stream = snapshots(interval: interval, mode: mode) { [registration] event in
+        let stream = snapshots(source: source, interval: interval, mode: mode) { [registration] event in
             registration.note(event)
         }
         registration.task.withLock { task in
@@ -69,15 +88,15 @@ public final class ListenerRegistration: Sendable {
 
     init() {}
 
-    /// The error of the last poll when it failed transiently, `nil` once a poll succeeds again.
+    /// The error of the last poll or Listen stream when it failed transiently, `nil` once the feed recovers.
     public var lastError: FirestoreError? { error.withLock { $0 } }
 
     func note(_ event: FeedEvent) {
         error.withLock { error in
             switch event {
-            case .pollFailed(let failure, _): error = failure
+            case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
-            case .fellBackToFullDocuments: break
+            case .fellBackToFullDocuments, .fellBackToPolling: break
             }
         }
     }

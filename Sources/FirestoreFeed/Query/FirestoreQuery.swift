@@ -35,32 +35,36 @@ public struct FirestoreQuery<T: Sendable>: Sendable {
         nonmutating set { observable.configuration = newValue }
     }
 
-    /// The array form over `firestore`, polling every `interval`.
+    /// The array form over `firestore`, fed from `source` (the Listen stream unless told otherwise; `interval`
+    /// applies when polling).
     public init<U: Decodable & Sendable>(
         collectionPath: String, predicates: [QueryPredicate] = [],
         decodingFailureStrategy: DecodingFailureStrategy = .raise,
-        firestore: Firestore, interval: Duration = .seconds(1), decoder: FirestoreDecoder = FirestoreDecoder()
+        firestore: Firestore, source: FeedSource = .listen, interval: Duration = .seconds(1),
+        decoder: FirestoreDecoder = FirestoreDecoder()
     ) where T == [U] {
         self.init(
             observable: FirestoreQueryObservable(
                 configuration: FirestoreQueryConfiguration(
                     path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
                 decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.pollingSource(firestore: firestore, interval: interval)))
+                makeSource: FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)))
     }
 
-    /// The Result form over `firestore`, polling every `interval`.
+    /// The Result form over `firestore`, fed from `source` (the Listen stream unless told otherwise; `interval`
+    /// applies when polling).
     public init<U: Decodable & Sendable>(
         collectionPath: String, predicates: [QueryPredicate] = [],
         decodingFailureStrategy: DecodingFailureStrategy = .raise,
-        firestore: Firestore, interval: Duration = .seconds(1), decoder: FirestoreDecoder = FirestoreDecoder()
+        firestore: Firestore, source: FeedSource = .listen, interval: Duration = .seconds(1),
+        decoder: FirestoreDecoder = FirestoreDecoder()
     ) where T == Result<[U], any Error> {
         self.init(
             observable: FirestoreQueryObservable(
                 configuration: FirestoreQueryConfiguration(
                     path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
                 decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.pollingSource(firestore: firestore, interval: interval)))
+                makeSource: FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)))
     }
 
     /// A wrapper around an existing observable (for instance one made with a scripted source).

@@ -193,6 +193,18 @@ extension FirestoreQueryObservable {
             valueForEndedListen: { .failure($0) })
     }
 
+    /// A source for `configuration` on `firestore`: `firestore.collection(path)` with the predicates applied, fed
+    /// from `source` (``FeedQuerySource``).
+    public static func feedSource(firestore: Firestore, source: FeedSource = .listen, interval: Duration = .seconds(1))
+        -> SourceFactory
+    {
+        { configuration in
+            FeedQuerySource(
+                firestore.collection(configuration.path).applying(configuration.predicates), source: source,
+                interval: interval)
+        }
+    }
+
     /// A polling source for `configuration` on `firestore`: `firestore.collection(path)` with the predicates
     /// applied, polled every `interval` (``PollingQuerySource``).
     public static func pollingSource(firestore: Firestore, interval: Duration = .seconds(1)) -> SourceFactory {

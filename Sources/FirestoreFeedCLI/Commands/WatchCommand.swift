@@ -2,19 +2,23 @@ import FirestoreFeed
 import FirestoreREST
 import Foundation
 
-/// `firestore-feed watch COLLECTION_PATH`: polls a query and prints each snapshot that has changes.
+/// `firestore-feed watch COLLECTION_PATH`: listens to a query (or polls it) and prints each snapshot that has
+/// changes.
 enum WatchCommand {
     static let spec = CommandSpec(
         usage: ["watch COLLECTION_PATH [options]"],
-        abstract: "Polls a query and prints every snapshot that has changes (the first one always).",
+        abstract: "Watches a query and prints every snapshot that has changes (the first one always).",
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
-            .value("--interval", "SECONDS", help: "time between polls, decimal (default 1)"),
+            .value("--interval", "SECONDS", help: "time between polls when polling, decimal (default 1)"),
             .value("--count", "N", help: "exit 0 after printing N snapshots"),
             .value(
-                "--mode", "keys|full",
+                "--mode", "listen|keys|full",
                 help: """
-                    keys (default): poll names and versions, then fetch only changed
-                    documents; full: poll whole documents
+                    listen (default): Firestore's Listen stream, changes within
+                    milliseconds, billed only for what changed (polls in keys mode,
+                    with a note, where it cannot be used); keys: poll names and
+                    versions, then fetch only changed documents; full: poll whole
+                    documents
                     """),
             .flag("--verbose", help: "print each snapshot's poll statistics to stderr"),
             .value(
@@ -47,9 +51,9 @@ enum WatchCommand {
             }
             count = number
         }
-        let modeText = reader.value("--mode") ?? "keys"
-        guard let mode = PollMode(rawValue: modeText) else {
-            throw .usage("--mode \"\(modeText)\": expected keys or full", help: help)
+        let modeText = reader.value("--mode") ?? "listen"
+        guard let source = FeedSource(rawValue: modeText) else {
+            throw .usage("--mode \"\(modeText)\": expected listen, keys or full", help: help)
         }
         let verbose = reader.has("--verbose")
         let formatText = reader.value("--format") ?? "text"
@@ -65,7 +69,7 @@ enum WatchCommand {
         }
         var printed = 0
         try await CLIError.runtimeErrors {
-            let stream = query.snapshots(interval: interval, mode: mode, onEvent: Console.report)
+            let stream = query.snapshots(source: source, interval: interval, onEvent: Console.report)
             for try await snapshot in stream {
                 printed += 1
                 if verbose, let statistics = snapshot.statistics {

@@ -24,6 +24,12 @@ package enum Console {
             error("note: polling recovered")
         case .fellBackToFullDocuments(let reason):
             error("note: keys mode refused, polling whole documents (\(reason))")
+        case .listenFailed(let failure, let retryIn):
+            let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
+            error("warning: the Listen stream failed (the feed keeps its last good state), reconnecting in "
+                + "\((seconds * 100).rounded() / 100) s: \(failure)")
+        case .fellBackToPolling(let reason):
+            error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
         }
     }
 }

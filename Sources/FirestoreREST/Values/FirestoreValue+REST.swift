@@ -233,7 +233,7 @@ extension FirestoreValue {
     ///
     /// The text is checked first (alphabet, padding only at the end and only as much as the length needs),
     /// because Foundation's decoder accepts some malformed texts (`"===="`) and returns made-up bytes.
-    static func decodeBase64(_ text: String) -> Data? {
+    package static func decodeBase64(_ text: String) -> Data? {
         var bytes = Array(text.utf8)
         var padding = 0
         while bytes.last == UInt8(ascii: "=") {

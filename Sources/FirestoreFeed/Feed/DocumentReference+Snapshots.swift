@@ -1,0 +1,67 @@
+import FirestoreREST
+
+extension DocumentReference {
+    /// A change feed of this one document, as the SDKs' document listeners give: a ``DocumentSnapshot`` at once
+    /// (``DocumentSnapshot/exists`` is `false` while there is no such document), then one each time the document
+    /// is created, updated (its `updateTime` moved) or deleted.
+    ///
+    /// The feed is the query "documents of the parent collection whose `__name__` is this document"
+    /// (`FieldPath.documentID`, `EQUAL`), so it has every property of
+    /// ``FirestoreREST/QueryRepresentable/snapshots(source:interval:mode:policy:onEvent:)``: one Listen target
+    /// shared by every listener of the document (billed: the document each time it is delivered), the same
+    /// reconnection, the same fallback to polling (one read per poll).
+    ///
+    /// - Parameters:
+    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - interval: time between polls, when polling.
+    ///   - policy: the full polling policy; its error back-off also paces reconnection.
+    ///   - onEvent: called with feed events (failures, recovery, fallbacks).
+    public func snapshots(
+        source: FeedSource = .listen, interval: Duration = .seconds(1), policy: PollingPolicy? = nil,
+        onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+    ) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+        let reference = self
+        let feed = parent.whereField(FieldPath.documentID, .equal, documentID)
+            .snapshots(source: source, interval: interval, policy: policy, onEvent: onEvent)
+        let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream(
+            bufferingPolicy: .unbounded)
+        let forwarding = Task {
+            do {
+                for try await snapshot in feed {
+                    continuation.yield(DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in forwarding.cancel() }
+        return stream
+    }
+
+    /// Calls `listener` with each snapshot of this document's feed (see
+    /// ``snapshots(source:interval:policy:onEvent:)``), or once with the error that ended it, as the SDKs'
+    /// `addSnapshotListener` does. Call ``ListenerRegistration/remove()`` to stop.
+    /// - Parameter listener: receives `(snapshot, nil)` for each snapshot and `(nil, error)` once when the feed
+    ///   ends with an error. Calls are made one at a time, in order.
+    @discardableResult
+    public func addSnapshotListener(
+        source: FeedSource = .listen, interval: Duration = .seconds(1),
+        _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+    ) -> ListenerRegistration {
+        let registration = ListenerRegistration()
+        let stream = snapshots(source: source, interval: interval) { [registration] event in
+            registration.note(event)
+        }
+        registration.task.withLock { task in
+            task = Task {
+                do {
+                    for try await snapshot in stream { listener(snapshot, nil) }
+                } catch {
+                    listener(nil, error)
+                }
+            }
+        }
+        return registration
+    }
+}

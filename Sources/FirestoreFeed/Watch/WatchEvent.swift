@@ -1,0 +1,15 @@
+import FirestoreREST
+
+/// What the watch change aggregator tells the listen stream after a `ListenResponse`.
+package enum WatchEvent: Sendable, Equatable {
+    /// A consistent snapshot of one target: its documents in query order (limit applied) and the changes from
+    /// its previous snapshot, at `readTime`.
+    case snapshot(targetID: Int32, documents: [Document], changes: [ComputedChange], readTime: Timestamp?)
+    /// The server removed the target (`TargetChange` `REMOVE` that the client did not ask for): its listeners end
+    /// with `error`.
+    case targetFailed(targetID: Int32, error: FirestoreError)
+    /// An existence filter disagreed with the target's view and the bloom filter could not settle it: the
+    /// client must listen to the target again from scratch (no resume token), under a new target ID
+    /// (``WatchChangeAggregator/moveTarget(from:to:)``).
+    case targetNeedsRelisten(targetID: Int32)
+}

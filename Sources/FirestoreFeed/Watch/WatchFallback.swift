@@ -1,0 +1,22 @@
+import FirestoreREST
+
+/// Moving a listener from the Listen stream to polling: its stream is fed from a keys-mode poller of the same
+/// query (``PollerPool/shared``), and it hears why (`FeedEvent.fellBackToPolling(reason:)`).
+enum WatchFallback {
+    /// Feeds `listener` from polling `query` with the listener's own polling policy, from now on.
+    static func poll(_ query: Query, for listener: WatchStream.Listener, reason: String) {
+        listener.onEvent?(.fellBackToPolling(reason: reason))
+        let polled = PollerPool.shared.snapshots(
+            of: query, mode: .keys, policy: listener.fallbackPolicy, onEvent: listener.onEvent)
+        let continuation = listener.continuation
+        let forwarding = Task {
+            do {
+                for try await snapshot in polled { continuation.yield(snapshot) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in forwarding.cancel() }
+    }
+}

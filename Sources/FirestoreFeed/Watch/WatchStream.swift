@@ -1,0 +1,324 @@
+import FirestoreREST
+import Synchronization
+
+/// One Listen stream of one client: a single gRPC call (`google.firestore.v1.Firestore/Listen`) carrying one
+/// target per distinct query, shared by every listener of that query.
+///
+/// - Targets are added and removed on the open stream (`ListenRequest.add_target` / `remove_target`); listeners
+///   on the same query (same parent, canonical `StructuredQuery` and limit kind) share one target. The stream
+///   ends when its last listener leaves.
+/// - Responses go through ``WatchChangeAggregator``; each consistent snapshot point publishes one
+///   ``QuerySnapshot`` per target with changes, with the SDKs' `DocumentChange` rules.
+/// - A dropped stream is reopened with the policy's capped, jittered back-off; every target is re-added with the
+///   resume token of its last applied snapshot, so the first snapshot after the resume lists only what changed
+///   (`FeedEvent.listenFailed(_:retryIn:)`, then `.recovered`). A permanent error (``PollingPolicy/isPermanent(_:)``,
+///   or `unauthenticated` twice in a row) ends every listener with it; a target the server removes ends its own
+///   listeners.
+/// - When the first attempt shows the server cannot do gRPC over HTTP/2 (an HTTP/1.1-only proxy, h2 refused,
+///   `unimplemented`), every listener is moved to polling in keys mode and told why
+///   (`FeedEvent.fellBackToPolling(reason:)`).
+package final class WatchStream: Sendable {
+    struct Listener {
+        let continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation
+        let onEvent: (@Sendable (FeedEvent) -> Void)?
+        /// How this listener polls if the stream falls back to polling.
+        let fallbackPolicy: PollingPolicy
+    }
+
+    struct Target {
+        let key: WatchTargetKey
+        let query: Query
+        var listeners: [Int: Listener] = [:]
+        var lastSnapshot: QuerySnapshot?
+    }
+
+    struct State {
+        var aggregator = WatchChangeAggregator()
+        var targets: [Int32: Target] = [:]
+        var byKey: [WatchTargetKey: Int32] = [:]
+        var nextTargetID: Int32 = 1
+        var nextListenerID = 0
+        var call: GRPCStreamingCall?
+        var task: Task<Void, Never>?
+        var isFinished = false
+    }
+
+    let firestore: Firestore
+    package let channel: GRPCChannel
+    let policy: PollingPolicy
+    let clock: any Clock<Duration>
+    /// Called once when the stream ends (last listener gone, permanent error or fallback); `reason` is the
+    /// fallback reason, if any.
+    let onEnd: @Sendable (WatchStream, _ fallbackReason: String?) -> Void
+    private let state = Mutex(State())
+
+    init(
+        firestore: Firestore, channel: GRPCChannel, policy: PollingPolicy, clock: any Clock<Duration>,
+        onEnd: @escaping @Sendable (WatchStream, String?) -> Void
+    ) {
+        self.firestore = firestore
+        self.channel = channel
+        self.policy = policy
+        self.clock = clock
+        self.onEnd = onEnd
+    }
+
+    /// How many targets the stream carries.
+    package var targetCount: Int { state.withLock { $0.targets.count } }
+
+    /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
+    /// snapshot at once when there is one, every document as added.
+    /// - Returns: the target and listener IDs for ``removeListener(target:listener:)``, or `nil` when the stream
+    ///   has ended (the caller then makes a new one).
+    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener) -> (target: Int32, listener: Int)? {
+        state.withLock { state -> (Int32, Int)? in
+            guard !state.isFinished else { return nil }
+            let listenerID = state.nextListenerID
+            state.nextListenerID += 1
+            let targetID: Int32
+            if let existing = state.byKey[key] {
+                targetID = existing
+                if let snapshot = state.targets[existing]?.lastSnapshot {
+                    listener.continuation.yield(Self.initial(snapshot))
+                }
+            } else {
+                targetID = state.nextTargetID
+                state.nextTargetID += 1
+                state.byKey[key] = targetID
+                state.targets[targetID] = Target(key: key, query: query)
+                state.aggregator.addTarget(targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
+                if let call = state.call { Self.sendAdd(targetID, query: query, resumeToken: nil, on: call, firestore) }
+            }
+            state.targets[targetID]?.listeners[listenerID] = listener
+            if state.task == nil {
+                state.task = Task { [self] in await run() }
+            }
+            return (targetID, listenerID)
+        }
+    }
+
+    /// Removes a listener; a target without listeners is removed from the stream, and the stream ends with its
+    /// last target.
+    func removeListener(target targetID: Int32, listener listenerID: Int) {
+        let ended = state.withLock { state -> Bool in
+            guard state.targets[targetID]?.listeners.removeValue(forKey: listenerID) != nil,
+                state.targets[targetID]?.listeners.isEmpty == true
+            else { return false }
+            if let key = state.targets.removeValue(forKey: targetID)?.key { state.byKey[key] = nil }
+            state.aggregator.removeTarget(targetID)
+            if let call = state.call {
+                try? call.send(ListenRequest(removing: targetID, database: firestore.database.name).protobuf)
+            }
+            guard state.targets.isEmpty, !state.isFinished else { return false }
+            state.isFinished = true
+            state.task?.cancel()
+            state.task = nil
+            state.call?.cancel()
+            state.call = nil
+            return true
+        }
+        if ended { onEnd(self, nil) }
+    }
+
+    // MARK: The stream
+
+    private func run() async {
+        var failures = 0
+        var unauthenticatedInARow = 0
+        var hasReceived = false
+        var generator = SystemRandomNumberGenerator()
+        while !Task.isCancelled {
+            let error: FirestoreError
+            do {
+                let metadata = try await firestore.grpcMetadata()
+                let call = try channel.makeCall(method: FirestoreGRPCMethod.listen, metadata: metadata)
+                let attached = state.withLock { state -> Bool in
+                    guard !state.isFinished else { return false }
+                    state.call = call
+                    for (id, target) in state.targets.sorted(by: { $0.key < $1.key }) {
+                        Self.sendAdd(
+                            id, query: target.query, resumeToken: state.aggregator.targets[id]?.resumeToken, on: call,
+                            firestore)
+                    }
+                    return true
+                }
+                guard attached else {
+                    call.cancel()
+                    return
+                }
+                for try await message in call.responses {
+                    let response = try ListenResponse(protobuf: message)
+                    if !hasReceived || failures > 0 {
+                        if failures > 0 { emitToAll(.recovered) }
+                        hasReceived = true
+                        failures = 0
+                        unauthenticatedInARow = 0
+                    }
+                    try handle(response)
+                }
+                error = FirestoreError(code: .unavailable, message: "the Listen stream was closed by the server")
+            } catch let failure as FirestoreError {
+                error = failure
+            } catch let other {
+                if Task.isCancelled { return }
+                error = FirestoreError(code: .unknown, message: "\(other)")
+            }
+            if Task.isCancelled { return }
+            state.withLock { state in
+                state.call?.cancel()
+                state.call = nil
+                state.aggregator.streamDropped()
+            }
+            if !hasReceived, Self.meansNoHTTP2(error) {
+                fallBack(reason: error.description)
+                return
+            }
+            if error.code == .unauthenticated { unauthenticatedInARow += 1 }
+            if error.code == .unauthenticated ? unauthenticatedInARow > 1 : PollingPolicy.isPermanent(error) {
+                finishAll(throwing: error)
+                return
+            }
+            failures += 1
+            let delay = policy.delay(afterFailures: failures, retryAfter: error.retryAfter)
+            emitToAll(.listenFailed(error, retryIn: delay))
+            do {
+                try await clock.sleep(for: policy.jittered(delay, random: Double.random(in: 0..<1, using: &generator)))
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Applies one response and publishes what it completes.
+    private func handle(_ response: ListenResponse) throws(FirestoreError) {
+        var failed: [(Target, FirestoreError)] = []
+        try state.withLock { (state: inout State) throws(FirestoreError) -> Void in
+            for event in try state.aggregator.apply(response) {
+                switch event {
+                case .snapshot(let id, let documents, let changes, let readTime):
+                    guard var target = state.targets[id] else { continue }
+                    let snapshot = Self.snapshot(
+                        query: target.query, documents: documents, changes: changes, readTime: readTime)
+                    target.lastSnapshot = snapshot
+                    state.targets[id] = target
+                    for listener in target.listeners.values { listener.continuation.yield(snapshot) }
+                case .targetFailed(let id, let error):
+                    guard let target = state.targets.removeValue(forKey: id) else { continue }
+                    state.byKey[target.key] = nil
+                    failed.append((target, error))
+                case .targetNeedsRelisten(let id):
+                    guard let target = state.targets.removeValue(forKey: id), let call = state.call else { continue }
+                    let newID = state.nextTargetID
+                    state.nextTargetID += 1
+                    state.targets[newID] = target
+                    state.byKey[target.key] = newID
+                    state.aggregator.moveTarget(from: id, to: newID)
+                    try? call.send(ListenRequest(removing: id, database: firestore.database.name).protobuf)
+                    Self.sendAdd(newID, query: target.query, resumeToken: nil, on: call, firestore)
+                }
+            }
+        }
+        for (target, error) in failed {
+            for listener in target.listeners.values { listener.continuation.finish(throwing: error) }
+        }
+        let isEmpty = state.withLock { state -> Bool in
+            guard state.targets.isEmpty, !failed.isEmpty, !state.isFinished else { return false }
+            state.isFinished = true
+            return true
+        }
+        if isEmpty {
+            state.withLock { state in
+                state.call?.cancel()
+                state.call = nil
+                state.task = nil
+            }
+            onEnd(self, nil)
+        }
+    }
+
+    private func emitToAll(_ event: FeedEvent) {
+        let handlers = state.withLock { state in
+            state.targets.values.flatMap { $0.listeners.values.compactMap(\.onEvent) }
+        }
+        for handler in handlers { handler(event) }
+    }
+
+    /// Ends the stream and every listener with `error`.
+    private func finishAll(throwing error: FirestoreError) {
+        let listeners = state.withLock { state -> [Listener] in
+            state.isFinished = true
+            state.task = nil
+            defer {
+                state.targets = [:]
+                state.byKey = [:]
+            }
+            return state.targets.values.flatMap { Array($0.listeners.values) }
+        }
+        for listener in listeners { listener.continuation.finish(throwing: error) }
+        onEnd(self, nil)
+    }
+
+    /// Ends the stream and moves every listener to polling in keys mode.
+    private func fallBack(reason: String) {
+        let moved = state.withLock { state -> [(Query, Listener)] in
+            state.isFinished = true
+            state.task = nil
+            defer {
+                state.targets = [:]
+                state.byKey = [:]
+            }
+            return state.targets.values.flatMap { target in target.listeners.values.map { (target.query, $0) } }
+        }
+        onEnd(self, reason)
+        for (query, listener) in moved {
+            WatchFallback.poll(query, for: listener, reason: reason)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Whether `error`, on a stream that never answered, means gRPC over HTTP/2 cannot work with this server.
+    static func meansNoHTTP2(_ error: FirestoreError) -> Bool {
+        error.code == .unimplemented || (error.code == .unavailable && error.message.contains("HTTP/2"))
+    }
+
+    static func limit(_ query: Query) -> WatchTargetState.Limit? {
+        guard let limit = query.limit else { return nil }
+        return query.limitType == .last ? .last(limit) : .first(limit)
+    }
+
+    static func sendAdd(
+        _ id: Int32, query: Query, resumeToken: [UInt8]?, on call: GRPCStreamingCall, _ firestore: Firestore
+    ) {
+        guard
+            let target = try? ListenTarget(
+                query: query, targetID: id, resumePoint: resumeToken.map { .resumeToken($0) })
+        else { return }
+        try? call.send(ListenRequest(adding: target, database: firestore.database.name).protobuf)
+    }
+
+    static func snapshot(query: Query, documents: [Document], changes: [ComputedChange], readTime: Timestamp?)
+        -> QuerySnapshot
+    {
+        let firestore = query.firestore
+        return QuerySnapshot(
+            query: query,
+            documents: documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
+            documentChanges: changes.map { change in
+                DocumentChange(
+                    type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
+                    oldIndex: change.oldIndex, newIndex: change.newIndex)
+            },
+            readTime: readTime, statistics: nil)
+    }
+
+    /// The snapshot a joining listener gets: the current documents, every one added.
+    static func initial(_ snapshot: QuerySnapshot) -> QuerySnapshot {
+        let changes = snapshot.documents.enumerated().map { position, document in
+            DocumentChange(type: .added, document: document, oldIndex: nil, newIndex: position)
+        }
+        return QuerySnapshot(
+            query: snapshot.query, documents: snapshot.documents, documentChanges: changes,
+            readTime: snapshot.readTime, statistics: snapshot.statistics)
+    }
+}

@@ -1,0 +1,123 @@
+import FirestoreREST
+
+/// One Listen target's view, as the watch change aggregator keeps it: the documents the server says match, the
+/// changes received since the last consistent snapshot point, whether the target is `CURRENT`, and the resume
+/// token of the last snapshot that was applied.
+///
+/// Documents are keyed by their full resource name compared byte for byte (``ByteExactName``); the published
+/// list is in the query's order (``DocumentOrdering``) with the query's limit applied.
+package struct WatchTargetState: Sendable {
+    /// How many documents a target shows, and from which end of its ordering.
+    package enum Limit: Sendable, Hashable {
+        /// `limit(to:)`: the first `n` in query order.
+        case first(Int)
+        /// `limit(toLast:)`: the last `n` in query order.
+        case last(Int)
+    }
+
+    /// The order the target's documents are published in.
+    package let ordering: DocumentOrdering
+    /// The limit applied to the published list, or `nil`.
+    package let limit: Limit?
+    /// Whether the server marked the target `CURRENT` (its view reflects every change before it was added) and no
+    /// `RESET` followed.
+    package var isCurrent = false
+    /// Whether a snapshot was published (the first one is published even when empty).
+    package var hasPublished = false
+    /// The documents the server says match, after the last snapshot point.
+    package var documents: [ByteExactName: Document] = [:]
+    /// The last published list, in query order, limit applied.
+    package var published: [Document] = []
+    /// Changes since the last snapshot point: a new version, or `nil` when the document left the target.
+    package var pending: [ByteExactName: Document?] = [:]
+    /// The resume token of the last snapshot point the target passed while current: every change before it has
+    /// been applied, so a listen resumed with it misses nothing.
+    package var resumeToken: [UInt8]?
+    /// A token received since the last snapshot point; it becomes ``resumeToken`` at the next one.
+    package var pendingResumeToken: [UInt8]?
+    /// The read time of the last snapshot point the target passed.
+    package var readTime: Timestamp?
+
+    /// An empty target.
+    package init(ordering: DocumentOrdering, limit: Limit?) {
+        self.ordering = ordering
+        self.limit = limit
+    }
+
+    /// How many documents the server would count for this target now: the view with the pending changes applied
+    /// (what an `ExistenceFilter.count` is compared with).
+    package var currentCount: Int {
+        var count = documents.count
+        for (name, change) in pending {
+            switch (documents[name] != nil, change != nil) {
+            case (false, true): count += 1
+            case (true, false): count -= 1
+            default: break
+            }
+        }
+        return count
+    }
+
+    /// Every document name the target would hold now (view and pending changes applied).
+    package var currentNames: [ByteExactName] {
+        var names = Set(documents.keys)
+        for (name, change) in pending {
+            if change == nil { names.remove(name) } else { names.insert(name) }
+        }
+        return Array(names)
+    }
+
+    /// `RESET`: the target is no longer current, changes not yet applied are dropped, and every document of the
+    /// view is marked as gone until the server sends it again (`listen-reset.json`).
+    package mutating func reset() {
+        isCurrent = false
+        pending = [:]
+        for name in documents.keys { pending[name] = .some(nil) }
+    }
+
+    /// The stream ended: changes not yet applied are dropped (a resumed listen sends them again after
+    /// ``resumeToken``); the target is current again only when the server says so.
+    package mutating func streamDropped() {
+        isCurrent = false
+        pending = [:]
+        pendingResumeToken = nil
+    }
+
+    /// Applies the pending changes at a consistent snapshot point.
+    ///
+    /// A new version replaces the old one only when its `updateTime` differs (`listen-nomod.json`), so the
+    /// published document and the change list agree.
+    /// - Returns: the published list and its changes, or `nil` when nothing visible changed and a snapshot was
+    ///   already published.
+    /// - Complexity: O(p + n log n) for p pending changes and n documents (the list is sorted again), plus the
+    ///   change computation (``DocumentChangeComputation``).
+    package mutating func applyPending(readTime: Timestamp?) -> (documents: [Document], changes: [ComputedChange])? {
+        if let pendingResumeToken { resumeToken = pendingResumeToken }
+        pendingResumeToken = nil
+        if let readTime { self.readTime = readTime }
+        if pending.isEmpty && hasPublished { return nil }
+        for (name, change) in pending {
+            if let document = change {
+                if let old = documents[name], old.updateTime == document.updateTime, old.updateTime != nil {
+                    continue
+                }
+                documents[name] = document
+            } else {
+                documents.removeValue(forKey: name)
+            }
+        }
+        pending = [:]
+        var list = documents.values.sorted { ordering.compare($0, $1) < 0 }
+        switch limit {
+        case .first(let n)?: if list.count > n { list.removeLast(list.count - n) }
+        case .last(let n)?: if list.count > n { list.removeFirst(list.count - n) }
+        case nil: break
+        }
+        let changes = DocumentChangeComputation.changes(from: published, to: list, ordering: ordering)
+        let isFirst = !hasPublished
+        published = list
+        hasPublished = true
+        guard isFirst || !changes.isEmpty else { return nil }
+        return (list, changes)
+    }
+}

@@ -1,0 +1,14 @@
+/// The gRPC method paths of the Firestore service (`service Firestore` in `google/firestore/v1/firestore.proto`,
+/// googleapis/googleapis); a call is `POST {base}/{package}.{Service}/{Method}` (`PROTOCOL-HTTP2.md`, `Path`).
+package enum FirestoreGRPCMethod {
+    /// `rpc Listen(stream ListenRequest) returns (stream ListenResponse)`: the realtime change stream.
+    package static let listen = "/google.firestore.v1.Firestore/Listen"
+    /// `rpc GetDocument(GetDocumentRequest) returns (Document)`.
+    package static let getDocument = "/google.firestore.v1.Firestore/GetDocument"
+    /// `rpc Write(stream WriteRequest) returns (stream WriteResponse)`.
+    package static let write = "/google.firestore.v1.Firestore/Write"
+    /// `rpc RunQuery(RunQueryRequest) returns (stream RunQueryResponse)`.
+    package static let runQuery = "/google.firestore.v1.Firestore/RunQuery"
+    /// `rpc BatchGetDocuments(BatchGetDocumentsRequest) returns (stream BatchGetDocumentsResponse)`.
+    package static let batchGetDocuments = "/google.firestore.v1.Firestore/BatchGetDocuments"
+}

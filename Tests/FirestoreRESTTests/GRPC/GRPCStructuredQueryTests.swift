@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import FirestoreREST
+
+/// `google.firestore.v1.StructuredQuery` (`google/firestore/v1/query.proto`) from ``Query``, through the
+/// REST JSON tree. Expected bytes are worked out by hand from `query.proto`'s field numbers.
+@Suite("GRPC StructuredQuery", .timeLimit(.minutes(1)))
+struct GRPCStructuredQueryTests {
+    private struct RefusingTransport: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
+        }
+    }
+
+    private static func makeDB() throws -> Firestore {
+        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+    }
+
+    @Test("where, order_by, limit (Int32Value) and offset")
+    func filterOrderLimitOffset() throws {
+        let query = try Self.makeDB().collection("c").whereField("a", isEqualTo: 1).order(by: "a", descending: true)
+            .limit(to: 5).offset(2)
+        let expected = hex(
+            """
+            12 03 12 01 63
+            1a 0d 12 0b 0a 03 12 01 61 10 05 1a 02 10 01
+            22 07 0a 03 12 01 61 10 02
+            2a 02 08 05
+            30 02
+            """)
+        // from { collection_id "c" }
+        // where { field_filter { field { field_path "a" } op EQUAL(5) value { integer_value 1 } } }
+        // order_by { field { field_path "a" } direction DESCENDING(2) }
+        // limit { value 5 }  offset 2
+        #expect(try query.structuredQueryProtobuf() == expected)
+    }
+
+    @Test("select, all_descendants, an OR of a unary and a field filter, cursors with before")
+    func selectGroupCompositeCursors() throws {
+        let query = try Self.makeDB().collectionGroup("g").select(["a"])
+            .whereFilter(
+                .orFilter([.whereField("x", isEqualTo: FirestoreValue.null), .whereField("y", isLessThan: 2)])
+            )
+            .order(by: "y").start(at: [1]).end(before: [5])
+        let expected = hex(
+            """
+            0a 05 12 03 12 01 61
+            12 05 12 01 67 18 01
+            1a 1e 0a 1c 08 02
+                12 09 1a 07 08 03 12 03 12 01 78
+                12 0d 12 0b 0a 03 12 01 79 10 01 1a 02 10 02
+            22 07 0a 03 12 01 79 10 01
+            3a 06 0a 02 10 01 10 01
+            42 06 0a 02 10 05 10 01
+            """)
+        // select { fields { field_path "a" } }
+        // from { collection_id "g" all_descendants true }
+        // where { composite_filter { op OR(2)
+        //     filters { unary_filter { op IS_NULL(3) field { field_path "x" } } }
+        //     filters { field_filter { field { field_path "y" } op LESS_THAN(1) value { integer_value 2 } } } } }
+        // order_by { field { field_path "y" } direction ASCENDING(1) }
+        // start_at { values { integer_value 1 } before true }  end_at { values { integer_value 5 } before true }
+        #expect(try query.structuredQueryProtobuf() == expected)
+    }
+
+    static let fieldOperators: [(FilterOperator, UInt8)] = [
+        (.lessThan, 1), (.lessThanOrEqual, 2), (.greaterThan, 3), (.greaterThanOrEqual, 4), (.equal, 5),
+        (.notEqual, 6), (.arrayContains, 7), (.in, 8), (.arrayContainsAny, 9), (.notIn, 10),
+    ]
+
+    @Test("every FieldFilter.Operator number", arguments: fieldOperators)
+    func fieldOperator(op: FilterOperator, number: UInt8) throws {
+        let collection = try Self.makeDB().collection("c")
+        if op.takesArray {
+            let bytes = try collection.whereField("a", op, [1]).query.structuredQueryProtobuf()
+            // value { array_value { values { integer_value 1 } } }
+            #expect(
+                bytes == hex("12 03 12 01 63 1a 11 12 0f 0a 03 12 01 61 10") + [number] + hex("1a 06 4a 04 0a 02 10 01")
+            )
+        } else {
+            let bytes = try collection.whereField("a", op, 1).query.structuredQueryProtobuf()
+            #expect(bytes == hex("12 03 12 01 63 1a 0d 12 0b 0a 03 12 01 61 10") + [number] + hex("1a 02 10 01"))
+        }
+    }
+
+    @Test(
+        "every UnaryFilter.Operator number",
+        arguments: [
+            (FilterOperator.equal, FirestoreValue.double(.nan), UInt8(2)), (.equal, .null, 3),
+            (.notEqual, .double(.nan), 4), (.notEqual, .null, 5),
+        ])
+    func unaryOperator(op: FilterOperator, value: FirestoreValue, number: UInt8) throws {
+        let bytes = try Self.makeDB().collection("c").whereField("a", op, value).query.structuredQueryProtobuf()
+        #expect(bytes == hex("12 03 12 01 63 1a 09 1a 07 08") + [number] + hex("12 03 12 01 61"))
+    }
+
+    @Test("limit 0 is an empty Int32Value; offset 0 is left out")
+    func zeroLimitAndOffset() throws {
+        let query = try Self.makeDB().collection("c").limit(to: 0).offset(0)
+        #expect(try query.structuredQueryProtobuf() == hex("12 03 12 01 63 2a 00"))
+    }
+
+    @Test("an offset or limit outside Int32 cannot be encoded (the Query builder refuses such limits first)")
+    func limitOutOfRange() throws {
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                "StructuredQuery.limit 3000000000 does not fit the protobuf int32 field")
+        ) {
+            try StructuredQueryProtobuf.encode(try json(#"{"limit":3000000000}"#))
+        }
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                "StructuredQuery.offset -2147483649 does not fit the protobuf int32 field")
+        ) {
+            try StructuredQueryProtobuf.encode(try json(#"{"offset":-2147483649}"#))
+        }
+    }
+
+    @Test("a JSON member without a protobuf encoding is an internal error, not dropped")
+    func unknownMember() throws {
+        let nearest = try json(#"{"from":[{"collectionId":"c"}],"findNearest":{}}"#)
+        #expect(
+            throws: FirestoreError(
+                code: .internal,
+                message: "StructuredQuery: member \"findNearest\" has no protobuf encoding in this client")
+        ) {
+            try StructuredQueryProtobuf.encode(nearest)
+        }
+        let badOp = try json(#"{"where":{"unaryFilter":{"op":"IS_EMPTY","field":{"fieldPath":"a"}}}}"#)
+        #expect(
+            throws: FirestoreError(
+                code: .internal, message: "StructuredQuery.where.unaryFilter.op: unknown enum value \"IS_EMPTY\"")
+        ) {
+            try StructuredQueryProtobuf.encode(badOp)
+        }
+    }
+
+    @Test(
+        "every query of the REST encoder's tables translates",
+        arguments: StructuredQueryTests.operatorCases + StructuredQueryTests.specialCases)
+    func restTablesTranslate(queryCase: QueryCase) throws {
+        let query = queryCase.build(try Self.makeDB().collection("c"))
+        let bytes = try query.structuredQueryProtobuf()
+        #expect(!bytes.isEmpty)
+    }
+
+    @Test("a query error is thrown as the REST encoder throws it")
+    func queryErrorsPassThrough() throws {
+        let query = try Self.makeDB().collection("c").whereField("a", isLessThan: FirestoreValue.null)
+        #expect(throws: FirestoreError.invalidArgument("invalid filter a < null: null only supports == and !=")) {
+            try query.structuredQueryProtobuf()
+        }
+    }
+}

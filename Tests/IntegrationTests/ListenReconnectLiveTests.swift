@@ -1,0 +1,63 @@
+import FirestoreFeed
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The Listen stream survives its server going away: an emulator of the test's own is stopped mid-stream and
+/// started again on the same port (empty: the emulator keeps data in memory). The listener reconnects, its last
+/// snapshot stays meanwhile, and it ends equal to a direct query, each snapshot's changes rebuilding its list.
+@Suite(.timeLimit(.minutes(3))) struct ListenReconnectLiveTests {
+    final class Events: Sendable {
+        let all = Mutex<[FeedEvent]>([])
+        func note(_ event: FeedEvent) { all.withLock { $0.append(event) } }
+        var failures: Int {
+            all.withLock { $0.filter { if case .listenFailed = $0 { true } else { false } }.count }
+        }
+    }
+
+    /// Applies `snapshot`'s changes to `list` (document IDs) as the SDKs define them.
+    static func apply(_ snapshot: QuerySnapshot, to list: inout [String]) {
+        for change in snapshot.documentChanges {
+            if let old = change.oldIndex, old < list.count { list.remove(at: old) }
+            if let new = change.newIndex, new <= list.count { list.insert(change.document.documentID, at: new) }
+        }
+    }
+
+    @Test func theListenerReconnectsAfterTheEmulatorRestarts() async throws {
+        let emulator = try await PrivateEmulator(port: closedLoopbackPort())
+        defer { Task { try? await emulator.stop() } }
+        let db = try Firestore.emulator(host: emulator.host, projectID: "demo-reconnect")
+        let items = db.collection("items")
+        try await items.document("a").setData(["n": 1])
+        try await items.document("b").setData(["n": 2])
+        let events = Events()
+        let query = items.order(by: "n")
+        var feed = query.snapshots(source: .listen, policy: PollingPolicy(interval: .milliseconds(100))) {
+            events.note($0)
+        }.makeAsyncIterator()
+        var list: [String] = []
+        let first = try #require(try await feed.next())
+        Self.apply(first, to: &list)
+        #expect(list == ["a", "b"])
+
+        try await emulator.stop()
+        for _ in 0..<600 where events.failures == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(events.failures >= 1)
+        try await emulator.start()
+        try await items.document("c").setData(["n": 3])
+
+        // The restarted emulator holds only "c": the listener must come to exactly that.
+        var snapshots = 0
+        while list != ["c"], snapshots < 10 {
+            let snapshot = try #require(try await feed.next())
+            Self.apply(snapshot, to: &list)
+            #expect(list == snapshot.documents.map(\.documentID), "each snapshot's changes rebuild its list")
+            snapshots += 1
+        }
+        #expect(list == ["c"])
+        #expect(try await query.getDocuments().documents.map(\.documentID) == ["c"])
+        #expect(events.all.withLock { $0.contains(.recovered) })
+    }
+}
