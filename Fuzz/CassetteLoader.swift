@@ -1,8 +1,9 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST FirestoreTesting
 // fuzz-seeds: files
 @testable import FirestoreREST
 @testable import FirestoreTesting
-import Foundation
 
 // Fuzz target CassetteLoader: bytes of a cassette file -> `Cassette(jsonData:source:)`.
 //

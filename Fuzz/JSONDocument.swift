@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-seeds: json
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target JSONDocument: REST JSON text -> JSONValue (`JSONValue.parse`) -> `Document(restJSON:)` and
 // `FirestoreValue(restJSON:)`, the path every byte from the server takes.

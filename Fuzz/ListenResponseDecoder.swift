@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-seeds: listen
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target ListenResponseDecoder: bytes -> `ListenResponse(protobuf:)` (one Listen stream message body,
 // `google/firestore/v1/firestore.proto`), and the same bytes as a `Value` and a `Document`

@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-seeds: fieldpaths
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target QuotedFieldPath: text -> `FieldPath(quoted:)`, and segments -> `description` -> back.
 //

@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-seeds: timestamps
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target RFC3339Timestamp: text -> `Timestamp(rfc3339:)`.
 //

@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST FirestoreFeed
 // fuzz-seeds: none
 @testable import FirestoreFeed
-import Foundation
 
 // Fuzz target SnapshotArrayDiffApply: random pairs of lists -> `SnapshotArrayDiff(initial:result:...)`,
 // checked against the rules its documentation states.
@@ -33,8 +34,9 @@ public func fuzzSnapshotArrayDiff(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     }
     let initial = list()
     let result = list()
-    let diff = SnapshotArrayDiff(initial: initial, result: result, identity: \.identity,
-                                 contentEquals: { $0.content == $1.content })
+    let diff = SnapshotArrayDiff(
+        initial: initial, result: result, identity: \.identity,
+        contentEquals: { $0.content == $1.content })
 
     func checkIndexes(_ indexes: [Int], below count: Int, ascending: Bool, _ name: String) {
         fuzzCheck(indexes.allSatisfy { $0 >= 0 && $0 < count }, "\(name) out of range: \(indexes)")
@@ -52,8 +54,9 @@ public func fuzzSnapshotArrayDiff(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     fuzzCheck(Set(diff.deletedIndexes).isDisjoint(with: diff.movedInitialIndexes), "deleted and moved from")
     fuzzCheck(Set(diff.insertedIndexes).isDisjoint(with: diff.movedResultIndexes), "inserted and moved to")
     let moves = diff.movedInitialIndexes.count
-    fuzzCheck(initial.count - diff.deletedIndexes.count - moves == result.count - diff.insertedIndexes.count - moves,
-              "counts do not balance")
+    fuzzCheck(
+        initial.count - diff.deletedIndexes.count - moves == result.count - diff.insertedIndexes.count - moves,
+        "counts do not balance")
 
     // The apply rule.
     let removed = Set(diff.deletedIndexes).union(diff.movedInitialIndexes)
@@ -73,7 +76,8 @@ public func fuzzSnapshotArrayDiff(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     fuzzCheck(applied == result.map { Optional($0) }, "applying the diff does not give the result")
 
     // Minimal moves for unique identities: retained - LIS of initial positions in result order.
-    let initialIDs = initial.map(\.identity), resultIDs = result.map(\.identity)
+    let initialIDs = initial.map(\.identity)
+    let resultIDs = result.map(\.identity)
     if Set(initialIDs).count == initialIDs.count, Set(resultIDs).count == resultIDs.count {
         let positions = resultIDs.compactMap { initialIDs.firstIndex(of: $0) }
         var longest = [Int](repeating: 1, count: positions.count)

@@ -1,7 +1,8 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-seeds: stream
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target StreamDecoders: a runQuery or batchGet response body -> `Firestore.decodeRunQuery` (the
 // streaming decoder on the bytes, and the tree decoder on the parsed JSON) / `Firestore.decodeBatchGet`, and

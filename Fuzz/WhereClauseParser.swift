@@ -1,8 +1,9 @@
+import Foundation
+
 // fuzz-modules: FirestoreREST
 // fuzz-sources: Sources/FirestoreFeedCLI/Parsing/WhereClause.swift Sources/FirestoreFeedCLI/Parsing/FieldPathArgument.swift Sources/FirestoreFeedCLI/Parsing/SecondsArgument.swift
 // fuzz-seeds: where
 @testable import FirestoreREST
-import Foundation
 
 // Fuzz target WhereClauseParser: the CLI's `--where 'FIELD OP VALUE'` text -> `WhereClause(parsing:)`
 // (the CLI library's parsers, compiled in from Sources/FirestoreFeedCLI/Parsing), plus the `--select` splitter,

@@ -17,12 +17,15 @@ enum BenchmarkDocuments {
                 "count": .integer(Int64(index) * 7919),
                 "price": .double(Double(index) * 1.25 + 0.5),
                 "active": .boolean(index % 2 == 0),
-                "created": .timestamp((try? Timestamp(seconds: 1_714_566_896, nanos: Int32(index % 1000) * 1000)) ?? time),
+                "created": .timestamp(
+                    (try? Timestamp(seconds: 1_714_566_896, nanos: Int32(index % 1000) * 1000)) ?? time),
                 "tags": .array([.string("alpha"), .string("beta"), .string("gamma\(index % 10)")]),
                 "location": .geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25)),
                 "owner": .reference("\(root)/users/u\(index % 100)"),
-                "meta": .map(["version": .integer(Int64(version)), "source": .string("import-\(index % 50)"),
-                              "note": .null]),
+                "meta": .map([
+                    "version": .integer(Int64(version)), "source": .string("import-\(index % 50)"),
+                    "note": .null,
+                ]),
                 "description": .string(String(repeating: "lorem ipsum dolor sit amet ", count: 16)),
             ],
             createTime: time, updateTime: updated)

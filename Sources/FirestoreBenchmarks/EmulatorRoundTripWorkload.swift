@@ -15,7 +15,8 @@ enum EmulatorRoundTripWorkload {
         let seeding = try Firestore.emulator(host: host, projectID: project)
         try blocking {
             for index in 0..<documents {
-                try await seeding.document("items/item\(index)").setData(.init(BenchmarkDocuments.document(index).fields))
+                try await seeding.document("items/item\(index)").setData(
+                    .init(BenchmarkDocuments.document(index).fields))
             }
         }
         let query = seeding.collection("items").limit(to: documents)
@@ -37,8 +38,9 @@ enum EmulatorRoundTripWorkload {
                 connections = transport.openedConnectionCount
             },
             baselineBody: { try runCurl(url: url, bodyFile: bodyFile, count: requests) })
-        print("emulator-rtt: \(connections) TCP connection(s) opened by CurlTransport for \(requests) requests "
-            + "(target exactly 1: \(connections == 1 ? "met" : "MISSED"))")
+        print(
+            "emulator-rtt: \(connections) TCP connection(s) opened by CurlTransport for \(requests) requests "
+                + "(target exactly 1: \(connections == 1 ? "met" : "MISSED"))")
         return [measurement]
     }
 
@@ -47,8 +49,11 @@ enum EmulatorRoundTripWorkload {
     static func runCurl(url: String, bodyFile: URL, count: Int) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-H", "Content-Type: application/json",
-                             "-H", "Authorization: Bearer owner", "--data-binary", "@\(bodyFile.path)"]
+        process.arguments =
+            [
+                "curl", "-s", "-H", "Content-Type: application/json",
+                "-H", "Authorization: Bearer owner", "--data-binary", "@\(bodyFile.path)",
+            ]
             + Array(repeating: url, count: count)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -27,9 +27,12 @@ enum FeedWorkload {
         }
         let ordering = DocumentOrdering(orders: [])
         let changes = DocumentChangeComputation.changes(from: old, to: next, ordering: ordering)
-        let counts = (changes.filter { $0.type == .removed }.count, changes.filter { $0.type == .added }.count,
-                      changes.filter { $0.type == .modified }.count)
-        print("feed: \(changes.count) changes (removed \(counts.0), added \(counts.1), modified \(counts.2)) of \(count)")
+        let counts = (
+            changes.filter { $0.type == .removed }.count, changes.filter { $0.type == .added }.count,
+            changes.filter { $0.type == .modified }.count
+        )
+        print(
+            "feed: \(changes.count) changes (removed \(counts.0), added \(counts.1), modified \(counts.2)) of \(count)")
 
         let (source, target) = DiffWorkload.make(n: count)
         var sink = 0

@@ -32,9 +32,12 @@ enum PollWorkload {
         let fullBytes = try poll(full, .fullDocuments).statistics.bytesReceived
         let keysBytes = try poll(keys, .keys).statistics.bytesReceived
         let share = Double(keysBytes) / Double(max(fullBytes, 1))
-        print("poll-unchanged bytes: keys \(keysBytes), full \(fullBytes), keys/full \(String(format: "%.1f", share * 100)) % "
-            + "(target <= 15 %: \(share <= 0.15 ? "met" : "MISSED"))")
-        print(#"{"workload":"poll-bytes","n":\#(count),"keys_bytes":\#(keysBytes),"full_bytes":\#(fullBytes),"ratio":\#(share)}"#)
+        print(
+            "poll-unchanged bytes: keys \(keysBytes), full \(fullBytes), keys/full \(String(format: "%.1f", share * 100)) % "
+                + "(target <= 15 %: \(share <= 0.15 ? "met" : "MISSED"))")
+        print(
+            #"{"workload":"poll-bytes","n":\#(count),"keys_bytes":\#(keysBytes),"full_bytes":\#(fullBytes),"ratio":\#(share)}"#
+        )
 
         var sink = 0
         let floor: () throws -> Void = {

@@ -18,7 +18,10 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("diff", nil, { try DiffWorkload.run(sizes: quick ? [1_000] : [1_000, 10_000, 100_000]) }),
     ("poll-unchanged", 1.5, { try PollWorkload.run(count: quick ? 200 : 10_000) }),
     ("feed-100k", 2, { try FeedWorkload.run(count: quick ? 1_000 : 100_000) }),
-    ("emulator-rtt", 1.2, { try EmulatorRoundTripWorkload.run(requests: quick ? 5 : 100, documents: quick ? 10 : 100) }),
+    (
+        "emulator-rtt", 1.2,
+        { try EmulatorRoundTripWorkload.run(requests: quick ? 5 : 100, documents: quick ? 10 : 100) }
+    ),
     ("memory", nil, { try MemoryWorkload.run(count: quick ? 1_000 : 100_000) }),
 ]
 

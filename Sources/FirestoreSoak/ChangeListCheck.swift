@@ -56,6 +56,8 @@ struct ChangeListCheck {
             }
         }
         let ids = snapshot.documents.map(\.documentID)
-        if ids != list { problems.append("snapshot \(snapshots) lists \(ids.count) documents, the changes \(list.count)") }
+        if ids != list {
+            problems.append("snapshot \(snapshots) lists \(ids.count) documents, the changes \(list.count)")
+        }
     }
 }

@@ -36,15 +36,18 @@ struct SoakFigures {
         if let writerError { result.append("writer: \(writerError)") }
         if polls < requiredPolls { result.append("only \(polls) polls of \(requiredPolls)") }
         if feedList != directList {
-            result.append("final snapshot (\(feedList.count) documents) differs from the direct query (\(directList.count))")
+            result.append(
+                "final snapshot (\(feedList.count) documents) differs from the direct query (\(directList.count))")
         }
         if !spurious.isEmpty { result.append("\(spurious.count) spurious changes: \(spurious.prefix(5))") }
         if ResidentMemory.sanitizer != nil {
             // Not judged: see ResidentMemory.sanitizer.
         } else if let growth = memoryGrowthPercent {
             if abs(growth) > memoryTolerancePercent {
-                result.append(String(format: "resident memory changed by %.1f %% (limit %.0f %%)", growth,
-                                     memoryTolerancePercent))
+                result.append(
+                    String(
+                        format: "resident memory changed by %.1f %% (limit %.0f %%)", growth,
+                        memoryTolerancePercent))
             }
         } else {
             result.append("no resident memory sample after \(memoryBaselinePolls) polls")
@@ -60,28 +63,37 @@ struct SoakFigures {
         }
         let total = proxyRequests.values.reduce(0, +)
         var lines: [String] = []
-        lines.append("polls                 \(polls) (runQuery requests through the proxy) in "
-            + String(format: "%.1f s", seconds) + ", \(writerSteps) writer steps")
+        lines.append(
+            "polls                 \(polls) (runQuery requests through the proxy) in "
+                + String(format: "%.1f s", seconds) + ", \(writerSteps) writer steps")
         if total > 0 {
             let share = Double(faults) / Double(total) * 100
-            lines.append("requests faulted      \(faults) of \(total) (" + String(format: "%.1f %%", share) + "): "
-                + sorted(proxyRequests.filter { $0.key != "none" }))
+            lines.append(
+                "requests faulted      \(faults) of \(total) (" + String(format: "%.1f %%", share) + "): "
+                    + sorted(proxyRequests.filter { $0.key != "none" }))
         }
         lines.append("failed polls          \(failedPolls.values.reduce(0, +)) (\(sorted(failedPolls)))")
         lines.append("snapshots             \(snapshots)")
-        lines.append("changes               added \(changes[.added] ?? 0), modified \(changes[.modified] ?? 0), "
-            + "removed \(changes[.removed] ?? 0)")
-        lines.append("final snapshot        " + (feedList == directList
-            ? "equals a direct query (\(directList.count) documents)"
-            : "DIFFERS from a direct query (feed \(feedList.count), direct \(directList.count) documents)"))
+        lines.append(
+            "changes               added \(changes[.added] ?? 0), modified \(changes[.modified] ?? 0), "
+                + "removed \(changes[.removed] ?? 0)")
+        lines.append(
+            "final snapshot        "
+                + (feedList == directList
+                    ? "equals a direct query (\(directList.count) documents)"
+                    : "DIFFERS from a direct query (feed \(feedList.count), direct \(directList.count) documents)"))
         lines.append("spurious changes      \(spurious.count)")
         let base = memoryAtBaseline.map(ResidentMemory.describe) ?? "?"
         let growth = memoryGrowthPercent.map { String(format: "%+.1f %%", $0) } ?? "?"
-        lines.append("resident memory       after \(memoryBaselinePolls) polls \(base), at the end "
-            + "\(ResidentMemory.describe(memoryAtEnd)) (\(growth), "
-            + (ResidentMemory.sanitizer.map { "not judged under \($0)" } ?? "limit \(Int(memoryTolerancePercent)) %") + ")")
-        lines.append("memory samples        " + memorySeries.map { String(format: "%.1f", Double($0) / 1_048_576) }
-            .joined(separator: " ") + " MiB (at the baseline, then every 100 polls)")
+        lines.append(
+            "resident memory       after \(memoryBaselinePolls) polls \(base), at the end "
+                + "\(ResidentMemory.describe(memoryAtEnd)) (\(growth), "
+                + (ResidentMemory.sanitizer.map { "not judged under \($0)" } ?? "limit \(Int(memoryTolerancePercent)) %")
+                + ")")
+        lines.append(
+            "memory samples        "
+                + memorySeries.map { String(format: "%.1f", Double($0) / 1_048_576) }
+                .joined(separator: " ") + " MiB (at the baseline, then every 100 polls)")
         return lines.map { "soak: " + $0 }
     }
 

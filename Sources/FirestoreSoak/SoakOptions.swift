@@ -73,7 +73,9 @@ struct SoakOptions: Sendable {
             default: throw UsageError(message: "unknown argument \(flag)")
             }
         }
-        guard !emulator.isEmpty, !proxy.isEmpty else { throw UsageError(message: "--emulator and --proxy are required") }
+        guard !emulator.isEmpty, !proxy.isEmpty else {
+            throw UsageError(message: "--emulator and --proxy are required")
+        }
         guard memoryBaselinePolls < polls else {
             throw UsageError(message: "--memory-baseline (\(memoryBaselinePolls)) must be below --polls (\(polls))")
         }

@@ -16,8 +16,9 @@ func soak(_ arguments: [String]) async -> Int32 {
         FileHandle.standardError.write(Data("error: \(error.message)\n\(SoakOptions.usage)\n".utf8))
         return 2
     }
-    print("soak: \(options.polls) polls, \(options.documents) documents, project \(options.project), "
-        + "feed via \(options.proxy), writes to \(options.emulator)")
+    print(
+        "soak: \(options.polls) polls, \(options.documents) documents, project \(options.project), "
+            + "feed via \(options.proxy), writes to \(options.emulator)")
     do {
         let figures = try await SoakRun.run(options)
         let failures = figures.failures(requiredPolls: options.polls)

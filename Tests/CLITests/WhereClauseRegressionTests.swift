@@ -1,7 +1,6 @@
+import FirestoreFeedCLI
 import FirestoreREST
 import Testing
-
-import FirestoreFeedCLI
 
 /// Inputs found by fuzzing the CLI's `--where` parser (`Scripts/fuzz WhereClauseParser`), written out, and the
 /// other delimiters of the same kind: a backtick, comma or quote followed by a combining mark is one Swift
@@ -32,8 +31,9 @@ import FirestoreFeedCLI
     @Test func quoteBeforeACombiningMarkStillOpensAString() throws {
         let clause = try WhereClause(parsing: "code == \"\u{301}99999999999999999999\"")
         #expect(clause.value == .string("\u{301}99999999999999999999"))
-        #expect(throws: FirestoreError.invalidArgument(
-            "--where \"n == 99999999999999999999\": the integer 99999999999999999999 does not fit in 64 bits")
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                "--where \"n == 99999999999999999999\": the integer 99999999999999999999 does not fit in 64 bits")
         ) {
             try WhereClause(parsing: "n == 99999999999999999999")
         }

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreREST
+import Foundation
 
 /// Google's conformance test files (copied from googleapis/conformance-tests, see Resources/conformance/SOURCE.md).
 enum ConformanceData {

@@ -14,11 +14,12 @@ import Testing
     }
 
     @Test func thereAreTwelveNonErrorListenTests() {
-        #expect(Self.names == [
-            "listen-add-mod-del-add", "listen-add-one", "listen-add-three", "listen-doc-remove",
-            "listen-empty", "listen-filter-nop", "listen-multi-docs", "listen-nocurrent", "listen-nomod",
-            "listen-removed-target-ids", "listen-reset", "listen-target-add-nop",
-        ])
+        #expect(
+            Self.names == [
+                "listen-add-mod-del-add", "listen-add-one", "listen-add-three", "listen-doc-remove",
+                "listen-empty", "listen-filter-nop", "listen-multi-docs", "listen-nocurrent", "listen-nomod",
+                "listen-removed-target-ids", "listen-reset", "listen-target-add-nop",
+            ])
         #expect(ConformanceData.names(prefix: "listen-").count == 14)
     }
 
@@ -55,7 +56,8 @@ import Testing
             guard case .integer(let value)? = json[key] else { return 0 }
             return value < 0 ? nil : Int(value)
         }
-        return ComputedChange(type: kind, document: try Document(restJSON: json["doc"] ?? .null),
-                              oldIndex: index("oldIndex"), newIndex: index("newIndex"))
+        return ComputedChange(
+            type: kind, document: try Document(restJSON: json["doc"] ?? .null),
+            oldIndex: index("oldIndex"), newIndex: index("newIndex"))
     }
 }

@@ -32,14 +32,17 @@ import Testing
                 Issue.record("\(name): unexpected error \(outcome)")
                 return
             }
-            #expect(ProtoJSON.equal(actual, expected), "\(name):\n\(actual.serializedString())\n\(expected.serializedString())")
+            #expect(
+                ProtoJSON.equal(actual, expected),
+                "\(name):\n\(actual.serializedString())\n\(expected.serializedString())")
         }
     }
 
     static let db: Firestore = {
         guard let database = try? DatabaseID(projectID: "projectID") else { preconditionFailure("static ID") }
-        return Firestore(database: database, baseURL: "http://127.0.0.1:1", credentials: NoCredentials(),
-                         transport: RefusingTransport(), isEmulator: true)
+        return Firestore(
+            database: database, baseURL: "http://127.0.0.1:1", credentials: NoCredentials(),
+            transport: RefusingTransport(), isEmulator: true)
     }()
 
     /// Applies the clauses and encodes; any error (from the builder inputs or from encoding) is a refusal.
@@ -137,27 +140,30 @@ extension QueryConformanceTests {
             let spec = try #require(try ConformanceData.test(name)["query"])
             if case .refused(let reason) = try Self.run(spec) { reasons[name] = reason }
         }
-        #expect(reasons == [
-            "query-arrayremove-cursor": "sentinel ArrayRemove",
-            "query-arrayremove-where": "sentinel ArrayRemove",
-            "query-arrayunion-cursor": "sentinel ArrayUnion",
-            "query-arrayunion-where": "sentinel ArrayUnion",
-            "query-bad-NaN": "invalid filter a < NaN: NaN only supports == and !=",
-            "query-bad-null": "invalid filter a > null: null only supports == and !=",
-            "query-cursor-endbefore-empty": "the end cursor needs at least one value",
-            "query-cursor-no-order": "the start cursor with values needs at least one order(by:)",
-            "query-cursor-startat-empty": "the start cursor needs at least one value",
-            "query-del-cursor": "sentinel Delete",
-            "query-del-where": "sentinel Delete",
-            "query-invalid-operator": "invalid operator |~|",
-            "query-invalid-path-order": "field path [\"*\", \"\"] has an empty segment at position 1",
-            "query-invalid-path-select": "field path [\"*\", \"\"] has an empty segment at position 1",
-            "query-invalid-path-where": "field path [\"*\", \"\"] has an empty segment at position 1",
-            "query-st-cursor": "sentinel ServerTimestamp",
-            "query-st-where": "sentinel ServerTimestamp",
-            "query-wrong-collection":
-                "the end cursor's document C2/D is not in the queried collection C",
-        ])
-        print("conformance query: \(Self.names.count - reasons.count) encoded, \(reasons.count) refused, of \(Self.names.count)")
+        #expect(
+            reasons == [
+                "query-arrayremove-cursor": "sentinel ArrayRemove",
+                "query-arrayremove-where": "sentinel ArrayRemove",
+                "query-arrayunion-cursor": "sentinel ArrayUnion",
+                "query-arrayunion-where": "sentinel ArrayUnion",
+                "query-bad-NaN": "invalid filter a < NaN: NaN only supports == and !=",
+                "query-bad-null": "invalid filter a > null: null only supports == and !=",
+                "query-cursor-endbefore-empty": "the end cursor needs at least one value",
+                "query-cursor-no-order": "the start cursor with values needs at least one order(by:)",
+                "query-cursor-startat-empty": "the start cursor needs at least one value",
+                "query-del-cursor": "sentinel Delete",
+                "query-del-where": "sentinel Delete",
+                "query-invalid-operator": "invalid operator |~|",
+                "query-invalid-path-order": "field path [\"*\", \"\"] has an empty segment at position 1",
+                "query-invalid-path-select": "field path [\"*\", \"\"] has an empty segment at position 1",
+                "query-invalid-path-where": "field path [\"*\", \"\"] has an empty segment at position 1",
+                "query-st-cursor": "sentinel ServerTimestamp",
+                "query-st-where": "sentinel ServerTimestamp",
+                "query-wrong-collection":
+                    "the end cursor's document C2/D is not in the queried collection C",
+            ])
+        print(
+            "conformance query: \(Self.names.count - reasons.count) encoded, \(reasons.count) refused, of \(Self.names.count)"
+        )
     }
 }

@@ -13,8 +13,11 @@ import Testing
         let transport = ScriptedTransport([
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", rows)),
             .response(status: 200, body: body),
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:03Z",
-                                                           rows + [("c", "2024-05-01T00:00:02Z", "C")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:03Z",
+                    rows + [("c", "2024-05-01T00:00:02Z", "C")])),
         ])
         let errors = ErrorLog()
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
@@ -39,7 +42,8 @@ import Testing
         let added = DocumentChangeComputation.changes(from: [], to: [decomposed, composed], ordering: ordering)
         #expect(added.map(\.document.name) == [root + "e\u{301}", root + "\u{E9}"])
         #expect(added.map(\.newIndex) == [0, 1])
-        let removed = DocumentChangeComputation.changes(from: [decomposed, composed], to: [composed], ordering: ordering)
+        let removed = DocumentChangeComputation.changes(
+            from: [decomposed, composed], to: [composed], ordering: ordering)
         #expect(removed == [ComputedChange(type: .removed, document: decomposed, oldIndex: 0, newIndex: nil)])
     }
 }

@@ -14,8 +14,9 @@ import Testing
 
     static func document(_ id: Int, a: Int, version: Int) -> Document {
         let time = (try? Timestamp(seconds: Int64(version), nanos: 0)) ?? .minimum
-        return Document(name: "projects/p/databases/(default)/documents/C/d\(id)", fields: ["a": .integer(Int64(a))],
-                        createTime: .minimum, updateTime: time)
+        return Document(
+            name: "projects/p/databases/(default)/documents/C/d\(id)", fields: ["a": .integer(Int64(a))],
+            createTime: .minimum, updateTime: time)
     }
 
     /// The rules, one change at a time, with linear searches.
@@ -67,7 +68,10 @@ import Testing
                 case 0: continue  // removed
                 case 1:  // modified, maybe moved
                     let id = Int(document.id.dropFirst()) ?? 0
-                    let a = random.below(2) == 0 ? (document.fields["a"].flatMap { if case .integer(let v) = $0 { Int(v) } else { nil } } ?? 0) : random.below(10)
+                    let a =
+                        random.below(2) == 0
+                        ? (document.fields["a"].flatMap { if case .integer(let v) = $0 { Int(v) } else { nil } } ?? 0)
+                        : random.below(10)
                     new.append(Self.document(id, a: a, version: 2))
                 case 2:  // data changed without a new updateTime: not a modification
                     var same = document

@@ -19,19 +19,33 @@ import Testing
     /// Keys mode fetches only new or changed documents, at the keys query's read time.
     @Test func twoPhasePollingFetchesOnlyWhatChanged() async throws {
         let transport = ScriptedTransport([
-            .response(status: 200, body: RunQueryBody.keys(readTime: "2024-05-01T00:00:05Z",
-                                                           [("a", Self.t0), ("b", Self.t0)])),
-            .response(status: 200, body: RunQueryBody.batchGet(readTime: "2024-05-01T00:00:05Z",
-                                                               [("a", Self.t0, "A"), ("b", Self.t0, "B")])),
-            .response(status: 200, body: RunQueryBody.keys(readTime: "2024-05-01T00:00:06Z",
-                                                           [("a", Self.t0), ("b", Self.t1), ("c", Self.t1)])),
-            .response(status: 200, body: RunQueryBody.batchGet(readTime: "2024-05-01T00:00:06Z",
-                                                               [("c", Self.t1, "C"), ("b", Self.t1, "B2")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.keys(
+                    readTime: "2024-05-01T00:00:05Z",
+                    [("a", Self.t0), ("b", Self.t0)])),
+            .response(
+                status: 200,
+                body: RunQueryBody.batchGet(
+                    readTime: "2024-05-01T00:00:05Z",
+                    [("a", Self.t0, "A"), ("b", Self.t0, "B")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.keys(
+                    readTime: "2024-05-01T00:00:06Z",
+                    [("a", Self.t0), ("b", Self.t1), ("c", Self.t1)])),
+            .response(
+                status: 200,
+                body: RunQueryBody.batchGet(
+                    readTime: "2024-05-01T00:00:06Z",
+                    [("c", Self.t1, "C"), ("b", Self.t1, "B2")])),
         ])
         let query = try Self.db(transport).collection("fruits").query
-        var feed = PollerPool(clock: ImmediateClock()).snapshots(of: query, mode: .keys,
-                                                                 policy: QueryPollerTests.policy(.seconds(1)))
-            .makeAsyncIterator()
+        var feed = PollerPool(clock: ImmediateClock()).snapshots(
+            of: query, mode: .keys,
+            policy: QueryPollerTests.policy(.seconds(1))
+        )
+        .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.documents.map { $0.get("name") } == [.string("A"), .string("B")])
         #expect(first.statistics?.mode == .keys)
@@ -45,14 +59,20 @@ import Testing
 
         let requests = transport.requests.prefix(4)
         let bodies = try requests.map { try JSONValue.parse($0.body ?? Data()) }
-        #expect(bodies[0] == (try JSONValue.parse("""
-            {"structuredQuery":{"from":[{"collectionId":"fruits"}],"select":{"fields":[{"fieldPath":"__name__"}]}}}
-            """)))
-        #expect(bodies[3] == (try JSONValue.parse("""
-            {"documents":["projects/p/databases/(default)/documents/fruits/b",
-                          "projects/p/databases/(default)/documents/fruits/c"],
-             "readTime":"2024-05-01T00:00:06Z"}
-            """)))
+        #expect(
+            bodies[0]
+                == (try JSONValue.parse(
+                    """
+                    {"structuredQuery":{"from":[{"collectionId":"fruits"}],"select":{"fields":[{"fieldPath":"__name__"}]}}}
+                    """)))
+        #expect(
+            bodies[3]
+                == (try JSONValue.parse(
+                    """
+                    {"documents":["projects/p/databases/(default)/documents/fruits/b",
+                                  "projects/p/databases/(default)/documents/fruits/c"],
+                     "readTime":"2024-05-01T00:00:06Z"}
+                    """)))
         #expect(requests.map { $0.url.hasSuffix(":batchGet") } == [false, true, false, true])
     }
 
@@ -61,7 +81,8 @@ import Testing
         let clock = ManualClock()
         let transport = ScriptedTransport([
             .response(status: 200, body: RunQueryBody.keys(readTime: "2024-05-01T00:00:05Z", [("a", Self.t0)])),
-            .response(status: 200, body: RunQueryBody.batchGet(readTime: "2024-05-01T00:00:05Z", [("a", Self.t0, "A")])),
+            .response(
+                status: 200, body: RunQueryBody.batchGet(readTime: "2024-05-01T00:00:05Z", [("a", Self.t0, "A")])),
             .response(status: 200, body: RunQueryBody.keys(readTime: "2024-05-01T00:00:06Z", [("a", Self.t0)])),
         ])
         let query = try Self.db(transport).collection("fruits").query
@@ -111,23 +132,26 @@ import Testing
         let transport = ScriptedTransport([
             .response(status: 200, body: RunQueryBody.make(readTime: Self.t1, [])),
             .response(status: 503, body: unavailable),
-            .responseWithHeaders(status: 429, headers: [HTTPHeader("Retry-After", "7")],
-                                 body: #"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}"#),
+            .responseWithHeaders(
+                status: 429, headers: [HTTPHeader("Retry-After", "7")],
+                body: #"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}"#),
             .response(status: 503, body: unavailable),
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:09Z", [("a", Self.t0, "A")])),
         ])
         let events = ErrorLog()
-        let policy = PollingPolicy(interval: .milliseconds(500),
-                                   errorBackoff: .init(initial: .seconds(1), multiplier: 2, maximum: .seconds(60)),
-                                   jitter: 0)
+        let policy = PollingPolicy(
+            interval: .milliseconds(500),
+            errorBackoff: .init(initial: .seconds(1), multiplier: 2, maximum: .seconds(60)),
+            jitter: 0)
         var feed = PollerPool(clock: clock).snapshots(
             of: try Self.db(transport).collection("fruits").query, mode: .fullDocuments, policy: policy
         ) { events.append($0) }.makeAsyncIterator()
         _ = try await feed.next()
         let recovered = try #require(try await feed.next())
         #expect(recovered.documentChanges.map(\.type) == [.added])
-        #expect(Array(clock.requestedDelays.prefix(4))
-            == [.milliseconds(500), .seconds(1), .seconds(7), .seconds(4)])
+        #expect(
+            Array(clock.requestedDelays.prefix(4))
+                == [.milliseconds(500), .seconds(1), .seconds(7), .seconds(4)])
         #expect(events.codes == [.unavailable, .resourceExhausted, .unavailable])
         #expect(events.all.last == .recovered)
     }
@@ -135,7 +159,9 @@ import Testing
     /// The server refusing the keys projection makes the feed fall back to whole documents, once.
     @Test func refusedProjectionFallsBackToFullDocuments() async throws {
         let transport = ScriptedTransport([
-            .response(status: 400, body: #"{"error":{"code":400,"message":"projection refused","status":"INVALID_ARGUMENT"}}"#),
+            .response(
+                status: 400, body: #"{"error":{"code":400,"message":"projection refused","status":"INVALID_ARGUMENT"}}"#
+            ),
             .response(status: 200, body: RunQueryBody.make(readTime: Self.t1, [("a", Self.t0, "A")])),
         ])
         let events = ErrorLog()
@@ -175,7 +201,8 @@ import Testing
     @Test func limitToLastFeedKeepsTheUsersOrder() async throws {
         // The request is flipped (name DESC), so the server answers c, b; the feed shows b, c.
         let transport = ScriptedTransport([
-            .response(status: 200, body: RunQueryBody.make(readTime: Self.t1, [("c", Self.t0, "C"), ("b", Self.t0, "B")])),
+            .response(
+                status: 200, body: RunQueryBody.make(readTime: Self.t1, [("c", Self.t0, "C"), ("b", Self.t0, "B")]))
         ])
         let query = try Self.db(transport).collection("fruits").order(by: "name").limit(toLast: 2)
         var feed = PollerPool(clock: ImmediateClock()).snapshots(of: query, mode: .fullDocuments).makeAsyncIterator()
@@ -185,14 +212,17 @@ import Testing
     }
 
     @Test func policyDelays() {
-        let policy = PollingPolicy(interval: .seconds(1),
-                                   idleBackoff: .init(afterUnchangedPolls: 2, factor: 2, maximum: .seconds(5)),
-                                   errorBackoff: .init(initial: .seconds(1), multiplier: 3, maximum: .seconds(20)),
-                                   jitter: 0.2)
-        #expect((0...6).map { policy.delay(afterUnchangedPolls: $0) }
-            == [.seconds(1), .seconds(1), .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
-        #expect((1...5).map { policy.delay(afterFailures: $0, retryAfter: nil) }
-            == [.seconds(1), .seconds(3), .seconds(9), .seconds(20), .seconds(20)])
+        let policy = PollingPolicy(
+            interval: .seconds(1),
+            idleBackoff: .init(afterUnchangedPolls: 2, factor: 2, maximum: .seconds(5)),
+            errorBackoff: .init(initial: .seconds(1), multiplier: 3, maximum: .seconds(20)),
+            jitter: 0.2)
+        #expect(
+            (0...6).map { policy.delay(afterUnchangedPolls: $0) }
+                == [.seconds(1), .seconds(1), .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        #expect(
+            (1...5).map { policy.delay(afterFailures: $0, retryAfter: nil) }
+                == [.seconds(1), .seconds(3), .seconds(9), .seconds(20), .seconds(20)])
         #expect(policy.delay(afterFailures: 1, retryAfter: .seconds(30)) == .seconds(30))
         #expect(policy.jittered(.seconds(10), random: 0) == .seconds(8))
         #expect(policy.jittered(.seconds(10), random: 0.5) == .seconds(10))

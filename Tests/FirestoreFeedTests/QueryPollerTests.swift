@@ -1,9 +1,9 @@
-import FirestoreTestSupport
-import FirestoreTesting
-import Synchronization
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
+import FirestoreTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// The polling change feed over a scripted transport and an immediate clock: no network, no sleeping.
@@ -34,20 +34,29 @@ import Testing
     /// is published (the last snapshot stays) and the error is reported; poll 3 publishes only insert(c @2).
     @Test func aFailedPollKeepsTheLastSnapshotAndIsRetried() async throws {
         let transport = ScriptedTransport([
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [
-                ("a", "2024-05-01T00:00:00Z", "A"), ("b", "2024-05-01T00:00:00Z", "B"),
-            ])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:01Z",
+                    [
+                        ("a", "2024-05-01T00:00:00Z", "A"), ("b", "2024-05-01T00:00:00Z", "B"),
+                    ])),
             .response(status: 503, body: #"{"error":{"code":503,"status":"UNAVAILABLE"}}"#),
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:03Z", [
-                ("a", "2024-05-01T00:00:00Z", "A"), ("b", "2024-05-01T00:00:00Z", "B"),
-                ("c", "2024-05-01T00:00:02Z", "C"),
-            ])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:03Z",
+                    [
+                        ("a", "2024-05-01T00:00:00Z", "A"), ("b", "2024-05-01T00:00:00Z", "B"),
+                        ("c", "2024-05-01T00:00:02Z", "C"),
+                    ])),
         ])
         let errors = ErrorLog()
         let clock = CountingClock()
         var feed = PollerPool(clock: clock).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))) { errors.append($0) }
-            .makeAsyncIterator()
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))
+        ) { errors.append($0) }
+        .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(Self.changes(first) == [Change(.added, "a", nil, 0), Change(.added, "b", nil, 1)])
         let second = try #require(try await feed.next())
@@ -65,14 +74,21 @@ import Testing
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:05Z", both)),
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:06Z", both)),
             // Older than the last applied read: b was deleted at 06 but this answer predates it.
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:04Z",
-                                                           [("a", "2024-05-01T00:00:00Z", "A")])),
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:07Z",
-                                                           [("b", "2024-05-01T00:00:00Z", "B")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:04Z",
+                    [("a", "2024-05-01T00:00:00Z", "A")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:07Z",
+                    [("b", "2024-05-01T00:00:00Z", "B")])),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
-            .makeAsyncIterator()
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+        )
+        .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.count == 2)
         let next = try #require(try await feed.next())
@@ -87,8 +103,9 @@ import Testing
             .response(status: 403, body: #"{"error":{"code":403,"message":"denied","status":"PERMISSION_DENIED"}}"#),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
-            .makeAsyncIterator()
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+        )
+        .makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.isEmpty)
         #expect(first.documentChanges.isEmpty)
@@ -100,25 +117,35 @@ import Testing
     @Test func everyPollSendsTheSameRunQueryWithTheOwnerToken() async throws {
         let transport = ScriptedTransport([
             .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [])),
-            .response(status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:02Z",
-                                                           [("a", "2024-05-01T00:00:00Z", "A")])),
+            .response(
+                status: 200,
+                body: RunQueryBody.make(
+                    readTime: "2024-05-01T00:00:02Z",
+                    [("a", "2024-05-01T00:00:00Z", "A")])),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1)))
-            .makeAsyncIterator()
+            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+        )
+        .makeAsyncIterator()
         _ = try await feed.next()
         _ = try await feed.next()
         let requests = transport.requests
         #expect(requests.count == 2)
-        #expect(requests.map(\.url) == Array(repeating:
-            "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents:runQuery", count: 2))
+        #expect(
+            requests.map(\.url)
+                == Array(
+                    repeating:
+                        "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents:runQuery", count: 2))
         #expect(requests.first?.method == "POST")
         #expect(requests.first?.headers.first { $0.matches("authorization") }?.value == "Bearer owner")
         let body = try JSONValue.parse(requests.first?.body ?? Data())
-        #expect(body == (try JSONValue.parse(#"""
-            {"structuredQuery":{"from":[{"collectionId":"fruits"}],
-             "orderBy":[{"field":{"fieldPath":"name"},"direction":"ASCENDING"}]}}
-            """#)))
+        #expect(
+            body
+                == (try JSONValue.parse(
+                    #"""
+                    {"structuredQuery":{"from":[{"collectionId":"fruits"}],
+                     "orderBy":[{"field":{"fieldPath":"name"},"direction":"ASCENDING"}]}}
+                    """#)))
         #expect(requests.first?.body == requests.last?.body)
     }
 }

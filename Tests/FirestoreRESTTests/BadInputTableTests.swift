@@ -34,64 +34,85 @@ import Testing
     }
 
     static let runQueryRows: [Row] = [
-        Row(label: "two value members", status: 200,
-            body: runQueryBody(fields: #"{"tags":{"arrayValue":{"values":[{"stringValue":"a"},"#
-                + #"{"stringValue":"b","integerValue":"1"}]}}}"#),
+        Row(
+            label: "two value members", status: 200,
+            body: runQueryBody(
+                fields: #"{"tags":{"arrayValue":{"values":[{"stringValue":"a"},"#
+                    + #"{"stringValue":"b","integerValue":"1"}]}}}"#),
             expected: inDocument(
                 "field tags[1]: a Value has exactly one member, found both integerValue and stringValue")),
-        Row(label: "unknown value type", status: 200,
+        Row(
+            label: "unknown value type", status: 200,
             body: runQueryBody(fields: #"{"profile":{"mapValue":{"fields":{"first name":{"vectorValue":{}}}}}}"#),
             expected: inDocument("field profile.`first name`: unknown value type (members: vectorValue)")),
-        Row(label: "integer out of range", status: 200,
+        Row(
+            label: "integer out of range", status: 200,
             body: runQueryBody(fields: #"{"n":{"integerValue":"9223372036854775808"}}"#),
             expected: inDocument(
                 #"field n: integerValue must be a decimal 64-bit integer, found "9223372036854775808""#)),
-        Row(label: "integer out of range as a JSON number", status: 200,
+        Row(
+            label: "integer out of range as a JSON number", status: 200,
             body: runQueryBody(fields: #"{"n":{"integerValue":9223372036854775808}}"#),
-            expected: inDocument("field n: integerValue must be a 64-bit integer (a decimal string, or a JSON number "
-                + "below 2^53), found 9.223372036854776e+18")),
-        Row(label: "invalid timestamp value", status: 200,
+            expected: inDocument(
+                "field n: integerValue must be a 64-bit integer (a decimal string, or a JSON number "
+                    + "below 2^53), found 9.223372036854776e+18")),
+        Row(
+            label: "invalid timestamp value", status: 200,
             body: runQueryBody(fields: #"{"t":{"timestampValue":"2023-02-30T00:00:00Z"}}"#),
             expected: inDocument(
                 #"field t: invalid RFC 3339 timestamp "2023-02-30T00:00:00Z" at byte 5: no such date"#)),
-        Row(label: "invalid updateTime", status: 200,
+        Row(
+            label: "invalid updateTime", status: 200,
             body: runQueryBody(fields: "{}", times: #""updateTime":"2024-05-01 11:00:00Z""#),
             expected: inDocument(
                 #"updateTime: invalid RFC 3339 timestamp "2024-05-01 11:00:00Z" at byte 10: expected 'T' or 't'"#)),
-        Row(label: "invalid base64", status: 200,
+        Row(
+            label: "invalid base64", status: 200,
             body: runQueryBody(fields: #"{"b":{"bytesValue":"AB$C"}}"#),
             expected: inDocument(#"field b: bytesValue must be base64, found "AB$C""#)),
-        Row(label: "invalid readTime", status: 200,
+        Row(
+            label: "invalid readTime", status: 200,
             body: #"[{"readTime":"2024-13-01T00:00:00Z"}]"#,
-            expected: FirestoreError(code: .internal, message:
-                #"element 0 readTime: invalid RFC 3339 timestamp "2024-13-01T00:00:00Z" at byte 5: no such date"#)),
-        Row(label: "non-array runQuery body", status: 200,
+            expected: FirestoreError(
+                code: .internal,
+                message:
+                    #"element 0 readTime: invalid RFC 3339 timestamp "2024-13-01T00:00:00Z" at byte 5: no such date"#)),
+        Row(
+            label: "non-array runQuery body", status: 200,
             body: #"{"document":{"name":"\#(root)/c/d"},"readTime":"\#(readTime)"}"#,
             expected: FirestoreError(code: .internal, message: "runQuery response is an object, not an array")),
-        Row(label: "element that is not an object", status: 200,
+        Row(
+            label: "element that is not an object", status: 200,
             body: #"[{"readTime":"\#(readTime)"},"done"]"#,
             expected: FirestoreError(code: .internal, message: "runQuery element 1 is a string, not an object")),
-        Row(label: "HTML error page with 502", status: 502,
+        Row(
+            label: "HTML error page with 502", status: 502,
             body: "<html><head><title>502 Bad Gateway</title></head></html>",
             expected: FirestoreError(
                 code: .internal, message: "<html><head><title>502 Bad Gateway</title></head></html>", httpStatus: 502)),
-        Row(label: "HTML page with 200", status: 200,
+        Row(
+            label: "HTML page with 200", status: 200,
             body: "<html><body>Bad gateway</body></html>",
             expected: FirestoreError(
-                code: .internal, message: "runQuery response is not JSON: invalid JSON at byte 0: unexpected character")),
-        Row(label: "truncated body with 200", status: 200,
+                code: .internal, message: "runQuery response is not JSON: invalid JSON at byte 0: unexpected character")
+        ),
+        Row(
+            label: "truncated body with 200", status: 200,
             body: #"[{"document":{"name":"proj"#,
             expected: FirestoreError(
-                code: .internal, message: "runQuery response is not JSON: invalid JSON at byte 21: unterminated string")),
-        Row(label: "empty body with 200", status: 200, body: "",
+                code: .internal, message: "runQuery response is not JSON: invalid JSON at byte 21: unterminated string")
+        ),
+        Row(
+            label: "empty body with 200", status: 200, body: "",
             expected: FirestoreError(code: .internal, message: "runQuery response body is empty")),
     ]
 
     /// A client on `transport` that does not retry (the default policy would send a read five times over a
     /// broken response; the error is the same).
     static func client(_ transport: ScriptedTransport) throws -> Firestore {
-        Firestore(database: try DatabaseID(projectID: "p"), baseURL: "http://test.invalid/v1/",
-                  credentials: NoCredentials(), transport: transport, isEmulator: false, retryPolicy: .none)
+        Firestore(
+            database: try DatabaseID(projectID: "p"), baseURL: "http://test.invalid/v1/",
+            credentials: NoCredentials(), transport: transport, isEmulator: false, retryPolicy: .none)
     }
 
     @Test(arguments: runQueryRows)
@@ -103,12 +124,16 @@ import Testing
     }
 
     @Test func batchGetFoundDocumentWithABadValue() async throws {
-        let body = #"[{"found":{"name":"\#(Self.root)/c/d","fields":{"m":{"mapValue":{"fields":{"#
+        let body =
+            #"[{"found":{"name":"\#(Self.root)/c/d","fields":{"m":{"mapValue":{"fields":{"#
             + #""x.y":{"geoPointValue":{"latitude":"north"}}}}}}},"readTime":"\#(Self.readTime)"}]"#
         let transport = ScriptedTransport { _, _ in HTTPResponse(status: 200, body: Data(body.utf8)) }
         let db = try Self.client(transport)
-        await #expect(throws: FirestoreError(code: .internal, message: "batchGet element 0: document \(Self.root)/c/d: "
-            + #"field m.`x.y`: geoPointValue must be numbers, found {"latitude":"north"}"#)
+        await #expect(
+            throws: FirestoreError(
+                code: .internal,
+                message: "batchGet element 0: document \(Self.root)/c/d: "
+                    + #"field m.`x.y`: geoPointValue must be numbers, found {"latitude":"north"}"#)
         ) {
             _ = try await db.batchGet(names: ["\(Self.root)/c/d"])
         }

@@ -108,8 +108,10 @@ struct WriteRESTTests {
     @Test func updateWithQuotedMask() throws {
         let write = Write.update(
             path: try ResourcePath("users/u1"),
-            fields: ["123abc": .integer(1), "spam-eggs": .integer(2), "a.b": .integer(3),
-                     "profile": .map(["age": .integer(4)])],
+            fields: [
+                "123abc": .integer(1), "spam-eggs": .integer(2), "a.b": .integer(3),
+                "profile": .map(["age": .integer(4)]),
+            ],
             mask: [
                 try fieldPath("123abc"), try fieldPath("spam-eggs"), try fieldPath("a.b"),
                 try fieldPath("profile", "age"),
@@ -141,7 +143,8 @@ struct WriteRESTTests {
     }
 
     @Test func deleteWithUpdateTimePrecondition() throws {
-        let write = Write.delete(path: try ResourcePath("c/d"), precondition: .updateTime(ts(1_795_954_769, 173_424_000)))
+        let write = Write.delete(
+            path: try ResourcePath("c/d"), precondition: .updateTime(ts(1_795_954_769, 173_424_000)))
         #expect(
             write.restJSON(database: database)
                 == (try json(
@@ -151,6 +154,8 @@ struct WriteRESTTests {
 
     @Test func deleteWithoutPrecondition() throws {
         let write = Write.delete(path: try ResourcePath("c/d"), precondition: nil)
-        #expect(write.restJSON(database: database) == (try json(#"{"delete":"projects/p/databases/(default)/documents/c/d"}"#)))
+        #expect(
+            write.restJSON(database: database)
+                == (try json(#"{"delete":"projects/p/databases/(default)/documents/c/d"}"#)))
     }
 }

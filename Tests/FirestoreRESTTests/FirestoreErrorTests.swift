@@ -8,12 +8,15 @@ struct FirestoreErrorTests {
     // MARK: The three body forms
 
     @Test func objectForm() {
-        let body = #"{"error":{"code":404,"message":"Document \"projects/p/databases/(default)/documents/c/d\" not found.","status":"NOT_FOUND"}}"#
+        let body =
+            #"{"error":{"code":404,"message":"Document \"projects/p/databases/(default)/documents/c/d\" not found.","status":"NOT_FOUND"}}"#
         let error = FirestoreError(status: 404, body: Data(body.utf8))
         #expect(error.code == .notFound)
         #expect(error.message == #"Document "projects/p/databases/(default)/documents/c/d" not found."#)
         #expect(error.httpStatus == 404)
-        #expect(error.description == #"not-found (HTTP 404): Document "projects/p/databases/(default)/documents/c/d" not found."#)
+        #expect(
+            error.description
+                == #"not-found (HTTP 404): Document "projects/p/databases/(default)/documents/c/d" not found."#)
     }
 
     @Test func arrayWrappedForm() {
@@ -47,14 +50,16 @@ struct FirestoreErrorTests {
     }
 
     @Test func errorObjectAsWholeRunQueryBody() throws {
-        let body = try json(#"{"error":{"code":400,"message":"Cursor has too many values.","status":"INVALID_ARGUMENT"}}"#)
+        let body = try json(
+            #"{"error":{"code":400,"message":"Cursor has too many values.","status":"INVALID_ARGUMENT"}}"#)
         let error = #expect(throws: FirestoreError.self) { try Firestore.decodeRunQuery(body) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message == "Cursor has too many values.")
     }
 
     @Test func arrayWrappedErrorInBatchGet() throws {
-        let body = try json(#"[{"error":{"code":403,"message":"Missing or insufficient permissions.","status":"PERMISSION_DENIED"}}]"#)
+        let body = try json(
+            #"[{"error":{"code":403,"message":"Missing or insufficient permissions.","status":"PERMISSION_DENIED"}}]"#)
         let error = #expect(throws: FirestoreError.self) { try Firestore.decodeBatchGet(body) }
         #expect(error?.code == .permissionDenied)
         #expect(error?.message == "Missing or insufficient permissions.")
@@ -112,7 +117,8 @@ struct FirestoreErrorTests {
     }
 
     @Test func emulatorEscapedSlashesAndNewlinesAreDecoded() {
-        let body = #"{"error":{"code":403,"message":"Null value error. \nfalse for 'get' @ L5 at projects\/p","status":"PERMISSION_DENIED"}}"#
+        let body =
+            #"{"error":{"code":403,"message":"Null value error. \nfalse for 'get' @ L5 at projects\/p","status":"PERMISSION_DENIED"}}"#
         let error = FirestoreError(status: 403, body: Data(body.utf8))
         #expect(error.code == .permissionDenied)
         #expect(error.message == "Null value error. \nfalse for 'get' @ L5 at projects/p")
@@ -161,8 +167,9 @@ struct FirestoreErrorTests {
     @Test func codeFromRawStatus() {
         #expect(FirestoreError.Code(rawValue: "NOT_FOUND") == .notFound)
         #expect(FirestoreError.Code.notFound.rawValue == "NOT_FOUND")
-        #expect(FirestoreError(status: 400, body: Data(#"{"error":{"status":"FAILED_PRECONDITION"}}"#.utf8)).code
-            == .failedPrecondition)
+        #expect(
+            FirestoreError(status: 400, body: Data(#"{"error":{"status":"FAILED_PRECONDITION"}}"#.utf8)).code
+                == .failedPrecondition)
     }
 
     @Test func descriptionWithoutHTTPStatus() {
@@ -174,7 +181,8 @@ struct FirestoreErrorTests {
     // MARK: Index URL
 
     @Test func indexURLFromFailedPrecondition() {
-        let body = #"{"error":{"code":400,"message":"The query requires an index. You can create it here: https:\/\/console.firebase.google.com\/v1\/r\/project\/demo-p\/firestore\/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz","status":"FAILED_PRECONDITION"}}"#
+        let body =
+            #"{"error":{"code":400,"message":"The query requires an index. You can create it here: https:\/\/console.firebase.google.com\/v1\/r\/project\/demo-p\/firestore\/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz","status":"FAILED_PRECONDITION"}}"#
         let error = FirestoreError(status: 400, body: Data(body.utf8))
         #expect(error.code == .failedPrecondition)
         #expect(
@@ -186,7 +194,8 @@ struct FirestoreErrorTests {
     @Test func indexURLOlderFormFollowedByText() {
         let error = FirestoreError(
             code: .failedPrecondition,
-            message: "The query requires an index. You can create it here: https://console.firebase.google.com/project/p/database/firestore/indexes?create_composite=Egh0ZXN0 (then retry)"
+            message:
+                "The query requires an index. You can create it here: https://console.firebase.google.com/project/p/database/firestore/indexes?create_composite=Egh0ZXN0 (then retry)"
         )
         #expect(
             error.indexURL
@@ -194,7 +203,8 @@ struct FirestoreErrorTests {
     }
 
     @Test func noIndexURLOtherwise() {
-        #expect(FirestoreError(code: .failedPrecondition, message: "The requested 'read_time' is too old.").indexURL == nil)
+        #expect(
+            FirestoreError(code: .failedPrecondition, message: "The requested 'read_time' is too old.").indexURL == nil)
         #expect(
             FirestoreError(code: .invalidArgument, message: "see https://console.firebase.google.com/v1/r/project/p")
                 .indexURL == nil)
@@ -203,7 +213,8 @@ struct FirestoreErrorTests {
     // MARK: Index URL as a URL (firestore-rest.md §1.8)
 
     @Test func indexCreationURLCurrentForm() throws {
-        let body = #"{"error":{"code":400,"message":"The query requires an index. You can create it here: https:\/\/console.firebase.google.com\/v1\/r\/project\/demo-p\/firestore\/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz","status":"FAILED_PRECONDITION"}}"#
+        let body =
+            #"{"error":{"code":400,"message":"The query requires an index. You can create it here: https:\/\/console.firebase.google.com\/v1\/r\/project\/demo-p\/firestore\/indexes?create_composite=ClBwcm9qZWN0cy9kZW1vLXAvZGF0YWJhc2Vz","status":"FAILED_PRECONDITION"}}"#
         let url = try #require(FirestoreError(status: 400, body: Data(body.utf8)).indexCreationURL)
         #expect(
             url.absoluteString
@@ -217,7 +228,8 @@ struct FirestoreErrorTests {
     @Test func indexCreationURLOlderForm() throws {
         let error = FirestoreError(
             code: .failedPrecondition,
-            message: "The query requires an index. You can create it here: https://console.firebase.google.com/project/p/database/firestore/indexes?create_composite=Egh0ZXN0"
+            message:
+                "The query requires an index. You can create it here: https://console.firebase.google.com/project/p/database/firestore/indexes?create_composite=Egh0ZXN0"
         )
         let url = try #require(error.indexCreationURL)
         #expect(url.path == "/project/p/database/firestore/indexes")
@@ -227,7 +239,8 @@ struct FirestoreErrorTests {
     @Test func indexCreationURLDropsSentencePunctuation() {
         let error = FirestoreError(
             code: .failedPrecondition,
-            message: "The query requires an index: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite=Egh0ZXN0."
+            message:
+                "The query requires an index: https://console.firebase.google.com/v1/r/project/p/firestore/indexes?create_composite=Egh0ZXN0."
         )
         #expect(
             error.indexCreationURL?.absoluteString
@@ -235,12 +248,19 @@ struct FirestoreErrorTests {
     }
 
     @Test func noIndexCreationURLOtherwise() {
-        #expect(FirestoreError(code: .failedPrecondition, message: "The requested 'read_time' is too old.").indexCreationURL == nil)
         #expect(
-            FirestoreError(code: .failedPrecondition, message: "see https://console.firebase.google.com/project/p/overview")
-                .indexCreationURL == nil)
+            FirestoreError(code: .failedPrecondition, message: "The requested 'read_time' is too old.").indexCreationURL
+                == nil)
         #expect(
-            FirestoreError(code: .invalidArgument, message: "https://console.firebase.google.com/v1/r/project/p/firestore/indexes?x=1")
-                .indexCreationURL == nil)
+            FirestoreError(
+                code: .failedPrecondition, message: "see https://console.firebase.google.com/project/p/overview"
+            )
+            .indexCreationURL == nil)
+        #expect(
+            FirestoreError(
+                code: .invalidArgument,
+                message: "https://console.firebase.google.com/v1/r/project/p/firestore/indexes?x=1"
+            )
+            .indexCreationURL == nil)
     }
 }

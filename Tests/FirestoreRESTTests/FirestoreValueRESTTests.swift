@@ -61,8 +61,10 @@ struct FirestoreValueRESTDecodingTests {
         // reference
         (#"{"referenceValue":"projects/p/databases/(default)/documents/fruits/apple"}"#, .reference(appleName)),
         // geo point: absent members are 0
-        (#"{"geoPointValue":{"latitude":37.5,"longitude":-122.25}}"#,
-         .geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25))),
+        (
+            #"{"geoPointValue":{"latitude":37.5,"longitude":-122.25}}"#,
+            .geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25))
+        ),
         (#"{"geoPointValue":{}}"#, .geoPoint(GeoPoint(latitude: 0, longitude: 0))),
         (#"{"geoPointValue":{"longitude":5.0}}"#, .geoPoint(GeoPoint(latitude: 0, longitude: 5))),
         (#"{"geoPointValue":{"latitude":-1}}"#, .geoPoint(GeoPoint(latitude: -1, longitude: 0))),
@@ -70,12 +72,16 @@ struct FirestoreValueRESTDecodingTests {
         // array and map, empty forms
         (#"{"arrayValue":{}}"#, .array([])),
         (#"{"arrayValue":{"values":[]}}"#, .array([])),
-        (#"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"nullValue":null}]}}"#,
-         .array([.integer(1), .string("a"), .null])),
+        (
+            #"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"},{"nullValue":null}]}}"#,
+            .array([.integer(1), .string("a"), .null])
+        ),
         (#"{"mapValue":{}}"#, .map([:])),
         (#"{"mapValue":{"fields":{}}}"#, .map([:])),
-        (#"{"mapValue":{"fields":{"a":{"booleanValue":true},"b":{"mapValue":{"fields":{"c":{"integerValue":"1"}}}}}}}"#,
-         .map(["a": .boolean(true), "b": .map(["c": .integer(1)])])),
+        (
+            #"{"mapValue":{"fields":{"a":{"booleanValue":true},"b":{"mapValue":{"fields":{"c":{"integerValue":"1"}}}}}}}"#,
+            .map(["a": .boolean(true), "b": .map(["c": .integer(1)])])
+        ),
         // members that are not value members are ignored
         (#"{"integerValue":"1","foo":2}"#, .integer(1)),
     ])
@@ -187,13 +193,17 @@ struct FirestoreValueRESTDecodingTests {
 
     @Test(arguments: [
         // a bad value nested at tags[2]
-        (#"{"tags":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"},{"integerValue":"x"}]}}}"#,
-         "field tags[2]: "),
+        (
+            #"{"tags":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"},{"integerValue":"x"}]}}}"#,
+            "field tags[2]: "
+        ),
         // a bad value nested at profile.age
         (#"{"profile":{"mapValue":{"fields":{"age":{"integerValue":"old"}}}}}"#, "field profile.age: "),
         // deeper: profile.tags[1].x
-        (#"{"profile":{"mapValue":{"fields":{"tags":{"arrayValue":{"values":[{"nullValue":null},{"mapValue":{"fields":{"x":{}}}}]}}}}}}"#,
-         "field profile.tags[1].x: "),
+        (
+            #"{"profile":{"mapValue":{"fields":{"tags":{"arrayValue":{"values":[{"nullValue":null},{"mapValue":{"fields":{"x":{}}}}]}}}}}}"#,
+            "field profile.tags[1].x: "
+        ),
         // names that need quoting are quoted as field paths
         (#"{"a.b":{"booleanValue":0}}"#, "field `a.b`: "),
         (#"{"m":{"mapValue":{"fields":{"spam-eggs":{"doubleValue":"x"}}}}}"#, "field m.`spam-eggs`: "),
@@ -299,15 +309,21 @@ struct FirestoreValueRESTEncodingTests {
         (.bytes(Data([0xFB, 0xFF])), #"{"bytesValue":"+/8="}"#),
         (.bytes(Data()), #"{"bytesValue":""}"#),
         (.reference(appleName), #"{"referenceValue":"projects/p/databases/(default)/documents/fruits/apple"}"#),
-        (.geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25)),
-         #"{"geoPointValue":{"latitude":37.5,"longitude":-122.25}}"#),
+        (
+            .geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25)),
+            #"{"geoPointValue":{"latitude":37.5,"longitude":-122.25}}"#
+        ),
         (.geoPoint(GeoPoint(latitude: 0, longitude: 5)), #"{"geoPointValue":{"latitude":0.0,"longitude":5.0}}"#),
         (.array([]), #"{"arrayValue":{"values":[]}}"#),
-        (.array([.integer(1), .string("a")]),
-         #"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"}]}}"#),
+        (
+            .array([.integer(1), .string("a")]),
+            #"{"arrayValue":{"values":[{"integerValue":"1"},{"stringValue":"a"}]}}"#
+        ),
         (.map([:]), #"{"mapValue":{"fields":{}}}"#),
-        (.map(["b": .boolean(false), "a": .map(["c": .null])]),
-         #"{"mapValue":{"fields":{"a":{"mapValue":{"fields":{"c":{"nullValue":null}}}},"b":{"booleanValue":false}}}}"#),
+        (
+            .map(["b": .boolean(false), "a": .map(["c": .null])]),
+            #"{"mapValue":{"fields":{"a":{"mapValue":{"fields":{"c":{"nullValue":null}}}},"b":{"booleanValue":false}}}}"#
+        ),
     ])
     func encodes(value: FirestoreValue, expected: String) throws {
         #expect(value.restJSON == (try json(expected)))
@@ -386,8 +402,10 @@ struct FirestoreValuePlainJSONTests {
         (.string("x"), #""x""#),
         (.bytes(Data([0x00, 0x01, 0x02, 0xFF])), #""AAEC/w==""#),
         (.reference(appleName), #""fruits/apple""#),
-        (.reference("projects/p/databases/(default)/documents/fruits/apple/reviews/r1"),
-         #""fruits/apple/reviews/r1""#),
+        (
+            .reference("projects/p/databases/(default)/documents/fruits/apple/reviews/r1"),
+            #""fruits/apple/reviews/r1""#
+        ),
         (.reference("not-a-resource-name"), #""not-a-resource-name""#),
         (.reference("projects/p/databases/(default)/documents/documents/d"), #""documents/d""#),
         (.geoPoint(GeoPoint(latitude: 37.5, longitude: -122.25)), #"{"latitude":37.5,"longitude":-122.25}"#),

@@ -7,12 +7,17 @@ import Testing
 /// the behaviour the project promises (no trap, no silent change, a clear error naming where).
 @Suite(.timeLimit(.minutes(2))) struct HostileInputTests {
     @Test func skippedResultsOverflowIsAnErrorNotATrap() throws {
-        #expect(throws: FirestoreError(code: .internal, message:
-            "runQuery element 0: skippedResults 9223372036854775807 is not a count")
+        #expect(
+            throws: FirestoreError(
+                code: .internal,
+                message:
+                    "runQuery element 0: skippedResults 9223372036854775807 is not a count")
         ) {
             try Firestore.decodeRunQuery(json(#"[{"skippedResults":9223372036854775807},{"skippedResults":1}]"#))
         }
-        #expect(throws: FirestoreError(code: .internal, message: "runQuery element 0: skippedResults -5 is not a count")) {
+        #expect(
+            throws: FirestoreError(code: .internal, message: "runQuery element 0: skippedResults -5 is not a count")
+        ) {
             try Firestore.decodeRunQuery(json(#"[{"readTime":"2024-05-01T00:00:00Z","skippedResults":-5}]"#))
         }
     }
@@ -60,8 +65,9 @@ import Testing
     }
 
     @Test func domainScopedProjectIsAccepted() throws {
-        #expect(try DatabaseID(projectID: "example.com:my-app").documentsRoot
-            == "projects/example.com:my-app/databases/(default)/documents")
+        #expect(
+            try DatabaseID(projectID: "example.com:my-app").documentsRoot
+                == "projects/example.com:my-app/databases/(default)/documents")
     }
 
     @Test(arguments: ["127.0.0.1:99999", "127.0.0.1:9?x", "127.0.0.1", "host:0", ":8080", "a b:1", "[::1"])
@@ -93,13 +99,25 @@ import Testing
     @Test func pagingRefusesMalformedPages() async throws {
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p")
         await #expect(throws: FirestoreError(code: .internal, message: "list c: documents is a string, not an array")) {
-            _ = try await db.collectPages("list c", listKey: "documents") { _ in ["documents": "x"] } decode: { $1 }
+            _ = try await db.collectPages("list c", listKey: "documents") { _ in
+                ["documents": "x"]
+            } decode: {
+                $1
+            }
         }
         await #expect(throws: FirestoreError(code: .internal, message: "list c: nextPageToken is a number")) {
-            _ = try await db.collectPages("list c", listKey: "documents") { _ in ["nextPageToken": 3] } decode: { $1 }
+            _ = try await db.collectPages("list c", listKey: "documents") { _ in
+                ["nextPageToken": 3]
+            } decode: {
+                $1
+            }
         }
         await #expect(throws: FirestoreError(code: .internal, message: "list c: the server repeated page token t")) {
-            _ = try await db.collectPages("list c", listKey: "documents") { _ in ["nextPageToken": "t"] } decode: { $1 }
+            _ = try await db.collectPages("list c", listKey: "documents") { _ in
+                ["nextPageToken": "t"]
+            } decode: {
+                $1
+            }
         }
     }
 }

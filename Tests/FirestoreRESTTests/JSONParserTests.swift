@@ -59,11 +59,13 @@ struct JSONParserTests {
     /// Swift `String` keys compare by canonical equivalence, so `é` (U+00E9) and `e` + U+0301 cannot both be
     /// keys of one dictionary: the parser refuses such an object instead of silently dropping a value.
     @Test func canonicallyEquivalentKeysAreRefusedNotMerged() throws {
-        #expect(throws: JSONParseError(
-            reason: "duplicate object key \"\u{E9}\" (or a canonically equivalent spelling)", offset: 12)
+        #expect(
+            throws: JSONParseError(
+                reason: "duplicate object key \"\u{E9}\" (or a canonically equivalent spelling)", offset: 12)
         ) { try JSONValue.parse(#"{"\u00e9":1,"e\u0301":2}"#) }
-        #expect(throws: JSONParseError(
-            reason: "duplicate object key \"a\" (or a canonically equivalent spelling)", offset: 8)
+        #expect(
+            throws: JSONParseError(
+                reason: "duplicate object key \"a\" (or a canonically equivalent spelling)", offset: 8)
         ) { try JSONValue.parse(#"{"a":1, "a":2}"#) }
     }
 
@@ -164,14 +166,15 @@ struct JSONParserTests {
 
     // MARK: Invalid UTF-8
 
-    @Test(arguments: [
-        ([0x22, 0xFF, 0x22], 0),  // "\xFF"
-        ([0x22, 0xC0, 0x80, 0x22], 0),  // overlong NUL
-        ([0x22, 0xE2, 0x82, 0x22], 0),  // truncated 3-byte sequence
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 0),  // encoded surrogate D800
-        ([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], 1),  // ["\n\xFF"] (slow path after an escape)
-        ([0xFF], 0),  // outside a string
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x22, 0xFF, 0x22], 0),  // "\xFF"
+            ([0x22, 0xC0, 0x80, 0x22], 0),  // overlong NUL
+            ([0x22, 0xE2, 0x82, 0x22], 0),  // truncated 3-byte sequence
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 0),  // encoded surrogate D800
+            ([0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D], 1),  // ["\n\xFF"] (slow path after an escape)
+            ([0xFF], 0),  // outside a string
+        ] as [([UInt8], Int)])
     func rejectsInvalidUTF8(bytes: [UInt8], offset: Int) {
         let error = #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(bytes)) }
         #expect(error?.offset == offset)

@@ -120,7 +120,9 @@ struct DatabaseIDTests {
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: UnreachableTransport())
         let path = try ResourcePath(segments: ["c", "a#b c"])
         #expect(db.encodedName(of: path) == "projects/p/databases/(default)/documents/c/a%23b%20c")
-        #expect(db.url(db.encodedName(of: path)) == "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents/c/a%23b%20c")
+        #expect(
+            db.url(db.encodedName(of: path))
+                == "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents/c/a%23b%20c")
         #expect(db.document("c/a b").resourceName == "projects/p/databases/(default)/documents/c/a b")
     }
 }

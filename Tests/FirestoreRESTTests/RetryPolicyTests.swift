@@ -65,7 +65,8 @@ struct RetryPolicyTests {
     }
 
     @Test func theRetryAfterHeaderWinsOverRetryInfo() {
-        let body = #"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"9s"}]}}"#
+        let body =
+            #"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"9s"}]}}"#
         let response = HTTPResponse(status: 429, headers: [HTTPHeader("Retry-After", "2")], body: Data(body.utf8))
         #expect(RetryPolicy.serverDelay(of: response) == .seconds(2))
     }

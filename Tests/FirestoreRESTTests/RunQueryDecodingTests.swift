@@ -91,7 +91,8 @@ struct RunQueryDecodingTests {
 
     @Test func skippedResultsAreSummed() throws {
         let body = try json(
-            #"[{"readTime":"2024-05-01T00:00:00Z","skippedResults":2},{"readTime":"2024-05-01T00:00:00Z","skippedResults":3}]"#)
+            #"[{"readTime":"2024-05-01T00:00:00Z","skippedResults":2},{"readTime":"2024-05-01T00:00:00Z","skippedResults":3}]"#
+        )
         #expect(try Firestore.decodeRunQuery(body).skippedResults == 5)
     }
 
@@ -158,8 +159,10 @@ struct BatchGetDecodingTests {
             #"[{"transaction":"ESUAAAAAAAAA"},{"missing":"projects/p/databases/(default)/documents/c/x","readTime":"2024-05-01T00:00:00Z"}]"#
         )
         let response = try Firestore.decodeBatchGet(body)
-        #expect(response == BatchGetResponse(
-            found: [:], missing: ["projects/p/databases/(default)/documents/c/x"], readTime: may1Midnight))
+        #expect(
+            response
+                == BatchGetResponse(
+                    found: [:], missing: ["projects/p/databases/(default)/documents/c/x"], readTime: may1Midnight))
     }
 
     @Test func errorAfterFound() throws {
@@ -172,7 +175,8 @@ struct BatchGetDecodingTests {
     }
 
     @Test func malformedFoundIsInternal() throws {
-        let body = try json(#"[{"found":{"name":"projects/p/databases/(default)/documents/c/a","fields":{"x":{"integerValue":"x"}}}}]"#)
+        let body = try json(
+            #"[{"found":{"name":"projects/p/databases/(default)/documents/c/a","fields":{"x":{"integerValue":"x"}}}}]"#)
         let error = #expect(throws: FirestoreError.self) { try Firestore.decodeBatchGet(body) }
         #expect(error?.code == .internal)
         #expect(error?.message.hasPrefix("batchGet element 0: ") == true)
@@ -202,7 +206,8 @@ struct DocumentRESTTests {
 
     @Test func snakeCaseTimes() throws {
         let document = try Document(
-            restJSON: json(#"{"name":"n/c/d","create_time":"2024-01-01T00:00:00Z","update_time":"2024-01-01T00:00:01Z"}"#))
+            restJSON: json(
+                #"{"name":"n/c/d","create_time":"2024-01-01T00:00:00Z","update_time":"2024-01-01T00:00:01Z"}"#))
         #expect(document.createTime == ts(1_704_067_200, 0))
         #expect(document.updateTime == ts(1_704_067_201, 0))
     }
@@ -232,6 +237,7 @@ struct DocumentRESTTests {
                 )))
         #expect(
             document.restJSON(includingTimes: false)
-                == (try json(#"{"name":"projects/p/databases/(default)/documents/c/d","fields":{"a":{"integerValue":"1"}}}"#)))
+                == (try json(
+                    #"{"name":"projects/p/databases/(default)/documents/c/d","fields":{"a":{"integerValue":"1"}}}"#)))
     }
 }

@@ -21,9 +21,16 @@ import Testing
 
     @Test func errorsNameTheirCause() {
         #expect(throws: FirestoreError(code: .permissionDenied, message: "no", httpStatus: 200)) {
-            try Firestore.decodeRunQuery(body: Data(#"[{"readTime":"2024-05-01T00:00:00Z"},{"error":{"code":403,"message":"no","status":"PERMISSION_DENIED"}}]"#.utf8))
+            try Firestore.decodeRunQuery(
+                body: Data(
+                    #"[{"readTime":"2024-05-01T00:00:00Z"},{"error":{"code":403,"message":"no","status":"PERMISSION_DENIED"}}]"#
+                        .utf8))
         }
-        #expect(throws: FirestoreError(code: .internal, message: "runQuery response is not JSON: invalid JSON at byte 36: unexpected end of input in an array")) {
+        #expect(
+            throws: FirestoreError(
+                code: .internal,
+                message: "runQuery response is not JSON: invalid JSON at byte 36: unexpected end of input in an array")
+        ) {
             try Firestore.decodeRunQuery(body: Data(#"[{"readTime":"2024-05-01T00:00:00Z"}"#.utf8))
         }
         #expect(throws: FirestoreError(code: .internal, message: "runQuery response carries no readTime")) {

@@ -230,7 +230,8 @@ struct StructuredQueryTests {
 
     @Test func runQueryBody() throws {
         let query = try makeDB().collection("c").limit(to: 1)
-        #expect(try query.runQueryBody() == (try json(#"{"structuredQuery":{"from":[{"collectionId":"c"}],"limit":1}}"#)))
+        #expect(
+            try query.runQueryBody() == (try json(#"{"structuredQuery":{"from":[{"collectionId":"c"}],"limit":1}}"#)))
     }
 
     @Test func runningNeverReachesTheNetworkHere() async throws {
@@ -276,7 +277,8 @@ struct NormalizedOrderByTests {
 
     @Test func descendingOrderAddsNameDescending() throws {
         let query = try makeDB().collection("c").order(by: "a", descending: true)
-        #expect(query.normalizedOrderBy == [Self.order("a", descending: true), Self.order("__name__", descending: true)])
+        #expect(
+            query.normalizedOrderBy == [Self.order("a", descending: true), Self.order("__name__", descending: true)])
     }
 
     @Test func noOrderIsName() throws {
@@ -308,7 +310,8 @@ struct NormalizedOrderByTests {
 
     @Test func inequalityFieldAlreadyOrdered() throws {
         let query = try makeDB().collection("c").whereField("a", isLessThan: 4).order(by: "a", descending: true)
-        #expect(query.normalizedOrderBy == [Self.order("a", descending: true), Self.order("__name__", descending: true)])
+        #expect(
+            query.normalizedOrderBy == [Self.order("a", descending: true), Self.order("__name__", descending: true)])
     }
 
     @Test func explicitNameOrderIsNotRepeated() throws {

@@ -138,9 +138,10 @@ import Testing
             try transaction.setData(["a": 1], forDocument: db.document("c/d"))
         }
         #expect(runs.value == 2)
-        #expect(transport.calls == [
-            "POST :beginTransaction", "POST :commit", "POST :rollback", "POST :beginTransaction", "POST :commit",
-        ])
+        #expect(
+            transport.calls == [
+                "POST :beginTransaction", "POST :commit", "POST :rollback", "POST :beginTransaction", "POST :commit",
+            ])
         #expect(transport.bodies[2] == ["transaction": "T0"])
         #expect(transport.bodies[3] == ["options": ["readWrite": ["retryTransaction": "T0"]]])
         #expect(transport.bodies[4]["transaction"] == "T3")

@@ -1,8 +1,8 @@
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// The cassette file: its exact text, round trips, and errors naming the faulty member.
 @Suite(.timeLimit(.minutes(2))) struct CassetteFormatTests {

@@ -1,9 +1,9 @@
 import FirestoreTestSupport
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// Field case F-31: POST requests are matched with their body, and a miss names the closest recording.
 @Suite(.timeLimit(.minutes(2))) struct CassetteMatchingTests {

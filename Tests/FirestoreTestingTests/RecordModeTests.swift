@@ -1,9 +1,9 @@
 import FirestoreTestSupport
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// The VCR record modes over a cassette file: once, none, all, new episodes.
 @Suite(.timeLimit(.minutes(2))) struct RecordModeTests {

@@ -1,7 +1,7 @@
-@testable import FirestoreTesting
 import Foundation
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// The package's `Recordings/` folder, found from this source file's place (`Tests/FirestoreRESTTests/`).
 enum RecordingsFolder {

@@ -1,8 +1,8 @@
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// Every file in `Recordings/` is free of secrets and of this machine's details, every cassette is exactly
 /// what the recorder writes, and the README lists each one.

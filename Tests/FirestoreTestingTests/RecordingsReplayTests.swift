@@ -1,8 +1,8 @@
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// The cassettes in `Recordings/` (recorded by `Scripts/record` from the real emulator) replayed offline
 /// with the calls their scenarios made, each answer checked against written-out values.

@@ -1,9 +1,9 @@
-@testable import FirestoreTesting
 import Foundation
 import Synchronization
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// Field case F-32 (identical polls replay in order), playback repeats, session order, pace on an injected
 /// clock, and recorded failures.

@@ -1,9 +1,9 @@
 import FirestoreTestSupport
-@testable import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreTesting
 
 /// Field case F-33: credentials never reach a saved cassette, the live run still uses them, and replay still
 /// matches.

@@ -27,10 +27,11 @@ import Testing
         let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
             (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
         }
-        #expect(Set(workloads) == [
-            "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
-            "poll-keys", "feed-100k", "emulator-rtt", "memory",
-        ], "workloads: \(workloads)")
+        #expect(
+            Set(workloads) == [
+                "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
+                "poll-keys", "feed-100k", "emulator-rtt", "memory",
+            ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }
 }

@@ -39,10 +39,11 @@ import Testing
         #expect(recorded[2] == "2\n")
         // query, get, count, then the watch's two-phase poll: runQuery for names, batchGet for documents.
         let root = "/v1/projects/\(project)/databases/(default)/documents"
-        #expect(try Cassette(contentsOfFile: path).interactions.map { $0.request.method + " " + $0.request.path } == [
-            "POST \(root):runQuery", "GET \(root)/fruits/apple", "POST \(root):runAggregationQuery",
-            "POST \(root):runQuery", "POST \(root):batchGet",
-        ])
+        #expect(
+            try Cassette(contentsOfFile: path).interactions.map { $0.request.method + " " + $0.request.path } == [
+                "POST \(root):runQuery", "GET \(root)/fruits/apple", "POST \(root):runAggregationQuery",
+                "POST \(root):runQuery", "POST \(root):batchGet",
+            ])
         // No --emulator, no FIRESTORE_EMULATOR_HOST: the project comes from the cassette.
         for (index, command) in commands.enumerated() {
             let mode = index % 2 == 0 ? [] : ["--record-mode", "none"]

@@ -12,18 +12,21 @@ import Testing
             "--limit-to-last", "3",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(try JSONValue.parse(result.stdout) == JSONValue.parse("""
-            {"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery",
-             "body":{"structuredQuery":{"from":[{"collectionId":"scores"}],
-               "orderBy":[{"field":{"fieldPath":"score"},"direction":"DESCENDING"},
-                          {"field":{"fieldPath":"__name__"},"direction":"DESCENDING"}],
-               "startAt":{"values":[{"integerValue":"4"}],"before":true},
-               "endAt":{"values":[{"integerValue":"2"},
-                                  {"referenceValue":"projects/demo-p/databases/(default)/documents/scores/p4"}],
-                        "before":true},
-               "select":{"fields":[{"fieldPath":"score"},{"fieldPath":"`a.b`"}]},
-               "offset":1,"limit":3}}}
-            """))
+        #expect(
+            try JSONValue.parse(result.stdout)
+                == JSONValue.parse(
+                    """
+                    {"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery",
+                     "body":{"structuredQuery":{"from":[{"collectionId":"scores"}],
+                       "orderBy":[{"field":{"fieldPath":"score"},"direction":"DESCENDING"},
+                                  {"field":{"fieldPath":"__name__"},"direction":"DESCENDING"}],
+                       "startAt":{"values":[{"integerValue":"4"}],"before":true},
+                       "endAt":{"values":[{"integerValue":"2"},
+                                          {"referenceValue":"projects/demo-p/databases/(default)/documents/scores/p4"}],
+                                "before":true},
+                       "select":{"fields":[{"fieldPath":"score"},{"fieldPath":"`a.b`"}]},
+                       "offset":1,"limit":3}}}
+                    """))
     }
 
     @Test func collectionGroupDryRun() async throws {
@@ -31,22 +34,31 @@ import Testing
             "query", "landmarks", "--collection-group", "--project", "demo-p", "--dry-run", "--select", "",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(try JSONValue.parse(result.stdout) == JSONValue.parse("""
-            {"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery",
-             "body":{"structuredQuery":{"from":[{"collectionId":"landmarks","allDescendants":true}],
-               "select":{"fields":[{"fieldPath":"__name__"}]}}}}
-            """))
+        #expect(
+            try JSONValue.parse(result.stdout)
+                == JSONValue.parse(
+                    """
+                    {"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery",
+                     "body":{"structuredQuery":{"from":[{"collectionId":"landmarks","allDescendants":true}],
+                       "select":{"fields":[{"fieldPath":"__name__"}]}}}}
+                    """))
     }
 
     @Test(arguments: [
         (["query", "c", "--dry-run", "--limit-to-last", "2"], "error: --limit-to-last needs at least one --order-by"),
-        (["query", "c", "--dry-run", "--limit", "1", "--limit-to-last", "2", "--order-by", "a"],
-         "error: --limit and --limit-to-last cannot be combined"),
+        (
+            ["query", "c", "--dry-run", "--limit", "1", "--limit-to-last", "2", "--order-by", "a"],
+            "error: --limit and --limit-to-last cannot be combined"
+        ),
         (["query", "c", "--dry-run", "--start-at", "1,"], "error: --start-at \"1,\": not comma-separated JSON values"),
-        (["query", "c", "--dry-run", "--order-by", "a", "--start-at", "1", "--start-after", "2"],
-         "error: --start-at and --start-after cannot be combined"),
-        (["query", "c", "--dry-run", "--start-at", "1"],
-         "error: the start cursor with values needs at least one order(by:)"),
+        (
+            ["query", "c", "--dry-run", "--order-by", "a", "--start-at", "1", "--start-after", "2"],
+            "error: --start-at and --start-after cannot be combined"
+        ),
+        (
+            ["query", "c", "--dry-run", "--start-at", "1"],
+            "error: the start cursor with values needs at least one order(by:)"
+        ),
         (["query", "c", "--dry-run", "--offset", "x"], "error: --offset \"x\": expected a whole number"),
         (["count"], "error: count needs exactly one COLLECTION_PATH"),
     ])

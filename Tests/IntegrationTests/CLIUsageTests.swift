@@ -5,17 +5,19 @@ import Testing
 /// The tool's usage errors and dry run: no emulator involved.
 @Suite(.timeLimit(.minutes(2))) struct CLIUsageTests {
     @Test func dryRunPrintsTheRequestAndSendsNothing() async throws {
-        let result = try await CLIProcess.run([
-            "query", "fruits", "--emulator", "127.0.0.1:1", "--project", "demo-p",
-            "--where", "isFavourite == true", "--where", "kcal >= 50.5", "--order-by", "name:desc", "--limit", "10",
-        ] + ["--dry-run"])
+        let result = try await CLIProcess.run(
+            [
+                "query", "fruits", "--emulator", "127.0.0.1:1", "--project", "demo-p",
+                "--where", "isFavourite == true", "--where", "kcal >= 50.5", "--order-by", "name:desc", "--limit", "10",
+            ] + ["--dry-run"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout == #"{"body":{"structuredQuery":{"from":[{"collectionId":"fruits"}],"limit":10,"#
-            + #""orderBy":[{"direction":"DESCENDING","field":{"fieldPath":"name"}}],"where":{"compositeFilter":"#
-            + #"{"filters":[{"fieldFilter":{"field":{"fieldPath":"isFavourite"},"op":"EQUAL","value":{"booleanValue":true}}},"#
-            + #"{"fieldFilter":{"field":{"fieldPath":"kcal"},"op":"GREATER_THAN_OR_EQUAL","value":{"doubleValue":50.5}}}],"#
-            + #""op":"AND"}}}},"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery"}"#
-            + "\n")
+        #expect(
+            result.stdout == #"{"body":{"structuredQuery":{"from":[{"collectionId":"fruits"}],"limit":10,"#
+                + #""orderBy":[{"direction":"DESCENDING","field":{"fieldPath":"name"}}],"where":{"compositeFilter":"#
+                + #"{"filters":[{"fieldFilter":{"field":{"fieldPath":"isFavourite"},"op":"EQUAL","value":{"booleanValue":true}}},"#
+                + #"{"fieldFilter":{"field":{"fieldPath":"kcal"},"op":"GREATER_THAN_OR_EQUAL","value":{"doubleValue":50.5}}}],"#
+                + #""op":"AND"}}}},"method":"POST","path":"/v1/projects/demo-p/databases/(default)/documents:runQuery"}"#
+                + "\n")
     }
 
     @Test func singleFilterIsBareAndIntegersStayIntegers() async throws {
@@ -23,35 +25,58 @@ import Testing
             "query", "a/b/c", "--project", "demo-p", "--where", "n in [1, 2.0, \"3\"]", "--dry-run",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout == #"{"body":{"structuredQuery":{"from":[{"collectionId":"c"}],"where":{"fieldFilter":"#
-            + #"{"field":{"fieldPath":"n"},"op":"IN","value":{"arrayValue":{"values":[{"integerValue":"1"},"#
-            + #"{"doubleValue":2.0},{"stringValue":"3"}]}}}}}},"method":"POST","#
-            + #""path":"/v1/projects/demo-p/databases/(default)/documents/a/b:runQuery"}"#
-            + "\n")
+        #expect(
+            result.stdout == #"{"body":{"structuredQuery":{"from":[{"collectionId":"c"}],"where":{"fieldFilter":"#
+                + #"{"field":{"fieldPath":"n"},"op":"IN","value":{"arrayValue":{"values":[{"integerValue":"1"},"#
+                + #"{"doubleValue":2.0},{"stringValue":"3"}]}}}}}},"method":"POST","#
+                + #""path":"/v1/projects/demo-p/databases/(default)/documents/a/b:runQuery"}"#
+                + "\n")
     }
 
     @Test(arguments: [
         (["watch"], "error: watch needs exactly one COLLECTION_PATH"),
-        (["watch", "fruits", "--emulator", "h:1", "--where", "a ~ 1"], "error: --where \"a ~ 1\": unknown operator \"~\""),
-        (["watch", "fruits", "--emulator", "h:1", "--where", "a == {"], "error: --where \"a == {\": VALUE is not JSON"),
+        (
+            ["watch", "fruits", "--emulator", "h:1", "--where", "a ~ 1"],
+            "error: --where \"a ~ 1\": unknown operator \"~\""
+        ),
+        (
+            ["watch", "fruits", "--emulator", "h:1", "--where", "a == {"],
+            "error: --where \"a == {\": VALUE is not JSON"
+        ),
         (["watch", "fruits", "--emulator", "h:1", "--interval", "abc"], "error: --interval \"abc\": expected seconds"),
-        (["watch", "fruits", "--emulator", "h:1", "--count", "0"], "error: --count \"0\": expected a whole number above 0"),
-        (["watch", "fruits", "--emulator", "h:1", "--format", "xml"], "error: --format \"xml\": expected text or jsonl"),
+        (
+            ["watch", "fruits", "--emulator", "h:1", "--count", "0"],
+            "error: --count \"0\": expected a whole number above 0"
+        ),
+        (
+            ["watch", "fruits", "--emulator", "h:1", "--format", "xml"],
+            "error: --format \"xml\": expected text or jsonl"
+        ),
         (["watch", "fruits", "--bogus"], "error: unknown option --bogus"),
         (["query", "fruits/apple", "--dry-run"], "error: \"fruits/apple\" is not a collection path"),
         (["query", "fruits", "--limit", "-1", "--dry-run"], "error: --limit \"-1\": expected a whole number"),
         (["get", "fruits", "--emulator", "h:1"], "error: \"fruits\" is not a document path"),
         (["frobnicate"], "error: unknown command \"frobnicate\""),
-        (["query", "c", "--dry-run", "--order-by", "name:descending"],
-         "error: --order-by \"name:descending\": use FIELD, FIELD:asc or FIELD:desc"),
-        (["query", "c", "--dry-run", "--order-by", "name desc"],
-         "error: --order-by \"name desc\": use FIELD, FIELD:asc or FIELD:desc"),
-        (["query", "c", "--dry-run", "--where", "name==1"],
-         "error: --where \"name==1\": expected 'FIELD OP VALUE' with spaces around OP"),
-        (["query", "c", "--dry-run", "--where", "name == Apple"],
-         "error: --where \"name == Apple\": VALUE is not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '\"Apple\"'"),
-        (["query", "c", "--dry-run", "--where", "n == 99999999999999999999"],
-         "error: --where \"n == 99999999999999999999\": the integer 99999999999999999999 does not fit in 64 bits"),
+        (
+            ["query", "c", "--dry-run", "--order-by", "name:descending"],
+            "error: --order-by \"name:descending\": use FIELD, FIELD:asc or FIELD:desc"
+        ),
+        (
+            ["query", "c", "--dry-run", "--order-by", "name desc"],
+            "error: --order-by \"name desc\": use FIELD, FIELD:asc or FIELD:desc"
+        ),
+        (
+            ["query", "c", "--dry-run", "--where", "name==1"],
+            "error: --where \"name==1\": expected 'FIELD OP VALUE' with spaces around OP"
+        ),
+        (
+            ["query", "c", "--dry-run", "--where", "name == Apple"],
+            "error: --where \"name == Apple\": VALUE is not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '\"Apple\"'"
+        ),
+        (
+            ["query", "c", "--dry-run", "--where", "n == 99999999999999999999"],
+            "error: --where \"n == 99999999999999999999\": the integer 99999999999999999999 does not fit in 64 bits"
+        ),
         (["query", "c", "--project", "Bad Project!", "--emulator", "127.0.0.1:1"], "error: invalid project ID"),
         (["get", "c/d", "--emulator", "127.0.0.1:99999"], "error: invalid emulator host"),
         (["watch", "c", "--emulator", "h:1", "--interval", "0x10"], "error: --interval \"0x10\": expected seconds"),

@@ -14,7 +14,9 @@ import Testing
         init(_ type: DocumentChangeType, _ id: String, _ oldIndex: Int?, _ newIndex: Int?) {
             (self.type, self.id, self.oldIndex, self.newIndex) = (type, id, oldIndex, newIndex)
         }
-        var description: String { "\(type) \(id) \(oldIndex.map(String.init) ?? "nil")->\(newIndex.map(String.init) ?? "nil")" }
+        var description: String {
+            "\(type) \(id) \(oldIndex.map(String.init) ?? "nil")->\(newIndex.map(String.init) ?? "nil")"
+        }
     }
 
     static func changes(_ snapshot: QuerySnapshot) -> [Change] {
@@ -33,9 +35,10 @@ import Testing
         var feed = query.snapshots(interval: .milliseconds(50)).makeAsyncIterator()
 
         let first = try #require(try await feed.next())
-        #expect(Self.changes(first) == [
-            Change(.added, "apple", nil, 0), Change(.added, "banana", nil, 1), Change(.added, "date", nil, 2),
-        ])
+        #expect(
+            Self.changes(first) == [
+                Change(.added, "apple", nil, 0), Change(.added, "banana", nil, 1), Change(.added, "date", nil, 2),
+            ])
         #expect(first.documents.map(\.documentID) == ["apple", "banana", "date"])
 
         try await fruits.document("fig").setData(["name": "Fig", "isFavourite": true])
@@ -64,17 +67,20 @@ import Testing
         // Several changes in one poll: removals, then additions, then modifications.
         let batch: [Write] = [
             .delete(path: try ResourcePath("fruits/apple"), precondition: nil),
-            .update(path: try ResourcePath("fruits/cherry"), fields: ["name": "Cherry", "isFavourite": true],
-                    mask: nil, precondition: nil),
-            .update(path: try ResourcePath("fruits/banana"), fields: ["name": "Avocado", "isFavourite": true],
-                    mask: nil, precondition: nil),
+            .update(
+                path: try ResourcePath("fruits/cherry"), fields: ["name": "Cherry", "isFavourite": true],
+                mask: nil, precondition: nil),
+            .update(
+                path: try ResourcePath("fruits/banana"), fields: ["name": "Avocado", "isFavourite": true],
+                mask: nil, precondition: nil),
         ]
         _ = try await db.commit(batch)
         let combined = try #require(try await feed.next())
-        #expect(Self.changes(combined) == [
-            // cherry is placed against banana's old version (Plantain), as the SDKs do; then banana moves.
-            Change(.removed, "apple", 0, nil), Change(.added, "cherry", nil, 0), Change(.modified, "banana", 1, 0),
-        ])
+        #expect(
+            Self.changes(combined) == [
+                // cherry is placed against banana's old version (Plantain), as the SDKs do; then banana moves.
+                Change(.removed, "apple", 0, nil), Change(.added, "cherry", nil, 0), Change(.modified, "banana", 1, 0),
+            ])
         #expect(combined.documents.map(\.documentID) == ["banana", "cherry"])
     }
 

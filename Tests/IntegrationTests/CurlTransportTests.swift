@@ -140,8 +140,10 @@ struct CurlTransportTests {
         try await LoopbackHTTPServer.with { server in
             let transport = CurlTransport()
             let url = server.baseURL + "/connection"
-            let read = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data("{}".utf8),
-                                                            isIdempotent: true))
+            let read = try await transport.send(
+                HTTPRequest(
+                    method: "POST", url: url, body: Data("{}".utf8),
+                    isIdempotent: true))
             let write = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data("{}".utf8)))
             let patch = try await transport.send(HTTPRequest(method: "PATCH", url: url, body: Data("{}".utf8)))
             let get = try await transport.send(HTTPRequest(method: "GET", url: url))

@@ -13,17 +13,23 @@ import Testing
         let id: String
         let oldIndex: Int?
         let newIndex: Int?
-        var description: String { "\(type) \(id) \(oldIndex.map(String.init) ?? "-")>\(newIndex.map(String.init) ?? "-")" }
+        var description: String {
+            "\(type) \(id) \(oldIndex.map(String.init) ?? "-")>\(newIndex.map(String.init) ?? "-")"
+        }
     }
 
     /// Runs the first issue's scenario and returns each snapshot's changes and phase-two fetch counts.
     static func scenario(_ mode: PollMode) async throws -> (changes: [[Change]], fetched: [Int]) {
         let db = try LiveFirestore.make("modes-\(mode.rawValue)")
         let fruits = db.collection("fruits")
-        for (id, name, favourite) in [("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false),
-                                       ("date", "Date", true)] {
-            try await fruits.document(id).setData(["name": .string(name), "isFavourite": .boolean(favourite),
-                                                   "padding": .string(String(repeating: "x", count: 1000))])
+        for (id, name, favourite) in [
+            ("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false),
+            ("date", "Date", true),
+        ] {
+            try await fruits.document(id).setData([
+                "name": .string(name), "isFavourite": .boolean(favourite),
+                "padding": .string(String(repeating: "x", count: 1000)),
+            ])
         }
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
         var feed = query.snapshots(interval: .milliseconds(50), mode: mode).makeAsyncIterator()
@@ -31,9 +37,10 @@ import Testing
         var fetched: [Int] = []
         func next() async throws {
             let snapshot = try #require(try await feed.next())
-            changes.append(snapshot.documentChanges.map {
-                Change(type: $0.type, id: $0.document.documentID, oldIndex: $0.oldIndex, newIndex: $0.newIndex)
-            })
+            changes.append(
+                snapshot.documentChanges.map {
+                    Change(type: $0.type, id: $0.document.documentID, oldIndex: $0.oldIndex, newIndex: $0.newIndex)
+                })
             fetched.append(snapshot.statistics?.documentsFetched ?? -1)
         }
         try await next()
@@ -54,9 +61,11 @@ import Testing
         let keys = try await Self.scenario(.keys)
         let full = try await Self.scenario(.fullDocuments)
         let expected: [[Change]] = [
-            [Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
-             Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
-             Change(type: .added, id: "date", oldIndex: nil, newIndex: 2)],
+            [
+                Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
+                Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
+                Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
+            ],
             [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
             [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
             [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
@@ -74,8 +83,10 @@ import Testing
         let db = try LiveFirestore.make("bytes")
         let items = db.collection("items")
         for number in 0..<50 {
-            try await items.document("i\(number)").setData(["n": .integer(Int64(number)),
-                                                            "text": .string(String(repeating: "y", count: 1000))])
+            try await items.document("i\(number)").setData([
+                "n": .integer(Int64(number)),
+                "text": .string(String(repeating: "y", count: 1000)),
+            ])
         }
         // An unchanged keys-mode poll is the keys query alone; an unchanged full-mode poll is the whole query.
         let keys = try await items.select([String]()).runQuery().responseBytes
@@ -100,9 +111,10 @@ import Testing
         let items = direct.collection("items")
         for number in 0..<5 { try await items.document("seed\(number)").setData(["n": .integer(Int64(number))]) }
 
-        let policy = PollingPolicy(interval: .milliseconds(10),
-                                   errorBackoff: .init(initial: .milliseconds(10), multiplier: 2, maximum: .milliseconds(80)),
-                                   jitter: 0)
+        let policy = PollingPolicy(
+            interval: .milliseconds(10),
+            errorBackoff: .init(initial: .milliseconds(10), multiplier: 2, maximum: .milliseconds(80)),
+            jitter: 0)
         let query = viaProxy.collection("items").order(by: "n")
         let failures = Mutex<[String]>([])
         var feed = query.snapshots(mode: mode, policy: policy) { event in
@@ -115,7 +127,9 @@ import Testing
             var step = 0
             while counting.runQueryCount < 200 && step < 1000 {
                 try await items.document("new\(step)").setData(["n": .integer(Int64(100 + step))])
-                if step % 3 == 0 { try await items.document("seed\(step % 5)").updateData(["touched": .integer(Int64(step))]) }
+                if step % 3 == 0 {
+                    try await items.document("seed\(step % 5)").updateData(["touched": .integer(Int64(step))])
+                }
                 if step % 10 == 9 {
                     try await items.document("new\(step - 5)").delete()
                     deleted.insert("new\(step - 5)")

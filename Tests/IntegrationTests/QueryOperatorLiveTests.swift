@@ -32,11 +32,13 @@ import Testing
         #expect(try await Self.ids(cities.whereField("population", isLessThan: 860_000)) == ["DC"])
         #expect(try await Self.ids(cities.whereField("population", isLessThanOrEqualTo: 860_000)) == ["DC", "SF"])
         #expect(try await Self.ids(cities.whereField("population", isGreaterThan: 9_000_000)) == ["BJ"])
-        #expect(try await Self.ids(cities.whereField("population", isGreaterThanOrEqualTo: 9_000_000))
-            == ["TOK", "BJ"])
+        #expect(
+            try await Self.ids(cities.whereField("population", isGreaterThanOrEqualTo: 9_000_000))
+                == ["TOK", "BJ"])
         #expect(try await Self.ids(cities.whereField("regions", arrayContains: "west_coast")) == ["LA", "SF"])
-        #expect(try await Self.ids(cities.whereField("regions", arrayContainsAny: ["socal", "kanto"]))
-            == ["LA", "TOK"])
+        #expect(
+            try await Self.ids(cities.whereField("regions", arrayContainsAny: ["socal", "kanto"]))
+                == ["LA", "TOK"])
         #expect(try await Self.ids(cities.whereField("name", in: ["Tokyo", "Beijing", "Paris"])) == ["BJ", "TOK"])
         #expect(try await Self.ids(cities.whereField("state", notIn: ["CA"])) == ["NAN"])
         #expect(try await Self.ids(cities.whereField("state", isEqualTo: FirestoreValue.null)) == ["BJ", "DC", "TOK"])
@@ -45,11 +47,13 @@ import Testing
 
     @Test func orderAndLimit() async throws {
         let cities = try await Self.seeded("order")
-        #expect(try await Self.ids(cities.order(by: "population", descending: true).limit(to: 3))
-            == ["BJ", "TOK", "LA"])
+        #expect(
+            try await Self.ids(cities.order(by: "population", descending: true).limit(to: 3))
+                == ["BJ", "TOK", "LA"])
         #expect(try await Self.ids(cities.order(by: "name")) == ["BJ", "LA", "NAN", "SF", "TOK", "DC"])
-        #expect(try await Self.ids(cities.whereField("state", isEqualTo: "CA").order(by: "population"))
-            == ["SF", "LA"])
+        #expect(
+            try await Self.ids(cities.whereField("state", isEqualTo: "CA").order(by: "population"))
+                == ["SF", "LA"])
         #expect(try await Self.ids(cities.limit(to: 0)) == [])
         let snapshot = try await cities.whereField("state", isEqualTo: "CA").getDocuments()
         #expect(snapshot.count == 2)

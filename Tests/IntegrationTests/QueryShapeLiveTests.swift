@@ -11,19 +11,32 @@ import Testing
 
     @Test func compositeFilters() async throws {
         let cities = try await QueryOperatorLiveTests.seeded("composite")
-        #expect(try await Self.ids(cities.whereFilter(.orFilter([
-            .whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo"),
-        ]))) == ["LA", "SF", "TOK"])
-        #expect(try await Self.ids(cities.whereFilter(.andFilter([
-            .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
-        ]))) == ["LA"])
-        #expect(try await Self.ids(cities.whereFilter(.orFilter([
-            .andFilter([.whereField("state", isEqualTo: "CA"), .whereField("population", isLessThan: 1_000_000)]),
-            .whereField("regions", arrayContains: "hebei"),
-        ]))) == ["SF", "BJ"])  // the inequality on population orders the results by it first
-        #expect(try await Self.ids(cities.applying([
-            .whereField("state", isEqualTo: "CA"), .order(by: "population", descending: true), .limit(to: 1),
-        ])) == ["LA"])
+        #expect(
+            try await Self.ids(
+                cities.whereFilter(
+                    .orFilter([
+                        .whereField("state", isEqualTo: "CA"), .whereField("name", isEqualTo: "Tokyo"),
+                    ]))) == ["LA", "SF", "TOK"])
+        #expect(
+            try await Self.ids(
+                cities.whereFilter(
+                    .andFilter([
+                        .whereField("state", isEqualTo: "CA"), .whereField("population", isGreaterThan: 1_000_000),
+                    ]))) == ["LA"])
+        #expect(
+            try await Self.ids(
+                cities.whereFilter(
+                    .orFilter([
+                        .andFilter([
+                            .whereField("state", isEqualTo: "CA"), .whereField("population", isLessThan: 1_000_000),
+                        ]),
+                        .whereField("regions", arrayContains: "hebei"),
+                    ]))) == ["SF", "BJ"])  // the inequality on population orders the results by it first
+        #expect(
+            try await Self.ids(
+                cities.applying([
+                    .whereField("state", isEqualTo: "CA"), .order(by: "population", descending: true), .limit(to: 1),
+                ])) == ["LA"])
     }
 
     @Test func cursorsAndPagingWithEqualSortValues() async throws {
@@ -38,7 +51,10 @@ import Testing
         #expect(try await Self.ids(ordered.start(after: [2])) == ["p6", "p7", "p8", "p9"])
         #expect(try await Self.ids(ordered.end(at: [1])) == ["p0", "p1", "p2", "p3"])
         #expect(try await Self.ids(ordered.end(before: [1])) == ["p0", "p1"])
-        #expect(try await Self.ids(ordered.order(by: FieldPath.documentID).start(at: [1, "p3"])) == ["p3", "p4", "p5", "p6", "p7", "p8", "p9"])
+        #expect(
+            try await Self.ids(ordered.order(by: FieldPath.documentID).start(at: [1, "p3"])) == [
+                "p3", "p4", "p5", "p6", "p7", "p8", "p9",
+            ])
 
         // Page by 3 with start(afterDocument:): the cursor carries score and __name__, so p4 and p5 (both
         // score 2) are split across pages without a duplicate or a gap.
@@ -59,12 +75,15 @@ import Testing
     @Test func limitToLastReturnsTheLastRowsInQueryOrder() async throws {
         let cities = try await QueryOperatorLiveTests.seeded("last")
         #expect(try await Self.ids(cities.order(by: "population").limit(toLast: 2)) == ["TOK", "BJ"])
-        #expect(try await Self.ids(cities.order(by: "population", descending: true).limit(toLast: 2))
-            == ["DC", "NAN"])  // NaN sorts below every other number
-        #expect(try await Self.ids(cities.order(by: "population").end(before: [9_000_000]).limit(toLast: 2))
-            == ["SF", "LA"])
-        #expect(try await Self.ids(cities.order(by: "population").start(at: [860_000]).limit(toLast: 10))
-            == ["SF", "LA", "TOK", "BJ"])
+        #expect(
+            try await Self.ids(cities.order(by: "population", descending: true).limit(toLast: 2))
+                == ["DC", "NAN"])  // NaN sorts below every other number
+        #expect(
+            try await Self.ids(cities.order(by: "population").end(before: [9_000_000]).limit(toLast: 2))
+                == ["SF", "LA"])
+        #expect(
+            try await Self.ids(cities.order(by: "population").start(at: [860_000]).limit(toLast: 10))
+                == ["SF", "LA", "TOK", "BJ"])
         await #expect(throws: FirestoreError.self) { try await cities.limit(toLast: 2).getDocuments() }
     }
 
@@ -105,13 +124,16 @@ import Testing
         #expect(all.get(.average("n")) == .double(1.5))
         #expect(all.get(.sum("x")) == .double(4.0))
         #expect(all.get(.average("x")) == .double(2.0))
-        let none = try await items.whereField("group", isEqualTo: "none").aggregate([.count(), .sum("n"), .average("n")])
-            .getAggregation()
+        let none = try await items.whereField("group", isEqualTo: "none").aggregate([
+            .count(), .sum("n"), .average("n"),
+        ])
+        .getAggregation()
         #expect(none.count == 0)
         #expect(none.get(.sum("n")) == .integer(0))
         #expect(none.get(.average("n")) == AggregateValue.null)
         await #expect(throws: FirestoreError.self) {
-            try await items.aggregate([.count(), .sum("a"), .sum("b"), .sum("c"), .sum("d"), .sum("e")]).getAggregation()
+            try await items.aggregate([.count(), .sum("a"), .sum("b"), .sum("c"), .sum("d"), .sum("e")])
+                .getAggregation()
         }
     }
 }

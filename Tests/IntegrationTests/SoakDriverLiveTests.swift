@@ -9,13 +9,18 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct SoakDriverLiveTests {
     @Test(.timeLimit(.minutes(5))) func shortSoakPassesAndPrintsItsFigures() async throws {
         let host = try EmulatorEnvironment.requireHost()
-        let proxy = try await FaultProxy.start(target: host, rate: 0.2, seed: 9, faults: [
-            "500", "503", "429", "reset", "truncate", "badjson", "html", "delay", "timeout", "trickle",
-        ])
+        let proxy = try await FaultProxy.start(
+            target: host, rate: 0.2, seed: 9,
+            faults: [
+                "500", "503", "429", "reset", "truncate", "badjson", "html", "delay", "timeout", "trickle",
+            ])
         defer { proxy.stop() }
         let result = try await CLIProcess.run(
-            ["--emulator", host, "--proxy", proxy.host, "--proxy-log", proxy.logURL.path, "--polls", "80",
-             "--memory-baseline", "20", "--documents", "10", "--project", EmulatorEnvironment.uniqueProjectID("soak")],
+            [
+                "--emulator", host, "--proxy", proxy.host, "--proxy-log", proxy.logURL.path, "--polls", "80",
+                "--memory-baseline", "20", "--documents", "10", "--project",
+                EmulatorEnvironment.uniqueProjectID("soak"),
+            ],
             executable: CLIProcess.builtExecutable("FirestoreSoak"), timeout: 280)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.lines.last == "soak: PASS", "\(result.stdout)")

@@ -190,7 +190,9 @@ struct TransportHardeningTests {
             let error = await #expect(throws: FirestoreError.self) { try await waiting.value }
             #expect(clock.now - start < .seconds(15))  // did not wait for /stall to end
             #expect(error?.code == .cancelled)
-            #expect(error?.message == "request cancelled: \(server.baseURL)/v1/projects/p/databases/(default)/documents/c/waiting")
+            #expect(
+                error?.message
+                    == "request cancelled: \(server.baseURL)/v1/projects/p/databases/(default)/documents/c/waiting")
             // It was cancelled while waiting for the one connection: the server never saw it.
             #expect(try await server.log()["document_requests"] == [])
             busy.cancel()

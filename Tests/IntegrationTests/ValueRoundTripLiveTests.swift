@@ -78,13 +78,15 @@ import Testing
         let reference = db.document("fruits/apple")
         try await reference.setData(["name": "Apple", "color": "red", "stats": ["kcal": 52, "g": 100]])
         try await reference.setData(["stats": ["kcal": 60]], merge: true)
-        #expect(try await reference.getDocument().data() == [
-            "name": "Apple", "color": "red", "stats": ["kcal": 60, "g": 100],
-        ])
+        #expect(
+            try await reference.getDocument().data() == [
+                "name": "Apple", "color": "red", "stats": ["kcal": 60, "g": 100],
+            ])
         try await reference.updateData(["color": "green", "stats.g": 120])
-        #expect(try await reference.getDocument().data() == [
-            "name": "Apple", "color": "green", "stats": ["kcal": 60, "g": 120],
-        ])
+        #expect(
+            try await reference.getDocument().data() == [
+                "name": "Apple", "color": "green", "stats": ["kcal": 60, "g": 120],
+            ])
         try await reference.delete()
         #expect(try await reference.getDocument().exists == false)
         await #expect(throws: FirestoreError.self) { try await reference.updateData(["color": "blue"]) }
@@ -106,7 +108,9 @@ import Testing
     @Test func listDocumentsFollowsPageTokens() async throws {
         let db = try LiveFirestore.make("paging")
         let items = db.collection("items")
-        for number in 0..<7 { try await items.document(String(format: "item%02d", number)).setData(["n": .integer(Int64(number))]) }
+        for number in 0..<7 {
+            try await items.document(String(format: "item%02d", number)).setData(["n": .integer(Int64(number))])
+        }
         let listed = try await items.listDocuments(pageSize: 3)
         #expect(listed.map(\.documentID) == ["item00", "item01", "item02", "item03", "item04", "item05", "item06"])
     }
@@ -121,10 +125,13 @@ import Testing
             #expect(error.httpStatus == nil)
         }
         let transport = db.transport
-        let response = try await transport.send(HTTPRequest(
-            method: "POST", url: db.baseURL + db.database.documentsRoot + ":runQuery",
-            headers: [HTTPHeader("Content-Type", "application/json")],
-            body: Data(#"{"structuredQuery":{"from":[{"collectionId":"c"}],"orderBy":[{"field":{"fieldPath":"a"}}],"startAt":{"values":[{"integerValue":"1"},{"integerValue":"2"}]}}}"#.utf8)))
+        let response = try await transport.send(
+            HTTPRequest(
+                method: "POST", url: db.baseURL + db.database.documentsRoot + ":runQuery",
+                headers: [HTTPHeader("Content-Type", "application/json")],
+                body: Data(
+                    #"{"structuredQuery":{"from":[{"collectionId":"c"}],"orderBy":[{"field":{"fieldPath":"a"}}],"startAt":{"values":[{"integerValue":"1"},{"integerValue":"2"}]}}}"#
+                        .utf8)))
         let error = FirestoreError(status: response.status, body: response.body)
         #expect(error.code == .invalidArgument)
         #expect(error.httpStatus == 400)

@@ -16,8 +16,10 @@ import Testing
         let project = EmulatorEnvironment.uniqueProjectID(label)
         let proxy = try await FaultProxy.start(target: host, rate: rate, seed: seed, faults: [fault], only: [":commit"])
         let transport = CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 10))
-        return (try Firestore.emulator(host: host, projectID: project),
-                try Firestore.emulator(host: proxy.host, projectID: project, transport: transport), proxy)
+        return (
+            try Firestore.emulator(host: host, projectID: project),
+            try Firestore.emulator(host: proxy.host, projectID: project, transport: transport), proxy
+        )
     }
 
     /// The commits the proxy received.

@@ -53,9 +53,10 @@ package struct CLIProcess {
         async let stdoutData = stdout.all()
         async let stderrData = stderr.all()
         let status = await process.exitStatus(timeout: timeout)
-        return Result(status: status,
-                      stdout: String(decoding: await stdoutData, as: UTF8.self),
-                      stderr: String(decoding: await stderrData, as: UTF8.self))
+        return Result(
+            status: status,
+            stdout: String(decoding: await stdoutData, as: UTF8.self),
+            stderr: String(decoding: await stderrData, as: UTF8.self))
     }
 
     /// Everything `handle` delivers until end of file, read on a thread of its own: a blocking read on the

@@ -24,8 +24,10 @@ package final class FaultProxy: @unchecked Sendable {
     /// async code.
     private init(target: String, rate: Double, seed: Int, faults: [String]?, only: [String]?) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", Self.script.path, "--target", target, "--rate", String(rate),
-                         "--seed", String(seed), "--exit-on-eof"]
+        var arguments = [
+            "python3", Self.script.path, "--target", target, "--rate", String(rate),
+            "--seed", String(seed), "--exit-on-eof",
+        ]
         if let faults { arguments += ["--faults", faults.joined(separator: ",")] }
         if let only { arguments += ["--only", only.joined(separator: ",")] }
         process.arguments = arguments
@@ -57,7 +59,9 @@ package final class FaultProxy: @unchecked Sendable {
     package static func start(target: String, rate: Double, seed: Int, faults: [String]? = nil, only: [String]? = nil)
         async throws -> FaultProxy
     {
-        try await BlockingWork.run { try FaultProxy(target: target, rate: rate, seed: seed, faults: faults, only: only) }
+        try await BlockingWork.run {
+            try FaultProxy(target: target, rate: rate, seed: seed, faults: faults, only: only)
+        }
     }
 
     /// Stops the proxy (closing its stdin, then ``Foundation/Process/end(grace:)``) without waiting for it.

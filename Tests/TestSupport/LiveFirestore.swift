@@ -5,7 +5,8 @@ import Foundation
 /// so tests never see each other's documents).
 package enum LiveFirestore {
     package static func make(_ label: String) throws -> Firestore {
-        try Firestore.emulator(host: EmulatorEnvironment.requireHost(),
-                               projectID: EmulatorEnvironment.uniqueProjectID(label))
+        try Firestore.emulator(
+            host: EmulatorEnvironment.requireHost(),
+            projectID: EmulatorEnvironment.uniqueProjectID(label))
     }
 }

@@ -1,6 +1,5 @@
-import Foundation
-
 import FirestoreREST
+import Foundation
 
 /// A loopback server (a `python3` child process on 127.0.0.1, an ephemeral port) that plays Google's OAuth 2
 /// token endpoint, the GCE metadata server, a Firestore document endpoint and an HTTP proxy, and logs what it
@@ -222,7 +221,9 @@ package final class LoopbackAuthServer: @unchecked Sendable {
     }
 
     /// A production-style client (isEmulator false, plain http on loopback) for project `p` on this server.
-    package func firestore(credentials: any Credentials, transport: any HTTPTransport = CurlTransport()) throws -> Firestore {
+    package func firestore(credentials: any Credentials, transport: any HTTPTransport = CurlTransport()) throws
+        -> Firestore
+    {
         Firestore(
             database: try DatabaseID(projectID: "p"), baseURL: baseURL + "/v1/", credentials: credentials,
             transport: transport, isEmulator: false, retryPolicy: .none)

@@ -28,7 +28,8 @@ extension DocumentReference {
         let forwarding = Task {
             do {
                 for try await snapshot in feed {
-                    continuation.yield(DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
+                    continuation.yield(
+                        DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
                 }
                 continuation.finish()
             } catch {

@@ -48,7 +48,8 @@ public struct FirestoreQuery<T: Sendable>: Sendable {
                 configuration: FirestoreQueryConfiguration(
                     path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
                 decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)))
+                makeSource: FirestoreQueryObservable<T>.feedSource(
+                    firestore: firestore, source: source, interval: interval)))
     }
 
     /// The Result form over `firestore`, fed from `source` (the Listen stream unless told otherwise; `interval`
@@ -64,7 +65,8 @@ public struct FirestoreQuery<T: Sendable>: Sendable {
                 configuration: FirestoreQueryConfiguration(
                     path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
                 decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)))
+                makeSource: FirestoreQueryObservable<T>.feedSource(
+                    firestore: firestore, source: source, interval: interval)))
     }
 
     /// A wrapper around an existing observable (for instance one made with a scripted source).

@@ -139,7 +139,8 @@ package struct WatchChangeAggregator: Sendable {
                 guard targets.removeValue(forKey: id) != nil else { continue }
                 let error =
                     change.cause?.error
-                    ?? FirestoreError(code: .internal, message: "Listen: the server removed target \(id) without a cause")
+                    ?? FirestoreError(
+                        code: .internal, message: "Listen: the server removed target \(id) without a cause")
                 events.append(.targetFailed(targetID: id, error: error))
             }
             return events

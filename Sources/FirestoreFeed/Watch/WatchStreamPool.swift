@@ -101,7 +101,9 @@ package final class WatchStreamPool: Sendable {
     private func forget(_ stream: WatchStream, client: ObjectIdentifier, fallbackReason: String?) {
         state.withLock { state in
             if state.streams[client] === stream { state.streams[client] = nil }
-            if let fallbackReason { state.fallbacks[client] = Fallback(client: stream.firestore, reason: fallbackReason) }
+            if let fallbackReason {
+                state.fallbacks[client] = Fallback(client: stream.firestore, reason: fallbackReason)
+            }
         }
     }
 }

@@ -78,8 +78,9 @@ package enum DemoCommand {
         try await CLIError.runtimeErrors {
             if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
             // Replayed, the feed polls without sleeping: the transport gives the pace.
-            try await play(firestore, interval: interval, format: format,
-                           pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
+            try await play(
+                firestore, interval: interval, format: format,
+                pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
         }
     }
 

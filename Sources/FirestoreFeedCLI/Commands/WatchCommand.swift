@@ -39,7 +39,8 @@ enum WatchCommand {
         let options = try QueryOptions(reader, help: help)
         var interval = Duration.seconds(1)
         if let text = reader.value("--interval") {
-            guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 86_400 else {
+            guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 86_400
+            else {
                 throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 86400", help: help)
             }
             interval = .milliseconds(Int64((seconds * 1000).rounded()))

@@ -119,7 +119,8 @@ struct QueryOptions {
 
     /// The query over `collectionPath` (a collection ID with `--collection-group`) with these options.
     func query(_ firestore: Firestore, collectionPath: String) -> Query {
-        var query = collectionGroup ? firestore.collectionGroup(collectionPath) : firestore.collection(collectionPath).query
+        var query =
+            collectionGroup ? firestore.collectionGroup(collectionPath) : firestore.collection(collectionPath).query
         for clause in clauses { query = query.whereField(clause.field, clause.op, clause.value) }
         for order in orders { query = query.order(by: order.field, descending: order.descending) }
         for (flag, values) in cursors {

@@ -18,16 +18,18 @@ package enum Console {
         switch event {
         case .pollFailed(let failure, let retryIn):
             let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
-            error("warning: poll failed (the feed keeps its last good state), retrying in "
-                + "\((seconds * 100).rounded() / 100) s: \(failure)")
+            error(
+                "warning: poll failed (the feed keeps its last good state), retrying in "
+                    + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .recovered:
             error("note: polling recovered")
         case .fellBackToFullDocuments(let reason):
             error("note: keys mode refused, polling whole documents (\(reason))")
         case .listenFailed(let failure, let retryIn):
             let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
-            error("warning: the Listen stream failed (the feed keeps its last good state), reconnecting in "
-                + "\((seconds * 100).rounded() / 100) s: \(failure)")
+            error(
+                "warning: the Listen stream failed (the feed keeps its last good state), reconnecting in "
+                    + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
         }

@@ -39,9 +39,11 @@ package enum OutputFormat: String {
 
     /// A snapshot for people: a heading, one line per change, then the resulting list.
     static func snapshotText(_ snapshot: QuerySnapshot, number: Int) -> String {
-        var lines = ["snapshot \(number) at \(snapshot.readTime?.rfc3339 ?? "?"): \(snapshot.count) document"
-            + (snapshot.count == 1 ? "" : "s") + ", \(snapshot.documentChanges.count) change"
-            + (snapshot.documentChanges.count == 1 ? "" : "s")]
+        var lines = [
+            "snapshot \(number) at \(snapshot.readTime?.rfc3339 ?? "?"): \(snapshot.count) document"
+                + (snapshot.count == 1 ? "" : "s") + ", \(snapshot.documentChanges.count) change"
+                + (snapshot.documentChanges.count == 1 ? "" : "s")
+        ]
         for change in snapshot.documentChanges {
             let id = change.document.documentID
             let data = FirestoreValue.map(change.document.data() ?? [:]).plainJSON.serializedString()
@@ -49,7 +51,8 @@ package enum OutputFormat: String {
             case .added:
                 lines.append("  + added     \(id) at \(change.newIndex ?? -1)  \(data)")
             case .modified:
-                let move = change.oldIndex == change.newIndex
+                let move =
+                    change.oldIndex == change.newIndex
                     ? "at \(change.newIndex ?? -1)" : "moved \(change.oldIndex ?? -1) -> \(change.newIndex ?? -1)"
                 lines.append("  ~ modified  \(id) \(move)  \(data)")
             case .removed:

@@ -61,7 +61,8 @@ package struct WhereClause: Equatable {
         do {
             json = try JSONValue.parse(valueText)
         } catch {
-            let hint = valueText.first.map { $0.isLetter } == true ? "; a string needs JSON quotes: '\"\(valueText)\"'" : ""
+            let hint =
+                valueText.first.map { $0.isLetter } == true ? "; a string needs JSON quotes: '\"\(valueText)\"'" : ""
             throw .invalidArgument("--where \"\(text)\": VALUE is not JSON (\(error))\(hint)")
         }
         if let literal = Self.oversizedIntegerLiteral(in: valueText) {
@@ -90,7 +91,11 @@ package struct WhereClause: Equatable {
         }
         for scalar in json.unicodeScalars {
             if inString {
-                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
                     inString = false
                 }
                 continue

@@ -11,10 +11,11 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the ID and what is wrong with it.
     public init(projectID: String, databaseID: String = "(default)") throws(FirestoreError) {
         func only(_ text: String, _ extra: String) -> Bool {
-            !text.isEmpty && text.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || extra.utf8.contains(byte)
-            }
+            !text.isEmpty
+                && text.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                        || extra.utf8.contains(byte)
+                }
         }
         guard only(projectID, "-_.:"), !projectID.hasPrefix(".") else {
             throw .invalidArgument(
