@@ -7,7 +7,7 @@ import Foundation
 /// ``SnapshotArrayDiff`` against the standard library's `difference(from:).inferringMoves()` and a plain
 /// O(N·M) LCS (``LCSDiff``), with the workload's checksums and the counts every diff must report checked.
 /// Targets (issue 6): exactly N/20 moves; at least 500x faster than the LCS at 10,000; 100,000 elements in
-/// under 0.1 s. Also field case A-3 (5,000 documents, drop 1,000 and append 1,000; target well under 50 ms).
+/// under 0.1 s. Also `diff-a3` (5,000 documents, drop 1,000 and append 1,000; target well under 50 ms).
 /// Measurements: `diff-vs-stdlib` and `diff-vs-lcs` at 1,000 and 10,000 (ratio = ours / baseline), `diff` at
 /// 100,000 and `diff-a3` without a baseline (JSON `null`).
 enum DiffWorkload {

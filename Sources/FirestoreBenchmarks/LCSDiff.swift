@@ -1,5 +1,5 @@
 /// The baseline: a plain O(N·M) longest-common-subsequence diff, as FUISnapshotArrayDiff computes one
-/// (`firebase-semantics.md` §1.5.2, without its memoised recursion): a full dynamic-programming table of
+/// (FirebaseUI-iOS `FUISnapshotArrayDiff.m`, without its memoised recursion): a full dynamic-programming table of
 /// LCS lengths over identities, one backtrack, then retained elements outside the LCS are moves.
 /// At N = M = 10,000 the table holds 10^8 32-bit entries (400 MB).
 struct LCSDiff: CustomStringConvertible {
