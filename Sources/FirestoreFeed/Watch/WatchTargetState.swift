@@ -26,6 +26,8 @@ package struct WatchTargetState: Sendable {
     package var hasPublished = false
     /// The documents the server says match, after the last snapshot point.
     package var documents: [ByteExactName: Document] = [:]
+    /// The same documents in query order (no limit applied), kept sorted as changes are applied.
+    package var ordered: [Document] = []
     /// The last published list, in query order, limit applied.
     package var published: [Document] = []
     /// Changes since the last snapshot point: a new version, or `nil` when the document left the target.
@@ -89,25 +91,29 @@ package struct WatchTargetState: Sendable {
     /// published document and the change list agree.
     /// - Returns: the published list and its changes, or `nil` when nothing visible changed and a snapshot was
     ///   already published.
-    /// - Complexity: O(p + n log n) for p pending changes and n documents (the list is sorted again), plus the
-    ///   change computation (``DocumentChangeComputation``).
+    /// - Complexity: O(p log n) comparisons for p pending changes and n documents (each is found and placed in
+    ///   the ordered list by binary search; the list itself moves O(n) references per change), plus the change
+    ///   computation (``DocumentChangeComputation``).
     package mutating func applyPending(readTime: Timestamp?) -> (documents: [Document], changes: [ComputedChange])? {
         if let pendingResumeToken { resumeToken = pendingResumeToken }
         pendingResumeToken = nil
         if let readTime { self.readTime = readTime }
         if pending.isEmpty && hasPublished { return nil }
         for (name, change) in pending {
+            let old = documents[name]
+            if let document = change, let old, old.updateTime == document.updateTime, old.updateTime != nil {
+                continue
+            }
+            if let old, let index = position(of: old) { ordered.remove(at: index) }
             if let document = change {
-                if let old = documents[name], old.updateTime == document.updateTime, old.updateTime != nil {
-                    continue
-                }
                 documents[name] = document
+                ordered.insert(document, at: insertionPoint(of: document))
             } else {
                 documents.removeValue(forKey: name)
             }
         }
         pending = [:]
-        var list = documents.values.sorted { ordering.compare($0, $1) < 0 }
+        var list = ordered
         switch limit {
         case .first(let n)?: if list.count > n { list.removeLast(list.count - n) }
         case .last(let n)?: if list.count > n { list.removeFirst(list.count - n) }
@@ -119,5 +125,28 @@ package struct WatchTargetState: Sendable {
         hasPublished = true
         guard isFirst || !changes.isEmpty else { return nil }
         return (list, changes)
+    }
+
+    /// The first index of ``ordered`` whose document does not sort before `document`.
+    private func insertionPoint(of document: Document) -> Int {
+        var low = 0
+        var high = ordered.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ordering.compare(ordered[middle], document) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The index of `document` (this exact version, by name) in ``ordered``, or `nil`.
+    private func position(of document: Document) -> Int? {
+        let name = ByteExactName(name: document.name)
+        var index = insertionPoint(of: document)
+        // The ordering ends with `__name__`, so equal documents are the same name; scan the (empty) run of ties.
+        while index < ordered.count, ordering.compare(ordered[index], document) == 0 {
+            if ByteExactName(name: ordered[index].name) == name { return index }
+            index += 1
+        }
+        return ordered.firstIndex { ByteExactName(name: $0.name) == name }
     }
 }
