@@ -68,10 +68,10 @@ package final class WatchStream: Sendable {
 
     /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
     /// snapshot at once when there is one, every document as added.
-    /// - Returns: the target and listener IDs for ``removeListener(target:listener:)``, or `nil` when the stream
-    ///   has ended (the caller then makes a new one).
-    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener) -> (target: Int32, listener: Int)? {
-        state.withLock { state -> (Int32, Int)? in
+    /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
+    ///   (the caller then makes a new one).
+    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener) -> Int? {
+        state.withLock { state -> Int? in
             guard !state.isFinished else { return nil }
             let listenerID = state.nextListenerID
             state.nextListenerID += 1
@@ -93,15 +93,16 @@ package final class WatchStream: Sendable {
             if state.task == nil {
                 state.task = Task { [self] in await run() }
             }
-            return (targetID, listenerID)
+            return listenerID
         }
     }
 
     /// Removes a listener; a target without listeners is removed from the stream, and the stream ends with its
-    /// last target.
-    func removeListener(target targetID: Int32, listener listenerID: Int) {
+    /// last target. The target is found by its key: a re-listen may have given it a new ID since.
+    func removeListener(key: WatchTargetKey, listener listenerID: Int) {
         let ended = state.withLock { state -> Bool in
-            guard state.targets[targetID]?.listeners.removeValue(forKey: listenerID) != nil,
+            guard let targetID = state.byKey[key],
+                state.targets[targetID]?.listeners.removeValue(forKey: listenerID) != nil,
                 state.targets[targetID]?.listeners.isEmpty == true
             else { return false }
             if let key = state.targets.removeValue(forKey: targetID)?.key { state.byKey[key] = nil }

@@ -85,8 +85,8 @@ package final class WatchStreamPool: Sendable {
                 WatchFallback.poll(query, for: listener, reason: reason.text)
                 return stream
             case .success(let watch):
-                if let (target, listenerID) = watch.addListener(query: query, key: key, listener) {
-                    continuation.onTermination = { _ in watch.removeListener(target: target, listener: listenerID) }
+                if let listenerID = watch.addListener(query: query, key: key, listener) {
+                    continuation.onTermination = { _ in watch.removeListener(key: key, listener: listenerID) }
                     return stream
                 }
                 forget(watch, client: id, fallbackReason: nil)
