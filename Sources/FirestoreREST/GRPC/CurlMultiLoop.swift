@@ -1,6 +1,11 @@
 internal import CCurl
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A libcurl multi handle and the dedicated thread that drives it: every easy handle added to it runs on that
 /// thread, and HTTP/2 transfers to the same host share one connection (`CURLMOPT_PIPELINING` =
@@ -44,9 +49,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         self.multi = multi
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        guard TransferThread.start(name: name, { [self] in run() }) else {
+            curl_multi_cleanup(multi)
+            throw FirestoreError(code: .unknown, message: "could not start the gRPC channel's thread")
+        }
     }
 
     /// How many new connections the finished and cancelled transfers opened (sum of `CURLINFO_NUM_CONNECTS`).

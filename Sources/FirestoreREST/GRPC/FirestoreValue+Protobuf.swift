@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FirestoreValue {
     /// Decodes a `google.firestore.v1.Value` message (`google/firestore/v1/document.proto`, oneof

@@ -1,5 +1,10 @@
 internal import CCurl
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One gRPC call's libcurl easy handle and everything its callbacks touch: the request headers, the frame
 /// decoder and the response head and trailers.
@@ -225,8 +230,8 @@ final class GRPCTransfer: @unchecked Sendable {
             return true
         }
         guard let colon = line.firstIndex(of: 0x3A) else { return true }
-        let name = String(decoding: line[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let name = Self.trimmed(line[..<colon])
+        let value = Self.trimmed(line[(colon + 1)...])
         guard !name.isEmpty else { return true }
         if headComplete {
             trailerFields.append(HTTPHeader(name, value))
@@ -338,4 +343,13 @@ final class GRPCTransfer: @unchecked Sendable {
 
     /// New connections this transfer opened (`CURLINFO_NUM_CONNECTS`).
     var connectionsOpened: Int { easy.info(CURLINFO_NUM_CONNECTS) }
+
+    /// `bytes` as UTF-8 text without leading and trailing spaces and tabs (RFC 9110 §5.5 optional white space).
+    private static func trimmed(_ bytes: some Collection<UInt8>) -> String {
+        let array = Array(bytes)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = array.firstIndex(where: { !isSpace($0) }), let last = array.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: array[first...last], as: UTF8.self)
+    }
 }

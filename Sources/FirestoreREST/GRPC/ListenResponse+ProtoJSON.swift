@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The proto3 JSON form of `ListenResponse` (the form Google's conformance `listen-*.json` tests and this
 /// package's cassettes hold): `{"targetChange": {"targetChangeType": "CURRENT", "targetIds": [1],

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Typed reads of one field's payload, each checking the wire type the schema declares for the field
 // (protobuf encoding guide, "Scalar Value Types"). `name` is the field's proto name; it ends the error path.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads protobuf wire-format fields from one message body, checking every length against the end of the
 /// enclosing message (protobuf encoding guide: varints, tags, `fixed64`, `fixed32`, length-delimited
