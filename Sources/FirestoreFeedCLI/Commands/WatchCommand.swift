@@ -20,7 +20,9 @@ enum WatchCommand {
                     versions, then fetch only changed documents; full: poll whole
                     documents
                     """),
-            .flag("--verbose", help: "print each snapshot's poll statistics to stderr"),
+            .flag(
+                "--verbose",
+                help: "print each snapshot's poll statistics (listen: documents delivered) to stderr"),
             .value(
                 "--format", "text|jsonl",
                 help: """
@@ -75,6 +77,12 @@ enum WatchCommand {
                 printed += 1
                 if verbose, let statistics = snapshot.statistics {
                     Console.error("poll \(printed): \(statistics)")
+                } else if verbose {
+                    // A listener is billed one read per document delivered: added or modified (Firestore pricing,
+                    // "Listening to query results"); a removal delivers no document.
+                    let delivered = snapshot.documentChanges.filter { $0.type != .removed }.count
+                    Console.error(
+                        "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)")
                 }
                 switch format {
                 case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
