@@ -72,9 +72,12 @@ public final class BatchedArray: Sendable {
     /// An array fed by `source`, reporting to `delegate` (held weakly). It does not start listening until
     /// ``observeQuery()``.
     ///
-    /// - Parameter delegateQueue: the queue the delegate is called on (like FirebaseUI, which calls on the
-    ///   main queue); `nil` calls it on the delivery task. Either way the calls never overlap, and the next
-    ///   update waits until the delegate has returned.
+    /// - Parameters:
+    ///   - source: where the snapshots come from.
+    ///   - delegate: the receiver of updates and errors, held weakly.
+    ///   - delegateQueue: the queue the delegate is called on (like FirebaseUI, which calls on the main queue);
+    ///     `nil` calls it on the delivery task. Either way the calls never overlap, and the next update waits
+    ///     until the delegate has returned.
     public init(
         source: any QuerySnapshotSource, delegate: (any BatchedArrayDelegate)? = nil,
         delegateQueue: DispatchQueue? = nil
@@ -96,6 +99,12 @@ public final class BatchedArray: Sendable {
 
     /// An array of the results of `query` from `source` (``FeedQuerySource``): Firestore's Listen stream unless
     /// told otherwise, or polling every `interval`.
+    /// - Parameters:
+    ///   - query: the query whose results the array holds.
+    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - interval: time between polls, when polling.
+    ///   - delegate: the receiver of updates and errors, held weakly.
+    ///   - delegateQueue: the queue the delegate is called on; `nil`: the delivery task.
     public convenience init(
         query: some QueryRepresentable, source: FeedSource = .listen, interval: Duration = .seconds(1),
         delegate: (any BatchedArrayDelegate)? = nil, delegateQueue: DispatchQueue? = nil

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// Where a ``BatchedArray`` gets its snapshots: anything that can start a listen on one query. The library's
-/// source is ``PollingQuerySource`` (the change feed behind `query.snapshots(interval:)`); tests and demos can
+/// sources are ``FeedQuerySource`` (the change feed behind `query.snapshots(source:)`) and ``PollingQuerySource``; tests and demos can
 /// script their own.
 public protocol QuerySnapshotSource: Sendable {
     /// Starts a new listen and returns its events in order. An error after which nothing more will come is the

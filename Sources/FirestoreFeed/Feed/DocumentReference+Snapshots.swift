@@ -7,7 +7,7 @@ extension DocumentReference {
     ///
     /// The feed is the query "documents of the parent collection whose `__name__` is this document"
     /// (`FieldPath.documentID`, `EQUAL`), so it has every property of
-    /// ``FirestoreREST/QueryRepresentable/snapshots(source:interval:mode:policy:onEvent:)``: one Listen target
+    /// `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)`: one Listen target
     /// shared by every listener of the document (billed: the document each time it is delivered), the same
     /// reconnection, the same fallback to polling (one read per poll).
     ///

@@ -1,4 +1,4 @@
-/// Where a change feed gets its snapshots from. Every source publishes the same ``QuerySnapshot``s with the same
+/// Where a change feed gets its snapshots from. Every source publishes the same `QuerySnapshot`s with the same
 /// `DocumentChange` rules, so `BatchedArray`, `FirestoreQuery` and the CLI do not depend on the choice.
 ///
 /// | source | latency | billed reads (Firestore pricing, "Listening to query results") |
@@ -11,8 +11,8 @@ public enum FeedSource: String, Sendable, Hashable, CaseIterable {
     /// one target per query. Falls back to `keys` polling when the stream cannot be opened
     /// (`FeedEvent.fellBackToPolling(reason:)`).
     case listen
-    /// Polling in keys mode (``PollMode/keys``).
+    /// Polling in keys mode (`PollMode.keys`).
     case keys
-    /// Polling whole documents (``PollMode/fullDocuments``).
+    /// Polling whole documents (`PollMode.fullDocuments`).
     case full
 }

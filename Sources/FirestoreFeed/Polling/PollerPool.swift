@@ -29,7 +29,7 @@ public final class PollerPool: Sendable {
     /// How many pollers are running.
     public var pollerCount: Int { pollers.withLock { $0.count } }
 
-    /// The change feed of `query`; see `QueryRepresentable.snapshots(interval:mode:policy:onEvent:)`.
+    /// The change feed of `query`; see `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)` with a polling source.
     public func snapshots(
         of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil

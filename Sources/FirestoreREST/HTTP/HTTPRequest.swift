@@ -23,10 +23,16 @@ public struct HTTPRequest: Sendable, Hashable {
     /// only the caller may decide to send it again.
     public var isIdempotent: Bool
 
-    /// - Parameter isIdempotent: `nil` means what the method says: `GET`, `HEAD`, `PUT`, `DELETE` and
-    ///   `OPTIONS` are idempotent, `POST` and `PATCH` are not. ``Firestore`` always passes its own verdict,
-    ///   the one that decides its retries: `true` for reads (GET, and the runQuery, batchGet,
-    ///   runAggregationQuery and listCollectionIds POSTs that begin no transaction), `false` for the rest.
+    /// A request from its parts.
+    /// - Parameters:
+    ///   - method: the HTTP method, e.g. `POST`.
+    ///   - url: the absolute URL.
+    ///   - headers: header fields in order.
+    ///   - body: the body bytes, or `nil` for none.
+    ///   - isIdempotent: `nil` means what the method says: `GET`, `HEAD`, `PUT`, `DELETE` and
+    ///     `OPTIONS` are idempotent, `POST` and `PATCH` are not. ``Firestore`` always passes its own verdict,
+    ///     the one that decides its retries: `true` for reads (GET, and the runQuery, batchGet,
+    ///     runAggregationQuery and listCollectionIds POSTs that begin no transaction), `false` for the rest.
     public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil, isIdempotent: Bool? = nil) {
         self.method = method
         self.url = url
