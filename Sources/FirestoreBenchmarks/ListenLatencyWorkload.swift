@@ -25,7 +25,9 @@ enum ListenLatencyWorkload {
             try await measure(db.collection("listen"), source: .listen, interval: .seconds(1), writes: listenWrites)
         }
         let keys = try blocking {
-            try await measure(db.collection("keys"), source: .keys, interval: .milliseconds(250), writes: pollWrites)
+            try await measure(
+                db.collection("keys"), source: .keys, interval: .milliseconds(250), writes: pollWrites,
+                randomPhase: true)
         }
         let p = ListenSupport.percentile
         let ms = ListenSupport.ms
@@ -60,9 +62,12 @@ enum ListenLatencyWorkload {
     }
 
     /// `writes` sequential writes of one document of `collection`, each timed to the snapshot that carries it.
-    static func measure(_ collection: CollectionReference, source: FeedSource, interval: Duration, writes: Int)
-        async throws -> Samples
-    {
+    /// `randomPhase` waits a random part of `interval` (Task.sleep, no thread blocked) before each write, so writes
+    /// are not in step with the poller, which starts its pause when it publishes the previous write's snapshot.
+    static func measure(
+        _ collection: CollectionReference, source: FeedSource, interval: Duration, writes: Int,
+        randomPhase: Bool = false
+    ) async throws -> Samples {
         let probe = collection.document("probe")
         try await probe.setData(["seq": .integer(-1)])
         let clock = ContinuousClock()
@@ -84,6 +89,7 @@ enum ListenLatencyWorkload {
         var samples = Samples()
         for seq in 0..<writes {
             let value = FirestoreValue.integer(Int64(seq))
+            if randomPhase { try await Task.sleep(for: interval * Double.random(in: 0..<1)) }
             let start = clock.now
             try await probe.setData(["seq": .integer(Int64(seq))])
             let written = clock.now
