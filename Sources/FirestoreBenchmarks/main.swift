@@ -23,6 +23,12 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         { try EmulatorRoundTripWorkload.run(requests: quick ? 5 : 100, documents: quick ? 10 : 100) }
     ),
     ("memory", nil, { try MemoryWorkload.run(count: quick ? 1_000 : 100_000) }),
+    (
+        "listen-latency", nil,
+        { try ListenLatencyWorkload.run(listenWrites: quick ? 20 : 200, pollWrites: quick ? 5 : 40) }
+    ),
+    ("listen-cost", nil, { try ListenCostWorkload.run(documents: quick ? 200 : 10_000, seconds: quick ? 5 : 60) }),
+    ("listen-fanout", nil, { try ListenFanoutWorkload.run(listeners: quick ? 100 : 1_000, changes: quick ? 5 : 20) }),
 ]
 
 var selected: [String] = []

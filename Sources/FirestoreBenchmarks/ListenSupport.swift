@@ -1,0 +1,49 @@
+import FirestoreREST
+import Foundation
+
+/// What the Listen workloads (`listen-latency`, `listen-cost`, `listen-fanout`) share: the emulator's address, a
+/// fresh project per run (the emulator keeps data between runs), percentiles, CPU time.
+enum ListenSupport {
+    /// `FIRESTORE_EMULATOR_HOST`, or `nil` after printing that `workload` is skipped.
+    static func emulatorHost(workload: String) -> String? {
+        guard let host = ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty else {
+            print("\(workload): skipped (FIRESTORE_EMULATOR_HOST is not set; Scripts/bench starts an emulator)")
+            return nil
+        }
+        return host
+    }
+
+    /// A project ID not used before on this emulator, so no run sees another's documents.
+    static func projectID(_ workload: String) -> String {
+        "bench-\(workload)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The nearest-rank `fraction` percentile of `values` (0.5: median).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+
+    /// User plus system CPU seconds of this process so far (`getrusage(RUSAGE_SELF)`).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return value(usage.ru_utime) + value(usage.ru_stime)
+    }
+
+    /// `met` or `MISSED`.
+    static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+}
