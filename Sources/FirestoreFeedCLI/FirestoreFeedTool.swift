@@ -7,10 +7,10 @@ package enum FirestoreFeedTool {
     static let help = """
         USAGE: firestore-feed <command> [options]
 
-        A Firestore REST client with a polling change feed.
+        A Firestore REST client with a realtime change feed (Firestore's Listen stream, or polling).
 
         COMMANDS:
-          watch COLLECTION_PATH   poll a query and print each snapshot's changes
+          watch COLLECTION_PATH   watch a query and print each snapshot's changes
           query COLLECTION_PATH   run a query once, one JSON line per document
           get DOCUMENT_PATH       print one document as a JSON line
           count COLLECTION_PATH   print how many documents a query matches

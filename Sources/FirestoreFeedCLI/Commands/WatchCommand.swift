@@ -9,7 +9,9 @@ enum WatchCommand {
         usage: ["watch COLLECTION_PATH [options]"],
         abstract: "Watches a query and prints every snapshot that has changes (the first one always).",
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
-            .value("--interval", "SECONDS", help: "time between polls when polling, decimal (default 1)"),
+            .value(
+                "--interval", "SECONDS",
+                help: "time between polls with --mode keys|full or after a fallback (default 1)"),
             .value("--count", "N", help: "exit 0 after printing N snapshots"),
             .value(
                 "--mode", "listen|keys|full",
