@@ -2,7 +2,7 @@ import FirestoreFeedCLI
 import Testing
 
 /// The option table (`OptionSpec`, `CommandSpec`) and the parser built on it: no process, no network.
-@Suite(.timeLimit(.minutes(1))) struct OptionParsingTests {
+@Suite(.timeLimit(.minutes(2))) struct OptionParsingTests {
     static let command = CommandSpec(
         usage: ["try PATH [options]"], abstract: "A command for the tests.",
         options: [

@@ -5,7 +5,7 @@ import Testing
 /// The watch change aggregator beyond the single-target conformance files: many targets on one stream, targets
 /// that are not current, resume tokens that only count once their changes are applied, existence filters with
 /// and without a bloom filter, and the client's own removals.
-@Suite(.timeLimit(.minutes(1))) struct WatchChangeAggregatorTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchChangeAggregatorTests {
     static let root = "projects/p/databases/(default)/documents/C/"
     static let byName = DocumentOrdering(orders: [])
 

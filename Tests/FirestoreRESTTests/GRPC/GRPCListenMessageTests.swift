@@ -5,7 +5,7 @@ import Testing
 
 /// `ListenRequest`, `Target` and `ListenResponse` with its members (`google/firestore/v1/firestore.proto`,
 /// `write.proto`, `bloom_filter.proto`, `google/rpc/status.proto`). Expected bytes are worked out by hand.
-@Suite("GRPC Listen messages", .timeLimit(.minutes(1)))
+@Suite("GRPC Listen messages", .timeLimit(.minutes(2)))
 struct GRPCListenMessageTests {
     private struct RefusingTransport: HTTPTransport {
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -18,7 +18,7 @@ import Testing
 ///     create_time { seconds 1714564800 } update_time { seconds 1714564801 nanos 123456000 } }
 ///   target_ids [1, 2] removed_target_ids [3] }
 /// ```
-@Suite("GRPC reference bytes", .timeLimit(.minutes(1)))
+@Suite("GRPC reference bytes", .timeLimit(.minutes(2)))
 struct GRPCReferenceBytesTests {
     static let reference = hex(
         """

@@ -5,7 +5,7 @@ import Testing
 
 /// `google.firestore.v1.StructuredQuery` (`google/firestore/v1/query.proto`) from ``Query``, through the
 /// REST JSON tree. Expected bytes are worked out by hand from `query.proto`'s field numbers.
-@Suite("GRPC StructuredQuery", .timeLimit(.minutes(1)))
+@Suite("GRPC StructuredQuery", .timeLimit(.minutes(2)))
 struct GRPCStructuredQueryTests {
     private struct RefusingTransport: HTTPTransport {
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {

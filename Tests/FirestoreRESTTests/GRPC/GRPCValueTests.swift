@@ -5,7 +5,7 @@ import Testing
 
 /// `google.firestore.v1.Value` and `Document` (`google/firestore/v1/document.proto`) <-> ``FirestoreValue``
 /// and ``Document``. Expected bytes are worked out by hand: tag = field number << 3 | wire type.
-@Suite("GRPC Value and Document", .timeLimit(.minutes(1)))
+@Suite("GRPC Value and Document", .timeLimit(.minutes(2)))
 struct GRPCValueTests {
     static let encodings: [(name: String, value: FirestoreValue, bytes: String)] = [
         ("null: null_value = 11, NULL_VALUE = 0", .null, "58 00"),

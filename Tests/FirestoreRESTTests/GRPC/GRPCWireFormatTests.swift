@@ -6,7 +6,7 @@ import Testing
 /// The bare wire format (protobuf encoding guide): varints, tags, fixed64, length prefixes, skipping unknown
 /// fields of every wire type, and every malformed input. Expected bytes are worked out by hand from the
 /// encoding rules.
-@Suite("GRPC wire format", .timeLimit(.minutes(1)))
+@Suite("GRPC wire format", .timeLimit(.minutes(2)))
 struct GRPCWireFormatTests {
     @Test(
         "varints: 7 bits per byte, least significant first",
