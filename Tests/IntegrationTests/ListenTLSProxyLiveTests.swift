@@ -40,6 +40,9 @@ struct ListenTLSProxyLiveTests {
             transport: CurlTransport(configuration: configuration), isEmulator: true, retryPolicy: .none)
     }
 
+    /// Documents written by REST through the proxy, a Listen feed, two writes: the exact change lists, no feed
+    /// event at all (no `fellBackToPolling`, no `listenFailed`), one open gRPC call, and nginx's access log shows
+    /// the REST commits arriving over HTTP/2.
     @Test func theListenStreamWorksThroughTheProxyWithoutFallingBack() async throws {
         try await TLSGRPCProxy.with(emulatorHost: EmulatorEnvironment.requireHost(), Self.listenThroughTheProxy)
     }
