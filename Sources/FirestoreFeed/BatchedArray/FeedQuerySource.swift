@@ -29,23 +29,6 @@ public struct FeedQuerySource: QuerySnapshotSource {
 
     public func makeSnapshotStream() -> AsyncStream<QuerySnapshotEvent> {
         let (query, source, policy) = (self.query, self.source, self.policy)
-        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let feed = query.snapshots(source: source, policy: policy) { event in
-                switch event {
-                case .pollFailed(let error, _), .listenFailed(let error, _): continuation.yield(.failure(error))
-                case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments, .fellBackToPolling: break
-                }
-            }
-            let task = Task {
-                do {
-                    for try await snapshot in feed { continuation.yield(.snapshot(snapshot)) }
-                } catch {
-                    continuation.yield(.failure(error))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return QuerySnapshotEvent.relay { query.snapshots(source: source, policy: policy, onEvent: $0) }
     }
 }

@@ -33,23 +33,6 @@ public struct PollingQuerySource: QuerySnapshotSource {
 
     public func makeSnapshotStream() -> AsyncStream<QuerySnapshotEvent> {
         let (query, mode, policy, pool) = (self.query, self.mode, self.policy, self.pool)
-        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let feed = pool.snapshots(of: query, mode: mode, policy: policy) { event in
-                switch event {
-                case .pollFailed(let error, _), .listenFailed(let error, _): continuation.yield(.failure(error))
-                case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments, .fellBackToPolling: break
-                }
-            }
-            let task = Task {
-                do {
-                    for try await snapshot in feed { continuation.yield(.snapshot(snapshot)) }
-                } catch {
-                    continuation.yield(.failure(error))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return QuerySnapshotEvent.relay { pool.snapshots(of: query, mode: mode, policy: policy, onEvent: $0) }
     }
 }

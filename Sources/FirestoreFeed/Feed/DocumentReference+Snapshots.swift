@@ -50,19 +50,8 @@ extension DocumentReference {
         source: FeedSource = .listen, interval: Duration = .seconds(1),
         _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) -> ListenerRegistration {
-        let registration = ListenerRegistration()
-        let stream = snapshots(source: source, interval: interval) { [registration] event in
-            registration.note(event)
+        ListenerRegistration.start(listener) { onEvent in
+            snapshots(source: source, interval: interval, onEvent: onEvent)
         }
-        registration.task.withLock { task in
-            task = Task {
-                do {
-                    for try await snapshot in stream { listener(snapshot, nil) }
-                } catch {
-                    listener(nil, error)
-                }
-            }
-        }
-        return registration
     }
 }

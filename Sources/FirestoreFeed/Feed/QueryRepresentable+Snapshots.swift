@@ -64,10 +64,27 @@ extension QueryRepresentable {
         source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
         _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> ListenerRegistration {
-        let registration = ListenerRegistration()
-        let stream = snapshots(source: source, interval: interval, mode: mode) { [registration] event in
-            registration.note(event)
+        ListenerRegistration.start(listener) { onEvent in
+            snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
         }
+    }
+}
+
+/// A handle on a snapshot listener; ``remove()`` stops it.
+public final class ListenerRegistration: Sendable {
+    let task = Mutex<Task<Void, Never>?>(nil)
+    private let error = Mutex<FirestoreError?>(nil)
+
+    init() {}
+
+    /// A registration calling `listener` with each element of the feed `feed` makes (given the registration's
+    /// event handler), or once with the error that ends it.
+    static func start<Snapshot: Sendable>(
+        _ listener: @escaping @Sendable (Snapshot?, (any Error)?) -> Void,
+        feed: (@escaping @Sendable (FeedEvent) -> Void) -> AsyncThrowingStream<Snapshot, any Error>
+    ) -> ListenerRegistration {
+        let registration = ListenerRegistration()
+        let stream = feed { [registration] event in registration.note(event) }
         registration.task.withLock { task in
             task = Task {
                 do {
@@ -79,14 +96,6 @@ extension QueryRepresentable {
         }
         return registration
     }
-}
-
-/// A handle on a snapshot listener; ``remove()`` stops it.
-public final class ListenerRegistration: Sendable {
-    let task = Mutex<Task<Void, Never>?>(nil)
-    private let error = Mutex<FirestoreError?>(nil)
-
-    init() {}
 
     /// The error of the last poll or Listen stream when it failed transiently, `nil` once the feed recovers.
     public var lastError: FirestoreError? { error.withLock { $0 } }
