@@ -36,6 +36,11 @@ final class QueryPoller: Sendable {
     let initialMode: PollMode
     let onEmpty: @Sendable (QueryPoller) -> Void
     private let state = Mutex(State())
+    /// Held while snapshots are handed to listeners, outside ``state``'s lock: yielding resumes a consumer task
+    /// under that task's own lock, and a consumer being cancelled holds its lock while its termination handler
+    /// takes ``state``'s (``removeListener(_:)``), so yielding under ``state``'s lock could deadlock. Taken before
+    /// ``state``'s lock, it keeps each listener's snapshots in order.
+    private let delivery = Mutex(())
 
     init(
         query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
@@ -59,18 +64,19 @@ final class QueryPoller: Sendable {
         _ continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation,
         onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> Int? {
-        state.withLock { state in
-            guard !state.isFinished else { return nil }
-            let id = state.nextListenerID
-            state.nextListenerID += 1
-            state.listeners[id] = Listener(continuation: continuation, onEvent: onEvent)
-            if state.hasSnapshot {
-                continuation.yield(initialSnapshot(state))
+        delivery.withLock { _ in
+            let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
+                guard !state.isFinished else { return nil }
+                let id = state.nextListenerID
+                state.nextListenerID += 1
+                state.listeners[id] = Listener(continuation: continuation, onEvent: onEvent)
+                if state.task == nil {
+                    state.task = Task { [self] in await run() }
+                }
+                return (id, state.hasSnapshot ? initialSnapshot(state) : nil)
             }
-            if state.task == nil {
-                state.task = Task { [self] in await run() }
-            }
-            return id
+            if let initial = joined?.initial { continuation.yield(initial) }
+            return joined?.id
         }
     }
 
@@ -180,29 +186,33 @@ final class QueryPoller: Sendable {
     /// - Returns: whether a snapshot with changes was published.
     private func apply(_ result: PollFetcher.Result, ordering: DocumentOrdering) -> Bool {
         let firestore = query.firestore
-        return state.withLock { state -> Bool in
-            if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return false }
-            let changes = DocumentChangeComputation.changes(
-                from: state.documents, to: result.documents,
-                ordering: ordering)
-            let isFirst = !state.hasSnapshot
-            state.documents = result.documents
-            state.readTime = result.readTime
-            state.statistics = result.statistics
-            state.hasSnapshot = true
-            guard isFirst || !changes.isEmpty else { return false }
-            let snapshot = QuerySnapshot(
-                query: query,
-                documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
-                documentChanges: changes.map { change in
-                    DocumentChange(
-                        type: change.type,
-                        document: DocumentSnapshot(firestore: firestore, document: change.document),
-                        oldIndex: change.oldIndex, newIndex: change.newIndex)
-                },
-                readTime: result.readTime, statistics: result.statistics)
-            for listener in state.listeners.values { listener.continuation.yield(snapshot) }
-            return !changes.isEmpty
+        return delivery.withLock { _ in
+            let published = state.withLock { state -> (QuerySnapshot, [Listener], Bool)? in
+                if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return nil }
+                let changes = DocumentChangeComputation.changes(
+                    from: state.documents, to: result.documents,
+                    ordering: ordering)
+                let isFirst = !state.hasSnapshot
+                state.documents = result.documents
+                state.readTime = result.readTime
+                state.statistics = result.statistics
+                state.hasSnapshot = true
+                guard isFirst || !changes.isEmpty else { return nil }
+                let snapshot = QuerySnapshot(
+                    query: query,
+                    documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
+                    documentChanges: changes.map { change in
+                        DocumentChange(
+                            type: change.type,
+                            document: DocumentSnapshot(firestore: firestore, document: change.document),
+                            oldIndex: change.oldIndex, newIndex: change.newIndex)
+                    },
+                    readTime: result.readTime, statistics: result.statistics)
+                return (snapshot, Array(state.listeners.values), !changes.isEmpty)
+            }
+            guard let (snapshot, listeners, changed) = published else { return false }
+            for listener in listeners { listener.continuation.yield(snapshot) }
+            return changed
         }
     }
 }

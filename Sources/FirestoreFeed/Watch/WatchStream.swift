@@ -51,6 +51,11 @@ package final class WatchStream: Sendable {
     /// fallback reason, if any.
     let onEnd: @Sendable (WatchStream, _ fallbackReason: String?) -> Void
     private let state = Mutex(State())
+    /// Held while snapshots are handed to listeners, outside ``state``'s lock: yielding resumes a consumer task
+    /// under that task's own lock, and a consumer being cancelled holds its lock while its termination handler
+    /// takes ``state``'s (``removeListener(key:listener:)``), so yielding under ``state``'s lock could deadlock.
+    /// Taken before ``state``'s lock, it keeps each listener's snapshots in order.
+    private let delivery = Mutex(())
 
     init(
         firestore: Firestore, channel: GRPCChannel, policy: PollingPolicy, clock: any Clock<Duration>,
@@ -71,29 +76,35 @@ package final class WatchStream: Sendable {
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
     ///   (the caller then makes a new one).
     func addListener(query: Query, key: WatchTargetKey, _ listener: Listener) -> Int? {
-        state.withLock { state -> Int? in
-            guard !state.isFinished else { return nil }
-            let listenerID = state.nextListenerID
-            state.nextListenerID += 1
-            let targetID: Int32
-            if let existing = state.byKey[key] {
-                targetID = existing
-                if let snapshot = state.targets[existing]?.lastSnapshot {
-                    listener.continuation.yield(Self.initial(snapshot))
+        delivery.withLock { _ in
+            let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
+                guard !state.isFinished else { return nil }
+                let listenerID = state.nextListenerID
+                state.nextListenerID += 1
+                let targetID: Int32
+                var initial: QuerySnapshot?
+                if let existing = state.byKey[key] {
+                    targetID = existing
+                    initial = state.targets[existing]?.lastSnapshot.map(Self.initial)
+                } else {
+                    targetID = state.nextTargetID
+                    state.nextTargetID += 1
+                    state.byKey[key] = targetID
+                    state.targets[targetID] = Target(key: key, query: query)
+                    state.aggregator.addTarget(
+                        targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
+                    if let call = state.call {
+                        Self.sendAdd(targetID, query: query, resumeToken: nil, on: call, firestore)
+                    }
                 }
-            } else {
-                targetID = state.nextTargetID
-                state.nextTargetID += 1
-                state.byKey[key] = targetID
-                state.targets[targetID] = Target(key: key, query: query)
-                state.aggregator.addTarget(targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
-                if let call = state.call { Self.sendAdd(targetID, query: query, resumeToken: nil, on: call, firestore) }
+                state.targets[targetID]?.listeners[listenerID] = listener
+                if state.task == nil {
+                    state.task = Task { [self] in await run() }
+                }
+                return (listenerID, initial)
             }
-            state.targets[targetID]?.listeners[listenerID] = listener
-            if state.task == nil {
-                state.task = Task { [self] in await run() }
-            }
-            return listenerID
+            if let initial = joined?.initial { listener.continuation.yield(initial) }
+            return joined?.id
         }
     }
 
@@ -193,30 +204,38 @@ package final class WatchStream: Sendable {
     /// Applies one response and publishes what it completes.
     private func handle(_ response: ListenResponse) throws(FirestoreError) {
         var failed: [(Target, FirestoreError)] = []
-        try state.withLock { (state: inout State) throws(FirestoreError) -> Void in
-            for event in try state.aggregator.apply(response) {
-                switch event {
-                case .snapshot(let id, let documents, let changes, let readTime):
-                    guard var target = state.targets[id] else { continue }
-                    let snapshot = Self.snapshot(
-                        query: target.query, documents: documents, changes: changes, readTime: readTime)
-                    target.lastSnapshot = snapshot
-                    state.targets[id] = target
-                    for listener in target.listeners.values { listener.continuation.yield(snapshot) }
-                case .targetFailed(let id, let error):
-                    guard let target = state.targets.removeValue(forKey: id) else { continue }
-                    state.byKey[target.key] = nil
-                    failed.append((target, error))
-                case .targetNeedsRelisten(let id):
-                    guard let target = state.targets.removeValue(forKey: id), let call = state.call else { continue }
-                    let newID = state.nextTargetID
-                    state.nextTargetID += 1
-                    state.targets[newID] = target
-                    state.byKey[target.key] = newID
-                    state.aggregator.moveTarget(from: id, to: newID)
-                    try? call.send(ListenRequest(removing: id, database: firestore.database.name).protobuf)
-                    Self.sendAdd(newID, query: target.query, resumeToken: nil, on: call, firestore)
+        var published: [(QuerySnapshot, [Listener])] = []
+        try delivery.withLock { (_: inout ()) throws(FirestoreError) -> Void in
+            try state.withLock { (state: inout State) throws(FirestoreError) -> Void in
+                for event in try state.aggregator.apply(response) {
+                    switch event {
+                    case .snapshot(let id, let documents, let changes, let readTime):
+                        guard var target = state.targets[id] else { continue }
+                        let snapshot = Self.snapshot(
+                            query: target.query, documents: documents, changes: changes, readTime: readTime)
+                        target.lastSnapshot = snapshot
+                        state.targets[id] = target
+                        published.append((snapshot, Array(target.listeners.values)))
+                    case .targetFailed(let id, let error):
+                        guard let target = state.targets.removeValue(forKey: id) else { continue }
+                        state.byKey[target.key] = nil
+                        failed.append((target, error))
+                    case .targetNeedsRelisten(let id):
+                        guard let target = state.targets.removeValue(forKey: id), let call = state.call else {
+                            continue
+                        }
+                        let newID = state.nextTargetID
+                        state.nextTargetID += 1
+                        state.targets[newID] = target
+                        state.byKey[target.key] = newID
+                        state.aggregator.moveTarget(from: id, to: newID)
+                        try? call.send(ListenRequest(removing: id, database: firestore.database.name).protobuf)
+                        Self.sendAdd(newID, query: target.query, resumeToken: nil, on: call, firestore)
+                    }
                 }
+            }
+            for (snapshot, listeners) in published {
+                for listener in listeners { listener.continuation.yield(snapshot) }
             }
         }
         for (target, error) in failed {
