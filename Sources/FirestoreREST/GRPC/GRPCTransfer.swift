@@ -298,7 +298,9 @@ final class GRPCTransfer: @unchecked Sendable {
                 configuration: CurlTransport.Configuration(
                     connectTimeout: configuration.connectTimeout, requestTimeout: 0,
                     caBundlePath: configuration.caBundlePath, proxy: configuration.proxy))
-            if !headComplete, [CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_RECV_ERROR, CURLE_GOT_NOTHING].contains(code) {
+            if !headComplete,
+                [CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING].contains(code)
+            {
                 error.message += "; the server may not speak HTTP/2, which gRPC needs"
             }
             return error
