@@ -130,6 +130,7 @@ final class RecordingDelegate: BatchedArrayDelegate {
             return state.insideCallback
         }
         if reentered { state.withLock { $0.violations.append("re-entered with \(event)") } }
+        // Blocks the delegate's thread: tests that linger give the array a delegate queue of its own.
         if linger > 0 { Thread.sleep(forTimeInterval: linger) }
         body()
         state.withLock { state in
