@@ -18,9 +18,12 @@ import Testing
         }
     }
 
-    /// Runs the first issue's scenario and returns each snapshot's changes and phase-two fetch counts.
-    static func scenario(_ mode: PollMode) async throws -> (changes: [[Change]], fetched: [Int]) {
-        let db = try LiveFirestore.make("modes-\(mode.rawValue)")
+    /// Runs the first issue's scenario from `source` and returns each snapshot's changes and phase-two fetch
+    /// counts (-1 where a snapshot has no poll statistics: listen).
+    static func scenario(_ source: FeedSource, onEvent: (@Sendable (FeedEvent) -> Void)? = nil) async throws
+        -> (changes: [[Change]], fetched: [Int])
+    {
+        let db = try LiveFirestore.make("modes-\(source.rawValue)")
         let fruits = db.collection("fruits")
         for (id, name, favourite) in [
             ("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false),
@@ -32,7 +35,8 @@ import Testing
             ])
         }
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var feed = query.snapshots(interval: .milliseconds(50), mode: mode).makeAsyncIterator()
+        var feed = query.snapshots(source: source, interval: .milliseconds(50), onEvent: onEvent)
+            .makeAsyncIterator()
         var changes: [[Change]] = []
         var fetched: [Int] = []
         func next() async throws {
@@ -57,23 +61,25 @@ import Testing
         return (changes, fetched)
     }
 
+    /// The first issue's change list, indexes included, whatever the source.
+    static let expected: [[Change]] = [
+        [
+            Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
+            Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
+            Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
+        ],
+        [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
+        [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
+        [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
+        [Change(type: .removed, id: "date", oldIndex: 1, newIndex: nil)],
+        [Change(type: .removed, id: "fig", oldIndex: 1, newIndex: nil)],
+    ]
+
     @Test func bothModesGiveTheSameChanges() async throws {
         let keys = try await Self.scenario(.keys)
-        let full = try await Self.scenario(.fullDocuments)
-        let expected: [[Change]] = [
-            [
-                Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
-                Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
-                Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
-            ],
-            [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
-            [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
-            [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
-            [Change(type: .removed, id: "date", oldIndex: 1, newIndex: nil)],
-            [Change(type: .removed, id: "fig", oldIndex: 1, newIndex: nil)],
-        ]
-        #expect(keys.changes == expected)
-        #expect(full.changes == expected)
+        let full = try await Self.scenario(.full)
+        #expect(keys.changes == Self.expected)
+        #expect(full.changes == Self.expected)
         // Keys mode fetches in phase two only what is new or changed; full mode fetches every document.
         #expect(keys.fetched == [3, 1, 1, 1, 0, 0])
         #expect(full.fetched == [3, 4, 4, 4, 3, 2])

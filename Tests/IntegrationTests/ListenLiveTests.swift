@@ -23,45 +23,11 @@ import Testing
     }
 
     @Test func theFirstScenarioGivesTheKeysModeChanges() async throws {
-        let db = try LiveFirestore.make("listen-scenario")
-        let fruits = db.collection("fruits")
-        for (id, name, favourite) in [
-            ("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false), ("date", "Date", true),
-        ] {
-            try await fruits.document(id).setData(["name": .string(name), "isFavourite": .boolean(favourite)])
-        }
-        let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
         let events = Events()
-        var feed = query.snapshots(source: .listen) { events.note($0) }.makeAsyncIterator()
-        var changes: [[Change]] = []
-        func next() async throws {
-            changes.append(Self.changes(try #require(try await feed.next())))
-        }
-        try await next()
-        try await fruits.document("fig").setData(["name": "Fig", "isFavourite": true])
-        try await next()
-        try await fruits.document("apple").updateData(["color": "green"])
-        try await next()
-        try await fruits.document("banana").updateData(["name": "Plantain"])
-        try await next()
-        try await fruits.document("date").updateData(["isFavourite": false])
-        try await next()
-        try await fruits.document("fig").delete()
-        try await next()
-        #expect(
-            changes == [
-                [
-                    Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
-                    Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
-                    Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
-                ],
-                [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
-                [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
-                [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
-                [Change(type: .removed, id: "date", oldIndex: 1, newIndex: nil)],
-                [Change(type: .removed, id: "fig", oldIndex: 1, newIndex: nil)],
-            ])
-        #expect(events.all.withLock { $0 } == [])
+        let listen = try await FeedModesLiveTests.scenario(.listen) { events.note($0) }
+        #expect(listen.changes == FeedModesLiveTests.expected)
+        #expect(listen.fetched == [-1, -1, -1, -1, -1, -1])  // no poll: nothing fetched by a second phase
+        #expect(events.all.withLock { $0 } == [])  // no failure, no fallback to polling
     }
 }
 
