@@ -1,5 +1,6 @@
 import FirestoreTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirestoreREST
@@ -22,7 +23,7 @@ struct GRPCLiveTests {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while !condition() {
-            if clock.now >= deadline { return false }
+            if clock.now >= deadline { return condition() }
             try await Task.sleep(for: .milliseconds(5))
         }
         return true
@@ -130,12 +131,13 @@ struct GRPCLiveTests {
         try call.send(
             HandProto.listenRequest(
                 database: db.database.name, documents: [try documentName(db, "c/d")], targetID: 1))
+        let received = Atomic<Int>(0)
         let consumer = Task {
-            var count = 0
-            for try await _ in call.responses { count += 1 }
-            return count
+            for try await _ in call.responses { received.add(1, ordering: .relaxed) }
         }
-        #expect(try await eventually(within: 10) { call.responseHead != nil })
+        // The first response (the target's ADD) proves the stream is open mid-call; a loaded emulator may take
+        // seconds to send it.
+        #expect(try await eventually(within: 60) { received.load(ordering: .relaxed) >= 1 })
         consumer.cancel()
         let error = await #expect(throws: FirestoreError.self) { try await consumer.value }
         #expect(error?.code == .cancelled)
@@ -161,7 +163,7 @@ struct GRPCLiveTests {
         }
         #expect(channel.activeCallCount == 3)
         for call in calls { call.cancel() }
-        #expect(try await eventually(within: 1) { channel.activeCallCount == 0 })
+        #expect(try await eventually(within: 30) { channel.activeCallCount == 0 })
         #expect(calls.map(\.connectionsOpened) == [1, 0, 0])
         #expect(channel.openedConnectionCount == 1)
     }
