@@ -108,7 +108,7 @@ import Testing
     @Test(arguments: [PollMode.keys, .fullDocuments])
     func feedThroughFaultsStaysTrue(mode: PollMode) async throws {
         let host = try EmulatorEnvironment.requireHost()
-        let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.rawValue)")
+        let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.name)")
         let direct = try Firestore.emulator(host: host, projectID: project)
         let proxy = try await FaultProxy.start(target: host, rate: 0.2, seed: mode == .keys ? 11 : 12)
         defer { proxy.stop() }

@@ -15,4 +15,8 @@ public enum FeedEvent: Sendable, Hashable {
     /// server or proxy that does not speak gRPC over HTTP/2); the feed polls in keys mode instead. `reason` says
     /// why.
     case fellBackToPolling(reason: String)
+    /// A poll finished, whether or not its result changed (an unchanged poll publishes no snapshot): what it cost,
+    /// billed reads included (``PollStatistics/billedReads``). Polling feeds only; a Listen snapshot carries its
+    /// own statistics.
+    case polled(PollStatistics)
 }

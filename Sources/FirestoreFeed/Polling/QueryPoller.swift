@@ -22,8 +22,8 @@ final class QueryPoller: Sendable {
     struct State {
         var listeners: [Int: Listener] = [:]
         var nextListenerID = 0
-        var documents: [Document] = []
-        var readTime: Timestamp?
+        /// The last applied result and what delta polling builds on (one value, for checkpoints).
+        var poll = PollState()
         var statistics: PollStatistics?
         var hasSnapshot = false
         var task: Task<Void, Never>?
@@ -97,12 +97,12 @@ final class QueryPoller: Sendable {
     /// The snapshot a joining listener gets: the current documents, every one added.
     private func initialSnapshot(_ state: State) -> QuerySnapshot {
         let firestore = query.firestore
-        let documents = state.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
+        let documents = state.poll.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
         return QuerySnapshot(
-            query: query, documents: documents, documentChanges: changes, readTime: state.readTime,
+            query: query, documents: documents, documentChanges: changes, readTime: state.poll.readTime,
             statistics: state.statistics)
     }
 
@@ -138,7 +138,7 @@ final class QueryPoller: Sendable {
         while !Task.isCancelled {
             var delay: Duration
             do {
-                let previous = state.withLock { PollFetcher.index($0.documents) }
+                let previous = state.withLock { $0.poll }
                 let result: PollFetcher.Result
                 do {
                     result = try await PollFetcher(query: query).fetch(mode: mode, previous: previous)
@@ -152,6 +152,7 @@ final class QueryPoller: Sendable {
                 }
                 if Task.isCancelled { return }
                 let changed = apply(result, ordering: ordering)
+                emit(.polled(result.statistics))
                 if failures > 0 {
                     failures = 0
                     emit(.recovered)
@@ -188,13 +189,12 @@ final class QueryPoller: Sendable {
         let firestore = query.firestore
         return delivery.withLock { _ in
             let published = state.withLock { state -> (QuerySnapshot, [Listener], Bool)? in
-                if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return nil }
+                if let last = state.poll.readTime, state.hasSnapshot, result.readTime <= last { return nil }
                 let changes = DocumentChangeComputation.changes(
-                    from: state.documents, to: result.documents,
+                    from: state.poll.documents, to: result.documents,
                     ordering: ordering)
                 let isFirst = !state.hasSnapshot
-                state.documents = result.documents
-                state.readTime = result.readTime
+                state.poll = result.state
                 state.statistics = result.statistics
                 state.hasSnapshot = true
                 guard isFirst || !changes.isEmpty else { return nil }

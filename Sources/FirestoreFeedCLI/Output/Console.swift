@@ -32,6 +32,8 @@ package enum Console {
                     + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
+        case .polled:
+            break
         }
     }
 }
