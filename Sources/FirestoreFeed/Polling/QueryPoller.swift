@@ -12,6 +12,8 @@ import Synchronization
 /// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
 ///   retried after the policy's back-off; a permanent error (``PollingPolicy/isPermanent(_:)``) ends every
 ///   listener's stream with it.
+/// - Every poll, changed or not, is reported as ``FeedEvent/polled(_:)`` with its statistics (billed reads).
+/// - What a poll builds on (documents, `readTime`, the delta watermark) is one ``PollState``.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {

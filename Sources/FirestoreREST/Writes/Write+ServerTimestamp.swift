@@ -36,7 +36,7 @@ extension Write {
         guard let value = fields[first] else { return }
         guard case .map(var inner) = value else {
             throw .invalidArgument(
-                "\(document): the write sets \(first) to a \(value.typeName), so it cannot hold \(field), the field "
+                "\(document): the write sets \(first) to \(value.typeName), not a map, so it cannot hold \(field), the field "
                     + "this client sets to the server time on every write")
         }
         try remove(segments.dropFirst(), from: &inner, document: document, field: field)
