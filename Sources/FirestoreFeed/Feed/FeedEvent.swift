@@ -16,7 +16,7 @@ public enum FeedEvent: Sendable, Hashable {
     /// why.
     case fellBackToPolling(reason: String)
     /// A poll finished, whether or not its result changed (an unchanged poll publishes no snapshot): what it cost,
-    /// billed reads included (``PollStatistics/billedReads``). Polling feeds only; a Listen snapshot carries its
+    /// billed reads included (`PollStatistics.billedReads`). Polling feeds only; a Listen snapshot carries its
     /// own statistics.
     case polled(PollStatistics)
 }
