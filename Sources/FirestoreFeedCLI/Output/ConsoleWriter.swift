@@ -98,6 +98,7 @@ package final class ConsoleWriter: @unchecked Sendable {
         pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
         while true {
             condition.lock()
+            // Blocks the writer thread (a Thread of its own, never the cooperative pool's) until a line comes.
             while queue.isEmpty { condition.wait() }
             let item = queue.removeFirst()
             if item.done == nil { posted -= 1 }

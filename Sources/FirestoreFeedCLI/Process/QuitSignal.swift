@@ -7,17 +7,14 @@
 /// Ends the tool on SIGQUIT (Ctrl-\) with exit status 131 (128 + SIGQUIT), as SIGINT (130) and SIGTERM (143)
 /// end it by their default action.
 ///
-/// The Swift runtime's backtracer installs a handler for SIGQUIT (it treats it as a crash): it prints
-/// "Program crashed" and returns, and the process then waits forever in libdispatch's `sigsuspend`, holding
-/// its connections. This handler replaces the backtracer's for SIGQUIT only (crash signals keep their
-/// backtraces). A DispatchSource cannot do it: on Linux the main thread waits in `sigsuspend` with every
-/// signal unblocked, so the signal reaches a handler, never the source's signalfd.
+/// The Swift runtime's backtracer installs a handler for SIGQUIT along with the crash signals, and after it the
+/// process never ended: it stayed in libdispatch's `sigsuspend`, holding its connections, until killed. This
+/// handler replaces the backtracer's for SIGQUIT only (crash signals keep their backtraces). A DispatchSource
+/// cannot do it: on Linux the main thread waits in `sigsuspend` with every signal unblocked, so the signal
+/// reaches a handler, never the source's signalfd. Checked by `CLIQuitSignalTests.aWatchEndsOnTheSignal`.
 package enum QuitSignal {
-    /// The exit status on SIGQUIT.
-    package static let exitStatus: Int32 = 128 + SIGQUIT
-
-    /// Installs the handler (idempotent). `_exit(2)` is async-signal-safe; nothing is left to flush, since every
-    /// line is written with write(2) when it is printed.
+    /// Installs the handler (idempotent). It only calls `_exit(2)`, which is async-signal-safe; a line still
+    /// waiting for the writer thread is lost, as with SIGINT's default action.
     package static func install() {
         var action = sigaction()
         #if canImport(Glibc)
