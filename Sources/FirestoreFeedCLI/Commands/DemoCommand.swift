@@ -93,8 +93,8 @@ package enum DemoCommand {
         let fruits = firestore.collection("fruits")
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
         for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
-        note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
-        note("watching: fruits where isFavourite == true, ordered by name", format)
+        await note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
+        await note("watching: fruits where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
         var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: interval), onEvent: Console.report)
@@ -104,7 +104,7 @@ package enum DemoCommand {
             let watchdog = Task {
                 try await Task.sleep(for: .seconds(30))
                 Console.error("error: deadline-exceeded: no snapshot within 30 s")
-                exit(1)
+                await FirestoreFeedTool.finish(1)
             }
             defer { watchdog.cancel() }
             guard let snapshot = try await iterator.next() else {
@@ -112,23 +112,23 @@ package enum DemoCommand {
             }
             number += 1
             switch format {
-            case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-            case .text: Console.output(OutputFormat.snapshotText(snapshot, number: number))
+            case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+            case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: number))
             }
         }
         try await nextSnapshot()
         for step in steps {
-            note("\n> " + step.title, format)
+            await note("\n> " + step.title, format)
             try await step.write(firestore)
             try await nextSnapshot()
         }
-        note("\ndone: \(number) snapshots", format)
+        await note("\ndone: \(number) snapshots", format)
     }
 
     /// A narration line: on stdout in text format, on stderr in jsonl so stdout stays pure JSON lines.
-    static func note(_ line: String, _ format: OutputFormat) {
+    static func note(_ line: String, _ format: OutputFormat) async {
         switch format {
-        case .text: Console.output(line)
+        case .text: await Console.output(line)
         case .jsonl: Console.error(line)
         }
     }

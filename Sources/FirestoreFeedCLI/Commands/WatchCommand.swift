@@ -73,6 +73,8 @@ enum WatchCommand {
             throw .usage(error.message, help: help)
         }
         var printed = 0
+        // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
+        StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
             let stream = query.snapshots(source: source, interval: interval, onEvent: Console.report)
             for try await snapshot in stream {
@@ -87,8 +89,8 @@ enum WatchCommand {
                         "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)")
                 }
                 switch format {
-                case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-                case .text: Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+                case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
                 }
                 if let count, printed >= count { return }
             }
