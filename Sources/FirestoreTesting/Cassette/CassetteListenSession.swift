@@ -51,12 +51,12 @@ extension Cassette {
 
         /// The request messages, in order.
         public var requests: [JSONValue] {
-            messages.compactMap { $0.direction == .request ? $0.body : nil }
+            messages.filter { $0.direction == .request }.map(\.body)
         }
 
         /// The response messages, in order.
         public var responses: [JSONValue] {
-            messages.compactMap { $0.direction == .response ? $0.body : nil }
+            messages.filter { $0.direction == .response }.map(\.body)
         }
 
         /// One message of the call.
