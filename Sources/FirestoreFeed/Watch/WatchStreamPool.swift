@@ -66,7 +66,8 @@ package final class WatchStreamPool: Sendable {
                     return .failure(
                         FallbackReason(
                             text: "the client's transport (\(type(of: client.transport))) cannot open a Listen "
-                                + "stream: it needs CurlTransport (gRPC over HTTP/2) or a cassette transport"))
+                                + "stream: it needs CurlTransport (gRPC over HTTP/2), or FirestoreTesting's RecordingTransport or "
+                                + "ReplayTransport"))
                 }
                 let channel: any ListenChannel
                 do {
