@@ -41,6 +41,7 @@ enum RecordCommand {
         let sessions = recorder.cassette.listenSessions.count
         Console.error(
             "record: \(scenario.rawValue): \(recorder.recordedCount) interactions"
-                + (sessions == 0 ? "" : " and \(sessions) Listen session\(sessions == 1 ? "" : "s")") + " saved to \(path)")
+                + (sessions == 0 ? "" : " and \(sessions) Listen session\(sessions == 1 ? "" : "s")")
+                + " saved to \(path)")
     }
 }

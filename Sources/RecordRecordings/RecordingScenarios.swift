@@ -37,10 +37,12 @@ enum RecordingScenarios {
             throw unexpected("expected one Listen session, found \(cassette.listenSessions.count)")
         }
         guard session.end == .cancelledByClient else {
-            throw unexpected("the Listen call ended with \(session.end.map { "\($0)" } ?? "nothing") instead of the demo leaving")
+            throw unexpected(
+                "the Listen call ended with \(session.end.map { "\($0)" } ?? "nothing") instead of the demo leaving")
         }
         guard session.responses.count >= 6 else {
-            throw unexpected("the Listen call has \(session.responses.count) responses, fewer than the demo's 6 snapshots")
+            throw unexpected(
+                "the Listen call has \(session.responses.count) responses, fewer than the demo's 6 snapshots")
         }
     }
 

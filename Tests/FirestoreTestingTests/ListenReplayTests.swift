@@ -38,7 +38,9 @@ import Testing
         let (rest, error) = await ListenTesting.collect(call)
         #expect(rest.isEmpty)
         #expect(
-            error == FirestoreError(code: .cancelled, message: "cancelled while replaying a Listen call from listen.json"))
+            error
+                == FirestoreError(code: .cancelled, message: "cancelled while replaying a Listen call from listen.json")
+        )
     }
 
     @Test func aSessionEndsAsTheRecordedCallEnded() async throws {
@@ -123,7 +125,8 @@ import Testing
         #expect(error?.code == .failedPrecondition)
         #expect(
             error?.message.hasSuffix(
-                ": session 0 was played (allowPlaybackRepeats repeats the last one)") == true, "\(String(describing: error))")
+                ": session 0 was played (allowPlaybackRepeats repeats the last one)") == true,
+            "\(String(describing: error))")
 
         let repeating = ReplayTransport(cassette: cassette, options: .init(allowPlaybackRepeats: true))
         for _ in 0..<2 {
@@ -215,7 +218,8 @@ import Testing
         }
         #expect(
             throws: FirestoreError.invalidArgument(
-                "c.json: listenSessions[0].end.code: expected OK or a google.rpc.Code name such as UNAVAILABLE, found NOPE")
+                "c.json: listenSessions[0].end.code: expected OK or a google.rpc.Code name such as UNAVAILABLE, found NOPE"
+            )
         ) {
             try read(#"[{"method":"/m.S/L","messages":[],"end":{"code":"NOPE"}}]"#)
         }

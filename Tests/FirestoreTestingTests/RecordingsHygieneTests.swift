@@ -45,7 +45,8 @@ import Testing
                     "Recordings/\(name): \(interaction.request.method) \(interaction.request.path)")
             }
             for (index, session) in cassette.listenSessions.enumerated() {
-                #expect(SecretScrubber.standard.scrub(session) == session, "Recordings/\(name): listenSessions[\(index)]")
+                #expect(
+                    SecretScrubber.standard.scrub(session) == session, "Recordings/\(name): listenSessions[\(index)]")
             }
         }
     }

@@ -23,9 +23,8 @@ package enum DemoCommand {
             .value(
                 "--mode", "listen|keys",
                 help: """
-                    listen: the Listen stream (default; with --replay FILE, the default
-                    is listen when FILE holds a recorded Listen session, else keys);
-                    keys: polls every --interval
+                    listen: the Listen stream (default); keys: polls every --interval.
+                    With --replay FILE, the mode FILE was recorded in
                     """),
             .value("--interval", "SECONDS", help: "time between polls with --mode keys (default 0.2)"),
             .value("--format", "text|jsonl", help: "output format (default text)"),

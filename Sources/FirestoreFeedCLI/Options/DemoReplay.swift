@@ -35,12 +35,14 @@ struct DemoReplay {
 
     let path: String
     let transport: ReplayTransport
-    /// How the replayed demo watches: the mode asked for, else listen when the cassette holds a Listen session.
+    /// How the replayed demo watches, as it was recorded: listen when the cassette holds a Listen session, else
+    /// keys.
     let source: FeedSource
 
     /// `nil` when `--replay` was not given.
     /// - Throws: ``CLIError/usage(_:help:)`` for a bad `--speed`, more than one FILE, `--emulator` with
-    ///   `--replay`; ``CLIError/runtime(_:)`` when the cassette is missing or malformed.
+    ///   `--replay`; ``CLIError/runtime(_:)`` when the cassette is missing or malformed, or was recorded in
+    ///   another mode than `source` (`--mode`) asks for.
     init?(_ reader: ArgumentReader, help: String, source: FeedSource?) throws(CLIError) {
         let speedText = reader.value("--speed")
         guard reader.has("--replay") || reader.value("--replay") != nil else {
@@ -74,7 +76,16 @@ struct DemoReplay {
         } catch {
             throw .runtime(error)
         }
-        self.source = source ?? (transport.cassette.listenSessions.isEmpty ? .keys : .listen)
+        let recorded: FeedSource = transport.cassette.listenSessions.isEmpty ? .keys : .listen
+        if let source, source != recorded {
+            throw .runtime(
+                FirestoreError(
+                    code: .failedPrecondition,
+                    message: recorded == .listen
+                        ? "\(path) is a recorded Listen session: replay it with --mode listen (or without --mode)"
+                        : "\(path) holds no recorded Listen session: replay it with --mode keys (or without --mode)"))
+        }
+        self.source = recorded
     }
 
     /// The client on the replaying transport, for the recorded project (`demo-fruits` if none is named).

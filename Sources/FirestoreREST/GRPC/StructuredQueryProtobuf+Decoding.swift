@@ -46,9 +46,12 @@ extension StructuredQueryProtobuf {
                         var collection: [String: JSONValue] = [:]
                         while let member = try selector.nextField() {
                             switch member.number {
-                            case 2: collection["collectionId"] = .string(try selector.readString(member, "collection_id"))
+                            case 2:
+                                collection["collectionId"] = .string(try selector.readString(member, "collection_id"))
                             case 3:
-                                if try selector.readBool(member, "all_descendants") { collection["allDescendants"] = true }
+                                if try selector.readBool(member, "all_descendants") {
+                                    collection["allDescendants"] = true
+                                }
                             default: try selector.skip(member)
                             }
                         }
@@ -80,7 +83,9 @@ extension StructuredQueryProtobuf {
                 members["limit"] = try reader.readMessage(field, "limit") { (wrapper) throws(FirestoreError) in
                     var value: Int32 = 0
                     while let member = try wrapper.nextField() {
-                        if member.number == 1 { value = try wrapper.readInt32(member, "value") } else {
+                        if member.number == 1 {
+                            value = try wrapper.readInt32(member, "value")
+                        } else {
                             try wrapper.skip(member)
                         }
                     }

@@ -113,7 +113,8 @@ extension Cassette.ListenSession {
         case nil: break
         case .cancelledByClient?: members["end"] = ["cancelledByClient": true]
         case .finished?: members["end"] = ["code": "OK"]
-        case .failed(let code, let message)?: members["end"] = ["code": .string(code.rawValue), "message": .string(message)]
+        case .failed(let code, let message)?:
+            members["end"] = ["code": .string(code.rawValue), "message": .string(message)]
         }
         return .object(members)
     }

@@ -52,13 +52,13 @@ final class ListenSessionPlayer: Sendable {
                         + " (allowPlaybackRepeats repeats the last one)"))
         }
         var message = "\(name): no recorded Listen session starts with the request \(sent)"
-        let firsts = sessions.indices.compactMap { index -> (Int, JSONValue)? in
+        let closest = sessions.indices.compactMap { index -> (index: Int, differences: [String])? in
             guard let first = sessions[index].messages.first, first.direction == .request else { return nil }
-            return (index, first.body)
-        }
-        if let (index, body) = firsts.min(by: { Self.differences($0.1, request).count < Self.differences($1.1, request).count }) {
-            message += "; closest is session \(index), which differs at " + Self.differences(body, request).prefix(3)
-                .joined(separator: ", ")
+            return (index, Self.differences(first.body, request))
+        }.min { $0.differences.count < $1.differences.count }
+        if let closest {
+            message += "; closest is session \(closest.index), which differs at "
+            message += closest.differences.prefix(3).joined(separator: ", ")
         } else {
             message += " (the cassette has no Listen session that starts with a request)"
         }

@@ -32,7 +32,9 @@ final class ListenSessionRecorder: Sendable {
     }
 
     /// Appends a message to session `index`, timed to the millisecond from `start`; nothing once it has ended.
-    func record(_ direction: Cassette.ListenSession.Message.Direction, _ body: JSONValue, in index: Int, since start: Duration) {
+    func record(
+        _ direction: Cassette.ListenSession.Message.Direction, _ body: JSONValue, in index: Int, since start: Duration
+    ) {
         let at = (Stopwatch.seconds(stopwatch.elapsed - start) * 1000).rounded() / 1000
         sessions.withLock { sessions in
             guard sessions.indices.contains(index), sessions[index].end == nil else { return }

@@ -121,7 +121,8 @@ public final class RecordingTransport: HTTPTransport {
             let position = state.entries.firstIndex { $0.sequence > sequence } ?? state.entries.endIndex
             state.entries.insert(entry, at: position)
             guard let path else { return .success(()) }
-            let cassette = Self.cassette(base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
+            let cassette = Self.cassette(
+                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
             return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
         }
         if case .failure(let error) = saved {
@@ -141,7 +142,8 @@ public final class RecordingTransport: HTTPTransport {
     func saveListenSessions() throws(FirestoreError) {
         guard let path else { return }
         let saved: Result<Void, FirestoreError> = state.withLock { state in
-            let cassette = Self.cassette(base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
+            let cassette = Self.cassette(
+                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
             return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
         }
         if case .failure(let error) = saved {
@@ -175,7 +177,8 @@ public final class RecordingTransport: HTTPTransport {
         }
         let scrubbed = scrubber.scrub(
             Cassette(interactions: Array(interactions.dropFirst(base.count)), listenSessions: listens.recorded))
-        return Cassette(interactions: base + scrubbed.interactions, listenSessions: listens.base + scrubbed.listenSessions)
+        return Cassette(
+            interactions: base + scrubbed.interactions, listenSessions: listens.base + scrubbed.listenSessions)
     }
 
     /// Seconds rounded to the millisecond, so recorded times stay short in the file.

@@ -37,7 +37,10 @@ struct ReplayListenChannel: ListenChannel {
 final class ReplayListenCall: ListenCall {
     private let core: Core
 
-    init(player: ListenSessionPlayer, live: (any ListenChannel)?, metadata: [HTTPHeader], running: ReplayListenChannel.RunningCount) {
+    init(
+        player: ListenSessionPlayer, live: (any ListenChannel)?, metadata: [HTTPHeader],
+        running: ReplayListenChannel.RunningCount
+    ) {
         core = Core(player: player, live: live, metadata: metadata, running: running)
         core.start()
     }
@@ -84,10 +87,13 @@ final class ReplayListenCall: ListenCall {
 
     /// The state and the playing task, apart from the call so that the task does not keep the call alive.
     final class Core: Sendable {
+        /// A request the client sent, and its scrubbed proto3 JSON.
+        typealias Sent = (request: ListenRequest, json: JSONValue)
+
         struct State {
             /// Requests sent and not yet taken by the player: the request and its scrubbed proto3 JSON.
-            var sent: [(request: ListenRequest, json: JSONValue)] = []
-            var waiter: CheckedContinuation<(request: ListenRequest, json: JSONValue)?, Never>?
+            var sent: [Sent] = []
+            var waiter: CheckedContinuation<Sent?, Never>?
             var isEnded = false
             var finishedNormally = false
             var live: (any ListenCall)?
@@ -103,7 +109,10 @@ final class ReplayListenCall: ListenCall {
         private let begin: Duration
         private let state = Mutex(State())
 
-        init(player: ListenSessionPlayer, live: (any ListenChannel)?, metadata: [HTTPHeader], running: ReplayListenChannel.RunningCount) {
+        init(
+            player: ListenSessionPlayer, live: (any ListenChannel)?, metadata: [HTTPHeader],
+            running: ReplayListenChannel.RunningCount
+        ) {
             self.player = player
             self.live = live
             self.metadata = metadata
@@ -127,7 +136,11 @@ final class ReplayListenCall: ListenCall {
 
         func send(_ request: ListenRequest) throws(FirestoreError) {
             let json = player.options.scrubber.scrub(message: try request.protoJSON())
-            enum Action { case drop, forward(any ListenCall), resume(CheckedContinuation<(request: ListenRequest, json: JSONValue)?, Never>) }
+            enum Action {
+                case drop
+                case forward(any ListenCall)
+                case resume(CheckedContinuation<Sent?, Never>)
+            }
             let action = state.withLock { state -> Action in
                 if state.isEnded { return .drop }
                 if let live = state.live { return .forward(live) }
@@ -147,7 +160,11 @@ final class ReplayListenCall: ListenCall {
 
         /// Ends the call: no more responses, the player stops, a live call is cancelled. Idempotent.
         func end() {
-            let ended = state.withLock { state -> (CheckedContinuation<(request: ListenRequest, json: JSONValue)?, Never>?, Task<Void, Never>?, (any ListenCall)?)? in
+            let ended = state.withLock {
+                state -> (
+                    CheckedContinuation<Sent?, Never>?, Task<Void, Never>?,
+                    (any ListenCall)?
+                )? in
                 guard !state.isEnded else { return nil }
                 state.isEnded = true
                 defer {
@@ -192,7 +209,8 @@ final class ReplayListenCall: ListenCall {
                         finish(
                             throwing: FirestoreError(
                                 code: .failedPrecondition,
-                                message: "\(player.name): listenSessions[\(index)].messages[\(position)]: the client sent "
+                                message:
+                                    "\(player.name): listenSessions[\(index)].messages[\(position)]: the client sent "
                                     + "\(ListenSessionPlayer.excerpt(sent.json)) instead of the recorded request "
                                     + "\(ListenSessionPlayer.excerpt(message.body)) (differs at "
                                     + differences.prefix(3).joined(separator: ", ") + ")"))
@@ -214,7 +232,8 @@ final class ReplayListenCall: ListenCall {
                         finish(
                             throwing: FirestoreError(
                                 code: .dataLoss,
-                                message: "\(player.name): listenSessions[\(index)].messages[\(position)]: \(error.message)"))
+                                message:
+                                    "\(player.name): listenSessions[\(index)].messages[\(position)]: \(error.message)"))
                         return
                     }
                     guard deliver(response) else { return }
@@ -258,9 +277,14 @@ final class ReplayListenCall: ListenCall {
         }
 
         /// The next request the client sends, or `nil` once the call has ended.
-        private func nextRequest() async -> (request: ListenRequest, json: JSONValue)? {
-            await withCheckedContinuation { (continuation: CheckedContinuation<(request: ListenRequest, json: JSONValue)?, Never>) in
-                enum Outcome { case ended, ready((request: ListenRequest, json: JSONValue)), waiting }
+        private func nextRequest() async -> Sent? {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Sent?, Never>) in
+                enum Outcome {
+                    case ended
+                    case ready(Sent)
+                    case waiting
+                }
                 let outcome = state.withLock { state -> Outcome in
                     if state.isEnded { return .ended }
                     if !state.sent.isEmpty { return .ready(state.sent.removeFirst()) }

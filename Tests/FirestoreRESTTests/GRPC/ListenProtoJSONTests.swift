@@ -50,7 +50,8 @@ struct ListenProtoJSONTests {
             name: "target change REMOVE with a cause status",
             response: .targetChange(
                 ListenTargetChange(
-                    kind: .remove, targetIDs: [3], cause: RPCStatus(code: 7, message: "Missing or insufficient permissions."))),
+                    kind: .remove, targetIDs: [3],
+                    cause: RPCStatus(code: 7, message: "Missing or insufficient permissions."))),
             json:
                 #"{"targetChange":{"cause":{"code":7,"message":"Missing or insufficient permissions."},"targetChangeType":"REMOVE","targetIds":[3]}}"#
         ),
