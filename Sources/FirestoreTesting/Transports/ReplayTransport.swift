@@ -29,7 +29,8 @@ import Synchronization
 /// call takes the first unplayed session that starts with the call's first request, then gets the recorded
 /// responses in order, each at its recorded time after the call's start divided by the ``Pace`` speed (at once
 /// with ``Pace/instant``), and ends as the recorded call ended. A cassette without a Listen session makes the
-/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). `.once` without a cassette and `.all`
+/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). ``Ordering/session`` does not hold Listen
+/// responses back: they follow their call's own recorded times. `.once` without a cassette and `.all`
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
