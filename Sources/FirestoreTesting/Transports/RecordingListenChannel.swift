@@ -1,5 +1,4 @@
 import FirestoreREST
-import Synchronization
 
 /// The ``ListenChannel`` of a ``RecordingTransport``: every call it opens goes to the live transport's channel,
 /// and its messages are recorded into the transport's cassette as a ``Cassette/ListenSession``.
