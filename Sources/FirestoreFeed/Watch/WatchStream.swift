@@ -38,13 +38,14 @@ package final class WatchStream: Sendable {
         var byKey: [WatchTargetKey: Int32] = [:]
         var nextTargetID: Int32 = 1
         var nextListenerID = 0
-        var call: GRPCStreamingCall?
+        var call: (any ListenCall)?
         var task: Task<Void, Never>?
         var isFinished = false
     }
 
     let firestore: Firestore
-    package let channel: GRPCChannel
+    /// Opens the stream's calls: a gRPC channel, or a recording or replaying one (the client's ``ListenTransport``).
+    package let channel: any ListenChannel
     let policy: PollingPolicy
     let clock: any Clock<Duration>
     /// Called once when the stream ends (last listener gone, permanent error or fallback); `reason` is the
@@ -58,7 +59,7 @@ package final class WatchStream: Sendable {
     private let delivery = Mutex(())
 
     init(
-        firestore: Firestore, channel: GRPCChannel, policy: PollingPolicy, clock: any Clock<Duration>,
+        firestore: Firestore, channel: any ListenChannel, policy: PollingPolicy, clock: any Clock<Duration>,
         onEnd: @escaping @Sendable (WatchStream, String?) -> Void
     ) {
         self.firestore = firestore
@@ -119,7 +120,7 @@ package final class WatchStream: Sendable {
             if let key = state.targets.removeValue(forKey: targetID)?.key { state.byKey[key] = nil }
             state.aggregator.removeTarget(targetID)
             if let call = state.call {
-                try? call.send(ListenRequest(removing: targetID, database: firestore.database.name).protobuf)
+                try? call.send(ListenRequest(removing: targetID, database: firestore.database.name))
             }
             guard state.targets.isEmpty, !state.isFinished else { return false }
             state.isFinished = true
@@ -143,7 +144,7 @@ package final class WatchStream: Sendable {
             let error: FirestoreError
             do {
                 let metadata = try await firestore.grpcMetadata()
-                let call = try channel.makeCall(method: FirestoreGRPCMethod.listen, metadata: metadata)
+                let call = try channel.makeListenCall(metadata: metadata)
                 let attached = state.withLock { state -> Bool in
                     guard !state.isFinished else { return false }
                     state.call = call
@@ -158,8 +159,7 @@ package final class WatchStream: Sendable {
                     call.cancel()
                     return
                 }
-                for try await message in call.responses {
-                    let response = try ListenResponse(protobuf: message)
+                for try await response in call.responses {
                     if !hasReceived || failures > 0 {
                         if failures > 0 { emitToAll(.recovered) }
                         hasReceived = true
@@ -229,7 +229,7 @@ package final class WatchStream: Sendable {
                         state.targets[newID] = target
                         state.byKey[target.key] = newID
                         state.aggregator.moveTarget(from: id, to: newID)
-                        try? call.send(ListenRequest(removing: id, database: firestore.database.name).protobuf)
+                        try? call.send(ListenRequest(removing: id, database: firestore.database.name))
                         Self.sendAdd(newID, query: target.query, resumeToken: nil, on: call, firestore)
                     }
                 }
@@ -308,13 +308,13 @@ package final class WatchStream: Sendable {
     }
 
     static func sendAdd(
-        _ id: Int32, query: Query, resumeToken: [UInt8]?, on call: GRPCStreamingCall, _ firestore: Firestore
+        _ id: Int32, query: Query, resumeToken: [UInt8]?, on call: any ListenCall, _ firestore: Firestore
     ) {
         guard
             let target = try? ListenTarget(
                 query: query, targetID: id, resumePoint: resumeToken.map { .resumeToken($0) })
         else { return }
-        try? call.send(ListenRequest(adding: target, database: firestore.database.name).protobuf)
+        try? call.send(ListenRequest(adding: target, database: firestore.database.name))
     }
 
     static func snapshot(query: Query, documents: [Document], changes: [ComputedChange], readTime: Timestamp?)

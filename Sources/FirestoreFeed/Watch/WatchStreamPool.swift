@@ -4,9 +4,11 @@ import Synchronization
 /// Shares Listen streams: one ``WatchStream`` (one gRPC call, one HTTP/2 stream) per client, carrying one target
 /// per distinct query. A stream ends when its last listener leaves and is then forgotten.
 ///
-/// A client whose transport is not a ``CurlTransport`` (a replayed cassette, a test double) cannot open a Listen
-/// stream: its listeners poll in keys mode from the start and hear why. So does every later listener of a client
-/// whose stream fell back to polling.
+/// The stream's calls come from the client's transport (`ListenTransport`): a ``CurlTransport`` opens them over
+/// gRPC, FirestoreTesting's `RecordingTransport` records them and its `ReplayTransport` replays recorded ones. A
+/// client whose transport cannot carry a Listen stream (a test double, a cassette without a recorded Listen call)
+/// polls in keys mode from the start and hears why (`FeedEvent.fellBackToPolling(reason:)`). So does every later
+/// listener of a client whose stream fell back to polling.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
@@ -60,15 +62,16 @@ package final class WatchStreamPool: Sendable {
                     state.fallbacks[id] = nil
                 }
                 if let existing = state.streams[id] { return .success(existing) }
-                guard let transport = client.transport as? CurlTransport else {
+                guard let transport = client.transport as? any ListenTransport else {
                     return .failure(
                         FallbackReason(
                             text: "the client's transport (\(type(of: client.transport))) cannot open a Listen "
-                                + "stream: it needs CurlTransport (gRPC over HTTP/2)"))
+                                + "stream: it needs CurlTransport (gRPC over HTTP/2), or FirestoreTesting's RecordingTransport or "
+                                + "ReplayTransport"))
                 }
-                let channel: GRPCChannel
+                let channel: any ListenChannel
                 do {
-                    channel = try client.makeGRPCChannel(configuration: .init(transport.configuration))
+                    channel = try transport.makeListenChannel(for: client)
                 } catch {
                     return .failure(FallbackReason(text: "\(error)"))
                 }
