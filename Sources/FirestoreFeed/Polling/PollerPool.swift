@@ -34,8 +34,7 @@ public final class PollerPool: Sendable {
         of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream(
-            bufferingPolicy: .unbounded)
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         let key: Key
         do {
             key = Key(
@@ -44,7 +43,7 @@ public final class PollerPool: Sendable {
                 limitToLast: query.limitType == .last, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.
-            continuation.finish(throwing: error)
+            buffer.finish(throwing: error)
             return stream
         }
         while true {
@@ -56,8 +55,8 @@ public final class PollerPool: Sendable {
                 pollers[key] = poller
                 return poller
             }
-            if let id = poller.addListener(continuation, onEvent: onEvent) {
-                continuation.onTermination = { _ in poller.removeListener(id) }
+            if let id = poller.addListener(buffer, onEvent: onEvent) {
+                buffer.setOnTermination { poller.removeListener(id) }
                 return stream
             }
             // The poller ended between lookup and join; forget it and make a new one.
