@@ -189,7 +189,8 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
                 return nil
             case .wait:
                 let element = try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
+                    try await withCheckedThrowingContinuation {
+                        (continuation: CheckedContinuation<Element?, any Error>) in
                         let ready = state.withLock { state -> Bool in
                             guard state.pending == nil, state.ending == nil, !state.isTerminated else { return true }
                             state.waiter = continuation
