@@ -15,6 +15,15 @@ public final class PollerPool: Sendable {
         let limitToLast: Bool
         let mode: PollMode
         let policy: PollingPolicy
+
+        init(_ query: Query, mode: PollMode, policy: PollingPolicy) throws(FirestoreError) {
+            client = ObjectIdentifier(query.firestore)
+            parent = try query.parentPath().description
+            structuredQuery = try query.structuredQuery().serializedString()
+            limitToLast = query.limitType == .last
+            self.mode = mode
+            self.policy = policy
+        }
     }
 
     /// The pool every `snapshots(...)` and `addSnapshotListener(...)` call uses.
@@ -37,10 +46,7 @@ public final class PollerPool: Sendable {
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         let key: Key
         do {
-            key = Key(
-                client: ObjectIdentifier(query.firestore), parent: try query.parentPath().description,
-                structuredQuery: try query.structuredQuery().serializedString(),
-                limitToLast: query.limitType == .last, mode: mode, policy: policy)
+            key = try Key(query, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.
             buffer.finish(throwing: error)
@@ -62,6 +68,13 @@ public final class PollerPool: Sendable {
             // The poller ended between lookup and join; forget it and make a new one.
             forget(poller, key: key)
         }
+    }
+
+    /// The most snapshots any listener of the poller serving `query` (in `mode`, with `policy`) has held without
+    /// taking them: 0 or 1 (``CoalescingBuffer``); `nil` when no such poller runs. For tests of slow consumers.
+    package func listenerBufferHighWater(of query: Query, mode: PollMode, policy: PollingPolicy) -> Int? {
+        guard let key = try? Key(query, mode: mode, policy: policy) else { return nil }
+        return pollers.withLock { $0[key] }?.listenerBufferHighWater
     }
 
     /// Some running poller, for tests that check it is freed.
