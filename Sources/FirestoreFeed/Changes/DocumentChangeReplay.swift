@@ -11,12 +11,20 @@ package enum DocumentChangeReplay {
     /// order. A change whose index is missing or out of range, or whose `oldIndex` does not hold that document,
     /// fails the replay. Repeated names are counted once, the first occurrence (as the computation counts them).
     ///
-    /// - Complexity: O(n) for n documents when the changes are in the computation's form (removals with
-    ///   non-decreasing `oldIndex`, then additions with increasing `newIndex`, each run applied in one pass), plus
-    ///   O(n) moves for each modification that changes position and for each change out of that form.
+    /// - Complexity: O(n) name comparisons (no hashing) for n documents when the changes are in the computation's
+    ///   form (removals with non-decreasing `oldIndex`, then additions with increasing `newIndex`, each run applied
+    ///   in one pass), plus O(n) moves for each modification that changes position and for each change out of that
+    ///   form. Only when that fails are repeated names looked for (one hash per name) and the replay run again.
     package static func rebuilds(_ changes: [ComputedChange], from old: [Document], to new: [Document]) -> Bool {
-        var working = unique(old)
-        let target = unique(new)
+        if replay(changes, on: old.map(\.name), gives: new.map(\.name)) { return true }
+        let (uniqueOld, uniqueNew) = (unique(old), unique(new))
+        guard uniqueOld.count != old.count || uniqueNew.count != new.count else { return false }
+        return replay(changes, on: uniqueOld, gives: uniqueNew)
+    }
+
+    /// The replay on lists of names.
+    static func replay(_ changes: [ComputedChange], on old: [String], gives new: [String]) -> Bool {
+        var working = old
         var index = changes.startIndex
         while index < changes.endIndex {
             let change = changes[index]
@@ -43,7 +51,7 @@ package enum DocumentChangeReplay {
                 index = end
             case .modified:
                 guard let from = change.oldIndex, let to = change.newIndex, working.indices.contains(from),
-                    working[from] == ByteExactName(name: change.document.name)
+                    working[from].utf8Equals(change.document.name)
                 else { return false }
                 if from != to {
                     let name = working.remove(at: from)
@@ -53,34 +61,28 @@ package enum DocumentChangeReplay {
                 index += 1
             }
         }
-        return working == target
+        return working.utf8Equals(new)
     }
 
     /// The names of `documents`, each once (the first occurrence).
-    static func unique(_ documents: [Document]) -> [ByteExactName] {
+    static func unique(_ documents: [Document]) -> [String] {
         var seen: Set<ByteExactName> = []
         seen.reserveCapacity(documents.count)
-        var names: [ByteExactName] = []
-        names.reserveCapacity(documents.count)
-        for document in documents {
-            let name = ByteExactName(name: document.name)
-            if seen.insert(name).inserted { names.append(name) }
-        }
-        return names
+        return documents.map(\.name).filter { seen.insert(ByteExactName(name: $0)).inserted }
     }
 
     /// Removes a run of removals whose `oldIndex`es do not decrease, in one pass.
-    private static func removeRun(_ run: ArraySlice<ComputedChange>, from working: inout [ByteExactName]) -> Bool {
+    private static func removeRun(_ run: ArraySlice<ComputedChange>, from working: inout [String]) -> Bool {
         var removed = [Bool](repeating: false, count: working.count)
         for (k, change) in run.enumerated() {
             guard let oldIndex = change.oldIndex else { return false }
             let position = oldIndex + k
             guard position >= 0, position < working.count, !removed[position],
-                working[position] == ByteExactName(name: change.document.name)
+                working[position].utf8Equals(change.document.name)
             else { return false }
             removed[position] = true
         }
-        var kept: [ByteExactName] = []
+        var kept: [String] = []
         kept.reserveCapacity(working.count - run.count)
         for (position, name) in working.enumerated() where !removed[position] { kept.append(name) }
         working = kept
@@ -89,18 +91,18 @@ package enum DocumentChangeReplay {
 
     /// Inserts a run of additions whose `newIndex`es increase, in one pass: inserting one after another at
     /// increasing indexes never moves an earlier one, so each `newIndex` is its final position.
-    private static func insertRun(_ run: ArraySlice<ComputedChange>, into working: inout [ByteExactName]) -> Bool {
+    private static func insertRun(_ run: ArraySlice<ComputedChange>, into working: inout [String]) -> Bool {
         let total = working.count + run.count
         guard let last = run.last?.newIndex, last < total, let first = run.first?.newIndex, first >= 0 else {
             return false
         }
-        var merged: [ByteExactName] = []
+        var merged: [String] = []
         merged.reserveCapacity(total)
         var next = run.startIndex
         var kept = 0
         for position in 0..<total {
             if next < run.endIndex, run[next].newIndex == position {
-                merged.append(ByteExactName(name: run[next].document.name))
+                merged.append(run[next].document.name)
                 next += 1
             } else {
                 guard kept < working.count else { return false }

@@ -20,10 +20,12 @@ public enum FeedEvent: Sendable, Hashable {
     /// received to the newest (computed with the same `DocumentChange` rules, so none is lost and none is
     /// spurious: a document added and removed in between is no change, one modified twice is one modification).
     /// When those changes cancel out, no snapshot follows. A listener that keeps up gets every snapshot; one that
-    /// does not holds at most one snapshot it has not taken yet, so its memory stays bounded (issue 19).
+    /// does not holds at most one snapshot it has not taken yet, so its memory stays bounded (`SlowConsumerTests`,
+    /// `SlowConsumerLiveTests`).
     case snapshotsCoalesced(count: Int)
     /// The changes the query's ordering gave did not rebuild the result in the server's order (a value type the
     /// client orders differently from the server); the snapshot's changes were computed from the server's order
-    /// instead, so they still rebuild its list. `reason` names the documents that disagreed.
+    /// instead, so they still rebuild its list. `reason` names the documents that disagreed
+    /// (`OrderingSafetyNetTests`).
     case orderingMismatch(reason: String)
 }
