@@ -121,7 +121,8 @@ final class HandOffQueue<Element: Sendable>: Sendable {
                         let entry = state.entries.removeFirst()
                         return .some((entry.element, entry.taken))
                     }
-                    if state.isFinished { return .some(nil) }
+                    // Cancelled before the wait began: the cancellation handler found no waiter to end.
+                    if state.isFinished || Task.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return nil
                 }
