@@ -14,12 +14,14 @@ import Synchronization
 ///   (`FeedEvent.listenFailed(_:retryIn:)`, then `.recovered`). A permanent error (``PollingPolicy/isPermanent(_:)``,
 ///   or `unauthenticated` twice in a row) ends every listener with it; a target the server removes ends its own
 ///   listeners.
+/// - A listener that falls behind holds at most one snapshot it has not taken and gets the ones it missed as one
+///   (``CoalescingBuffer``, `FeedEvent.snapshotsCoalesced(count:)`).
 /// - When the first attempt shows the server cannot do gRPC over HTTP/2 (an HTTP/1.1-only proxy, h2 refused,
 ///   `unimplemented`), every listener is moved to polling in keys mode and told why
 ///   (`FeedEvent.fellBackToPolling(reason:)`).
 package final class WatchStream: Sendable {
     struct Listener {
-        let continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation
+        let buffer: CoalescingBuffer<QuerySnapshot>
         let onEvent: (@Sendable (FeedEvent) -> Void)?
         /// How this listener polls if the stream falls back to polling.
         let fallbackPolicy: PollingPolicy
@@ -72,6 +74,13 @@ package final class WatchStream: Sendable {
     /// How many targets the stream carries.
     package var targetCount: Int { state.withLock { $0.targets.count } }
 
+    /// The most snapshots any attached listener has held without taking them (0 or 1: ``CoalescingBuffer``).
+    package var listenerBufferHighWater: Int {
+        state.withLock { state in
+            state.targets.values.flatMap { $0.listeners.values.map(\.buffer.highWater) }.max() ?? 0
+        }
+    }
+
     /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
     /// snapshot at once when there is one, every document as added.
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
@@ -104,7 +113,7 @@ package final class WatchStream: Sendable {
                 }
                 return (listenerID, initial)
             }
-            if let initial = joined?.initial { listener.continuation.yield(initial) }
+            if let initial = joined?.initial { listener.buffer.yield(initial) }
             return joined?.id
         }
     }
@@ -205,6 +214,7 @@ package final class WatchStream: Sendable {
     private func handle(_ response: ListenResponse) throws(FirestoreError) {
         var failed: [(Target, FirestoreError)] = []
         var published: [(QuerySnapshot, [Listener])] = []
+        var mismatches: [(String, [Listener])] = []
         try delivery.withLock { (_: inout ()) throws(FirestoreError) -> Void in
             try state.withLock { (state: inout State) throws(FirestoreError) -> Void in
                 for event in try state.aggregator.apply(response) {
@@ -220,6 +230,9 @@ package final class WatchStream: Sendable {
                         guard let target = state.targets.removeValue(forKey: id) else { continue }
                         state.byKey[target.key] = nil
                         failed.append((target, error))
+                    case .orderingMismatch(let id, let reason):
+                        guard let target = state.targets[id] else { continue }
+                        mismatches.append((reason, Array(target.listeners.values)))
                     case .targetNeedsRelisten(let id):
                         guard let target = state.targets.removeValue(forKey: id), let call = state.call else {
                             continue
@@ -235,11 +248,14 @@ package final class WatchStream: Sendable {
                 }
             }
             for (snapshot, listeners) in published {
-                for listener in listeners { listener.continuation.yield(snapshot) }
+                for listener in listeners { listener.buffer.yield(snapshot) }
             }
         }
+        for (reason, listeners) in mismatches {
+            for listener in listeners { listener.onEvent?(.orderingMismatch(reason: reason)) }
+        }
         for (target, error) in failed {
-            for listener in target.listeners.values { listener.continuation.finish(throwing: error) }
+            for listener in target.listeners.values { listener.buffer.finish(throwing: error) }
         }
         let isEmpty = state.withLock { state -> Bool in
             guard state.targets.isEmpty, !failed.isEmpty, !state.isFinished else { return false }
@@ -274,7 +290,7 @@ package final class WatchStream: Sendable {
             }
             return state.targets.values.flatMap { Array($0.listeners.values) }
         }
-        for listener in listeners { listener.continuation.finish(throwing: error) }
+        for listener in listeners { listener.buffer.finish(throwing: error) }
         onEnd(self, nil)
     }
 

@@ -43,16 +43,15 @@ package final class WatchStreamPool: Sendable {
     func snapshots(of query: Query, policy: PollingPolicy, onEvent: (@Sendable (FeedEvent) -> Void)?)
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {
-        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream(
-            bufferingPolicy: .unbounded)
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         let key: WatchTargetKey
         do {
             key = try WatchTargetKey(query)
         } catch {
-            continuation.finish(throwing: error)
+            buffer.finish(throwing: error)
             return stream
         }
-        let listener = WatchStream.Listener(continuation: continuation, onEvent: onEvent, fallbackPolicy: policy)
+        let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
         let client = query.firestore
         let id = ObjectIdentifier(client)
         while true {
@@ -89,7 +88,7 @@ package final class WatchStreamPool: Sendable {
                 return stream
             case .success(let watch):
                 if let listenerID = watch.addListener(query: query, key: key, listener) {
-                    continuation.onTermination = { _ in watch.removeListener(key: key, listener: listenerID) }
+                    buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
                     return stream
                 }
                 forget(watch, client: id, fallbackReason: nil)
