@@ -4,12 +4,12 @@ import Foundation
 // The recorder behind Scripts/record: `RecordRecordings SCENARIO FILE [--emulator HOST:PORT]`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
-    Console.output(RecordCommand.help)
+    await Console.output(RecordCommand.help)
     exit(0)
 }
 do {
     try await RecordCommand.run(arguments)
-    exit(0)
+    await FirestoreFeedTool.finish(0)
 } catch {
-    FirestoreFeedTool.fail(error)
+    await FirestoreFeedTool.fail(error)
 }

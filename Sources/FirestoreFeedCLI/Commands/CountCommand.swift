@@ -23,7 +23,7 @@ enum CountCommand {
         }
         try await CLIError.runtimeErrors {
             let snapshot = try await aggregate.getAggregation()
-            Console.output(String(snapshot.count ?? 0))
+            await Console.output(String(snapshot.count ?? 0))
         }
     }
 }

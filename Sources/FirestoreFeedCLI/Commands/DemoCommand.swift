@@ -13,12 +13,20 @@ package enum DemoCommand {
             Seeds a 'fruits' collection (its old documents are deleted first), watches
             "fruits where isFavourite == true, ordered by name", then adds a favourite, modifies one,
             renames one so that the order changes, unfavourites one and deletes one, printing every
-            snapshot's changes and the resulting list. With --replay, the same scenario runs on a
-            recorded session (Scripts/record made Recordings/demo.json from the real emulator) and
-            prints the same output with no emulator at all.
+            snapshot's changes and the resulting list. The query is watched through Firestore's
+            Listen stream (--mode keys polls instead). With --replay, the same scenario runs on a
+            recorded session (Scripts/record made Recordings/demo-listen.json and, polling,
+            Recordings/demo.json from the real emulator) and prints the same output with no
+            emulator at all.
             """,
         options: ConnectionOptions.options + DemoReplay.options + [
-            .value("--interval", "SECONDS", help: "time between polls (default 0.2)"),
+            .value(
+                "--mode", "listen|keys",
+                help: """
+                    listen: the Listen stream (default); keys: polls every --interval.
+                    With --replay FILE, the mode FILE was recorded in
+                    """),
+            .value("--interval", "SECONDS", help: "time between polls with --mode keys (default 0.2)"),
             .value("--format", "text|jsonl", help: "output format (default text)"),
         ])
     static let help = spec.help
@@ -56,7 +64,14 @@ package enum DemoCommand {
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(arguments, command: spec)
-        let replay = try DemoReplay(reader, help: help)
+        var source: FeedSource?
+        if let modeText = reader.value("--mode") {
+            guard let mode = FeedSource(rawValue: modeText), mode != .full else {
+                throw .usage("--mode \"\(modeText)\": expected listen or keys", help: help)
+            }
+            source = mode
+        }
+        let replay = try DemoReplay(reader, help: help, source: source)
         guard reader.positionals.isEmpty || replay != nil else { throw .usage("demo takes no arguments", help: help) }
         let firestore: Firestore
         if let replay {
@@ -79,32 +94,38 @@ package enum DemoCommand {
             if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
             // Replayed, the feed polls without sleeping: the transport gives the pace.
             try await play(
-                firestore, interval: interval, format: format,
+                firestore, interval: interval, format: format, source: replay?.source ?? source ?? .listen,
                 pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
         }
     }
 
-    /// The demo's scenario on `firestore`: seeds, watches through `pool`, writes each step and prints every
-    /// snapshot in `format`. `Scripts/record` records `Recordings/demo.json` with it.
+    /// The demo's scenario on `firestore`: seeds, watches (`source`: the Listen stream, or polling in keys mode
+    /// through `pool`), writes each step and prints every snapshot in `format`. `Scripts/record` records
+    /// `Recordings/demo-listen.json` and `Recordings/demo.json` with it.
     /// - Throws: what the writes or the feed throw; exits 1 when no snapshot comes within 30 s.
     package static func play(
-        _ firestore: Firestore, interval: Duration, format: OutputFormat, pool: PollerPool = .shared
+        _ firestore: Firestore, interval: Duration, format: OutputFormat, source: FeedSource = .listen,
+        pool: PollerPool = .shared
     ) async throws {
         let fruits = firestore.collection("fruits")
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
         for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
-        note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
-        note("watching: fruits where isFavourite == true, ordered by name", format)
+        await note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
+        await note("watching: fruits where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: interval), onEvent: Console.report)
-            .makeAsyncIterator()
+        let policy = PollingPolicy(interval: interval)
+        let feed =
+            source == .listen
+            ? query.snapshots(source: .listen, policy: policy, onEvent: Console.report)
+            : pool.snapshots(of: query, policy: policy, onEvent: Console.report)
+        var iterator = feed.makeAsyncIterator()
         var number = 0
         func nextSnapshot() async throws {
             let watchdog = Task {
                 try await Task.sleep(for: .seconds(30))
                 Console.error("error: deadline-exceeded: no snapshot within 30 s")
-                exit(1)
+                await FirestoreFeedTool.finish(1)
             }
             defer { watchdog.cancel() }
             guard let snapshot = try await iterator.next() else {
@@ -112,23 +133,23 @@ package enum DemoCommand {
             }
             number += 1
             switch format {
-            case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-            case .text: Console.output(OutputFormat.snapshotText(snapshot, number: number))
+            case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+            case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: number))
             }
         }
         try await nextSnapshot()
         for step in steps {
-            note("\n> " + step.title, format)
+            await note("\n> " + step.title, format)
             try await step.write(firestore)
             try await nextSnapshot()
         }
-        note("\ndone: \(number) snapshots", format)
+        await note("\ndone: \(number) snapshots", format)
     }
 
     /// A narration line: on stdout in text format, on stderr in jsonl so stdout stays pure JSON lines.
-    static func note(_ line: String, _ format: OutputFormat) {
+    static func note(_ line: String, _ format: OutputFormat) async {
         switch format {
-        case .text: Console.output(line)
+        case .text: await Console.output(line)
         case .jsonl: Console.error(line)
         }
     }

@@ -28,7 +28,7 @@ enum GetCommand {
             guard snapshot.exists else {
                 throw FirestoreError(code: .notFound, message: "no document at \(documentPath)")
             }
-            Console.output(OutputFormat.documentJSON(snapshot).serializedString())
+            await Console.output(OutputFormat.documentJSON(snapshot).serializedString())
         }
     }
 }

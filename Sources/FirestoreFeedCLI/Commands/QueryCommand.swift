@@ -52,13 +52,13 @@ enum QueryCommand {
         if reader.has("--dry-run") {
             let name = firestore.database.resourceName(of: parent)
             let request: JSONValue = ["method": "POST", "path": .string("/v1/\(name):runQuery"), "body": body]
-            Console.output(request.serializedString())
+            await Console.output(request.serializedString())
             return
         }
         try await CLIError.runtimeErrors {
             let snapshot = try await query.getDocuments()
             for document in snapshot.documents {
-                Console.output(OutputFormat.documentJSON(document).serializedString())
+                await Console.output(OutputFormat.documentJSON(document).serializedString())
             }
         }
     }

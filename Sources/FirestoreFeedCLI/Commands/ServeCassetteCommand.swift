@@ -52,7 +52,7 @@ enum ServeCassetteCommand {
         Console.error(
             "serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
                 + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
-        Console.output("127.0.0.1:\(server.port)")
+        await Console.output("127.0.0.1:\(server.port)")
         // The accept loop blocks, so it runs on a thread of its own; this task waits (suspended, holding no
         // thread of the cooperative pool, which answers the requests) until the process is ended by a signal.
         let acceptor = Thread { server.run() }

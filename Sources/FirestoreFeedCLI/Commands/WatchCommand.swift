@@ -89,6 +89,8 @@ enum WatchCommand {
         }
         var printed = 0
         let polls = Mutex(0)
+        // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
+        StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
             let stream = query.snapshots(source: source, interval: interval, mode: mode) { event in
                 // Every poll's statistics, changed or not (a Listen snapshot carries its own).
@@ -107,8 +109,8 @@ enum WatchCommand {
                     Console.error("snapshot \(printed): \(statistics)")
                 }
                 switch format {
-                case .jsonl: Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-                case .text: Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+                case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
                 }
                 if let count, printed >= count { return }
             }

@@ -1,19 +1,28 @@
 import FirestoreFeed
-import Foundation
 
-/// Line output to stdout and stderr, flushed at once so pipes see each line as it is printed.
+/// Line output to stdout and stderr, written at once (never buffered) so pipes see each line as it is printed.
+///
+/// Every line goes through ``ConsoleWriter``'s thread, in the order printed, so a slow reader never blocks a
+/// thread of the cooperative pool. A failed write to stdout ends the process (``OutputFailure``: never a
+/// trap); a failed write to stderr loses that line only.
 package enum Console {
-    /// Writes `line` and a newline to stdout at once.
-    package static func output(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Writes `line` and a newline to stdout; returns once it is written.
+    package static func output(_ line: String) async {
+        await ConsoleWriter.shared.write(Array((line + "\n").utf8), to: .output)
     }
 
-    /// Writes `line` and a newline to stderr at once.
+    /// Hands `line` and a newline to the writer for stderr without waiting (the feed calls ``report(_:)`` from
+    /// its tasks). At most ``ConsoleWriter/postedLimit`` such lines wait; more are dropped and counted.
     package static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        ConsoleWriter.shared.post(Array((line + "\n").utf8), to: .error)
     }
 
-    /// A feed event as one warning line on stderr.
+    /// Returns once every line printed before is written: call it before `exit`.
+    package static func drain() async {
+        await ConsoleWriter.shared.drain()
+    }
+
+    /// A feed event as one warning line on stderr (posted: see ``error(_:)``).
     package static func report(_ event: FeedEvent) {
         switch event {
         case .pollFailed(let failure, let retryIn):
@@ -32,6 +41,10 @@ package enum Console {
                     + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
+        case .snapshotsCoalesced(let count):
+            error("note: output fell behind; \(count) snapshots printed as one (changes since the last one printed)")
+        case .orderingMismatch(let reason):
+            error("warning: the client's ordering disagreed with the server's, changes follow the server's (\(reason))")
         case .polled:
             break
         }
