@@ -12,7 +12,7 @@ import Testing
 /// the same query, polling at the same server times, publish the same snapshots, and each snapshot is the
 /// query's result at that time (so no change is spurious or missing). Plain, ordered, `limit`, `limit(toLast:)`,
 /// value-cursor and document-cursor queries.
-@Suite(.timeLimit(.minutes(2))) struct DeltaDifferentialTests {
+@Suite(.timeLimit(.minutes(5)), .serialized) struct DeltaDifferentialTests {
     /// A snapshot reduced to what both feeds must agree on.
     struct Published: Equatable, CustomStringConvertible {
         var documents: [String]
@@ -78,6 +78,17 @@ import Testing
         #expect(outcome.deltaPolls > outcome.scans, "\(name) seed \(seed): most polls need no keys scan")
     }
 
+    /// Waits until `condition` holds, checking every 2 ms for up to `seconds` (generous: the whole suite runs at
+    /// once on two cores).
+    static func within(seconds: Int, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return condition()
+    }
+
     struct Outcome {
         var keys: [Published] = []
         var delta: [Published] = []
@@ -137,7 +148,7 @@ import Testing
                 server.now = time(Int64(step) * 1000)
                 clock.advance(by: .seconds(1))
             }
-            let polled = await eventually {
+            let polled = await Self.within(seconds: 60) {
                 keys.events.polls.count == step + 1 && delta.events.polls.count == step + 1
             }
             guard polled else {
@@ -151,7 +162,7 @@ import Testing
                 expected += 1
                 truth = now
             }
-            let caughtUp = await eventually { keys.count >= expected && delta.count >= expected }
+            let caughtUp = await Self.within(seconds: 60) { keys.count >= expected && delta.count >= expected }
             if !caughtUp || keys.count != expected || delta.count != expected {
                 outcome.mismatches.append(
                     "step \(step): \(keys.count) keys and \(delta.count) delta snapshots, expected \(expected)")
@@ -163,7 +174,11 @@ import Testing
                 outcome.mismatches.append("step \(step): delta \(delta.last?.description ?? "-") != \(now)")
             }
             if !outcome.mismatches.isEmpty { break }
-            await clock.waitForSleepers(2)
+            // Both pollers asleep again before the next advance, or the advance would not wake them.
+            guard await Self.within(seconds: 60, { clock.sleeperCount == 2 }) else {
+                outcome.mismatches.append("step \(step): the pollers did not go back to sleep")
+                break
+            }
         }
         outcome.keys = keys.published.withLock { $0 }
         outcome.delta = delta.published.withLock { $0 }
