@@ -4,7 +4,9 @@
 /// ``billedReads`` is the meter: the document reads Firestore bills for the requests made, by the rules of
 /// Firestore pricing (https://firebase.google.com/docs/firestore/pricing, "Reads" and "Listening to query
 /// results"; https://cloud.google.com/firestore/pricing), as ``BilledReads`` computes them. The emulator bills
-/// nothing; the figure is what production would charge for the same requests.
+/// nothing; the figure is what production would charge for the same requests. A snapshot a slow listener receives
+/// folded from several (`FeedEvent.snapshotsCoalesced`) carries the newest one's statistics; `FeedEvent.polled`
+/// reports every poll.
 public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Why a delta poll ran a keys scan instead of (or besides) the delta request.
     public enum KeysScan: Sendable, Hashable {
