@@ -14,7 +14,7 @@ enum CountCommand {
             throw .usage("count needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let aggregate = options.query(firestore, collectionPath: collectionPath).count
         do {
             _ = try aggregate.structuredAggregationQuery()

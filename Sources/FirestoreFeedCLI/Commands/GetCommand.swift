@@ -16,7 +16,7 @@ enum GetCommand {
         guard reader.positionals.count == 1, let documentPath = reader.positionals.first else {
             throw .usage("get needs exactly one DOCUMENT_PATH", help: help)
         }
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let reference = firestore.document(documentPath)
         do {
             _ = try reference.resourcePath()

@@ -83,6 +83,9 @@ struct QueryOptions {
             guard case .array(let values) = parsed, !values.isEmpty else {
                 throw .usage("\(flag) \"\(text)\": expected comma-separated JSON values", help: help)
             }
+            if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
+                throw .usage("\(flag) \"\(text)\": the integer \(literal) does not fit in 64 bits", help: help)
+            }
             cursors.append((flag, values.map(FirestoreValue.init(plainJSON:))))
         }
         if reader.value("--start-at") != nil, reader.value("--start-after") != nil {
