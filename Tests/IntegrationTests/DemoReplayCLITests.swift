@@ -60,7 +60,8 @@ import Testing
     @Test func offlineAndLivePrintTheSameChangeList() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("demo-live")
-        let live = try await CLIProcess.run(["demo", "--emulator", host, "--project", project])
+        // The recording seeded `fruits` (its first request lists it), so the live run is told the same collection.
+        let live = try await CLIProcess.run(["demo", "--emulator", host, "--project", project, "--collection", "fruits"])
         #expect(live.status == 0, "stderr: \(live.stderr)")
         let offline = try await CLIProcess.run(["demo", "--replay", Self.recording])
         #expect(offline.status == 0, "stderr: \(offline.stderr)")
@@ -69,7 +70,7 @@ import Testing
         #expect(Self.withoutTimes(offline.stdout) == Self.expectedText)
 
         let liveLines = try await CLIProcess.run([
-            "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl",
+            "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl", "--collection", "fruits",
         ])
         let offlineLines = try await CLIProcess.run(["demo", "--replay=\(Self.recording)", "--format", "jsonl"])
         #expect(liveLines.status == 0 && offlineLines.status == 0)
@@ -100,7 +101,7 @@ import Testing
             let result = try await CLIProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(
-                result.stderr.hasPrefix(message + "\n\nUSAGE: firestore-feed demo"), "\(arguments): \(result.stderr)")
+                result.stderr == message + "\nsee 'firestore-feed help demo'\n", "\(arguments): \(result.stderr)")
         }
         let missing = try await CLIProcess.run(["demo", "--replay", "/nonexistent/demo.json"])
         #expect(missing.status == 1)

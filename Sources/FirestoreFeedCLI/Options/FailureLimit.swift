@@ -5,7 +5,7 @@ import Synchronization
 /// `watch --max-failures N`: give up after N consecutive failed polls (or failed Listen streams) instead of
 /// retrying with back-off forever. A ``FeedEvent/recovered`` starts the count again; without the option the
 /// watch never gives up.
-struct FailureLimit: Sendable {
+package struct FailureLimit: Sendable {
     static let option = OptionSpec.value(
         "--max-failures", "N",
         help: """
@@ -14,7 +14,12 @@ struct FailureLimit: Sendable {
             """)
 
     /// The limit, or `nil` for none.
-    let limit: Int?
+    package let limit: Int?
+
+    /// A limit of `limit` consecutive failures (`nil`: none).
+    package init(limit: Int?) {
+        self.limit = limit
+    }
 
     /// - Throws: ``CLIError/usage(_:help:)`` for a value that is not a whole number from 1.
     init(_ reader: ArgumentReader, help: String) throws(CLIError) {
@@ -38,7 +43,7 @@ struct FailureLimit: Sendable {
     /// failure, reports nothing more and cancels `body`'s task, then throws that failure (its message saying
     /// how many failures in a row ended the watch). Cancelling the caller cancels `body`.
     /// - Throws: what `body` throws, or the failure that reached the limit.
-    func watching(
+    package func watching(
         report: @escaping @Sendable (FeedEvent) -> Void,
         _ body: @escaping @Sendable (_ onEvent: @escaping @Sendable (FeedEvent) -> Void) async throws -> Void
     ) async throws {

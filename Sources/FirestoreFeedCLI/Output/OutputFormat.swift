@@ -20,7 +20,7 @@ package enum OutputFormat: String {
 
     /// One document for `export` and `import`: `{"id","path","createTime","updateTime","fields"}`, the fields
     /// as Firestore REST `Value` objects (REST reference: `Value`), which keep every type exactly.
-    static func exportJSON(_ snapshot: DocumentSnapshot) -> JSONValue {
+    package static func exportJSON(_ snapshot: DocumentSnapshot) -> JSONValue {
         [
             "id": .string(snapshot.documentID), "path": .string(snapshot.reference.path),
             "createTime": snapshot.createTime.map { .string($0.rfc3339) } ?? .null,
