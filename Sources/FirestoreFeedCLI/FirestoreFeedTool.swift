@@ -144,7 +144,7 @@ package enum FirestoreFeedTool {
     /// A library message in the command line's words: the replay hint names the option, not the Swift property
     /// (`ReplayTransport.Options.allowPlaybackRepeats` is `--allow-playback-repeats` here).
     /// A message over several lines (the emulator's Datastore wording) is joined into one.
-    static func commandLineWording(_ message: String) -> String {
+    package static func commandLineWording(_ message: String) -> String {
         let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         return oneLine.replacingOccurrences(

@@ -14,27 +14,9 @@ enum DocumentWrite {
             throw .usage("\(command) needs \(kind) and JSON, e.g. '{\"name\":\"Apple\"}'", help: help)
         }
         let path = reader.positionals[0]
-        try checkPath(path, collection: collection, help: help)
+        try PathArgument.check(path, collection: collection, help: help)
         do {
             return (path, try PlainJSONArgument.fields(reader.positionals[1], what: "\(command) \(path)"))
-        } catch {
-            throw .usage(error.message, help: help)
-        }
-    }
-
-    /// Checks that `path` is a document path (or a collection path).
-    /// - Throws: ``CLIError/usage(_:help:)`` naming the path and what it should be.
-    static func checkPath(_ path: String, collection: Bool, help: String) throws(CLIError) {
-        do throws(FirestoreError) {
-            let parsed = try ResourcePath(path)
-            if collection, !parsed.isCollection {
-                throw FirestoreError.invalidArgument(
-                    "\"\(path)\" is not a collection path (it needs an odd number of segments)")
-            }
-            if !collection, !parsed.isDocument {
-                throw FirestoreError.invalidArgument(
-                    "\"\(path)\" is not a document path (it needs an even number of segments)")
-            }
         } catch {
             throw .usage(error.message, help: help)
         }

@@ -21,13 +21,9 @@ enum ExportCommand {
             throw .usage("export needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
         let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
-        do {
-            _ = try query.runQueryBody()
-        } catch {
-            throw .usage(error.message, help: help)
-        }
         try await CLIError.runtimeErrors {
             for document in try await query.getDocuments().documents {
                 await Console.output(OutputFormat.exportJSON(document).serializedString())

@@ -29,7 +29,7 @@ enum ImportCommand {
             throw .usage("import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)", help: help)
         }
         let (collectionPath, file) = (reader.positionals[0], reader.positionals[1])
-        try DocumentWrite.checkPath(collectionPath, collection: true, help: help)
+        try PathArgument.check(collectionPath, collection: true, help: help)
         let firestore = try await ConnectionOptions.firestore(reader, help: help)
         let collection = firestore.collection(collectionPath)
         let name = file == "-" ? "standard input" : file

@@ -25,6 +25,7 @@ enum QueryCommand {
             throw .usage("query needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
         let firestore: Firestore
         if reader.has("--dry-run") {
             // A dry run needs no server and no credentials: the request is only printed.

@@ -18,6 +18,9 @@ enum UpdateCommand {
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(arguments, command: spec)
         let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "update", help: help)
+        guard !fields.isEmpty else {
+            throw .usage("update \(path): JSON names no field to update", help: help)
+        }
         var pairs: [(FieldPath, WriteValue)] = []
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             do {

@@ -62,10 +62,12 @@ enum WatchCommand {
             throw .usage("--mode \"\(modeText)\": expected listen, keys or full", help: help)
         }
         let verbose = reader.has("--verbose")
+        let failureLimit = try FailureLimit(reader, help: help)
         let formatText = reader.value("--format") ?? "text"
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
+        try options.check(collectionPath: collectionPath, help: help)
         let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
         do {
@@ -73,7 +75,6 @@ enum WatchCommand {
         } catch {
             throw .usage(error.message, help: help)
         }
-        let failureLimit = try FailureLimit(reader, help: help)
         // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
         StandardOutputWatch.start()
         try await CLIError.runtimeErrors {

@@ -5,8 +5,8 @@ import Foundation
 /// `--cassette FILE`, `--record-mode MODE` and `--allow-playback-repeats`, shared by `watch`, `query`, `get`,
 /// `count` and `export`: record the command's HTTP exchanges to a cassette, or replay them from one with no
 /// server at all.
-struct CassetteOptions {
-    static let options: [OptionSpec] = [
+package struct CassetteOptions {
+    package static let options: [OptionSpec] = [
         .value(
             "--cassette", "FILE",
             help: """
@@ -31,7 +31,7 @@ struct CassetteOptions {
     /// - Throws: ``CLIError/usage(_:help:)`` for a bad mode, `--record-mode` or `--allow-playback-repeats`
     ///   without `--cassette`, and the usage errors of the connection; ``CLIError/runtime(_:)`` for a missing
     ///   cassette in mode none or a malformed one, and the runtime errors of the connection.
-    static func firestore(_ reader: ArgumentReader, help: String) async throws(CLIError) -> Firestore {
+    package static func firestore(_ reader: ArgumentReader, help: String) async throws(CLIError) -> Firestore {
         let repeats = reader.has("--allow-playback-repeats")
         guard let path = reader.value("--cassette") else {
             if reader.value("--record-mode") != nil { throw .usage("--record-mode needs --cassette FILE", help: help) }

@@ -120,6 +120,20 @@ struct QueryOptions {
         return number
     }
 
+    /// Checks, before any connection is made (and before any note is printed), that these options make a query
+    /// over `collectionPath` that can be sent: the path, the cursors against the orders, the limits.
+    /// - Throws: ``CLIError/usage(_:help:)`` with the query's own message.
+    func check(collectionPath: String, help: String) throws(CLIError) {
+        do {
+            let offline = Firestore(
+                database: try DatabaseID(projectID: "check"), baseURL: "http://check.invalid/v1/",
+                credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)
+            _ = try query(offline, collectionPath: collectionPath).runQueryBody()
+        } catch {
+            throw .usage(error.message, help: help)
+        }
+    }
+
     /// The query over `collectionPath` (a collection ID with `--collection-group`) with these options.
     func query(_ firestore: Firestore, collectionPath: String) -> Query {
         var query =
