@@ -13,8 +13,10 @@ import Testing
 
     /// A cassette with one recorded `GET` of `things/one`.
     static func cassetteFile() throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-repeats-\(UUID().uuidString).json")
-        let body = #"{\"name\":\"projects/demo-r/databases/(default)/documents/things/one\",\"fields\":{\"n\":{\"integerValue\":\"1\"}},\"createTime\":\"2024-01-01T00:00:00Z\",\"updateTime\":\"2024-01-01T00:00:00Z\"}"#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-repeats-\(UUID().uuidString).json")
+        let body =
+            #"{\"name\":\"projects/demo-r/databases/(default)/documents/things/one\",\"fields\":{\"n\":{\"integerValue\":\"1\"}},\"createTime\":\"2024-01-01T00:00:00Z\",\"updateTime\":\"2024-01-01T00:00:00Z\"}"#
         try Data(
             #"""
             {"format":"firestore-feed-cassette","version":1,"interactions":[{"duration":0.01,"elapsed":0.0,

@@ -67,7 +67,10 @@ import Testing
             #"unknown member "dat" (expected id, and data or fields; path, createTime and updateTime are ignored)"#
         ),
         (#"{"id":"a","data":{"n":18446744073709551616}}"#, "the integer 18446744073709551616 does not fit in 64 bits"),
-        (#"{"id":"a","fields":{"n":{"integerValue":"x"}}}"#, #"fields.n: integerValue must be a decimal 64-bit integer, found "x""#),
+        (
+            #"{"id":"a","fields":{"n":{"integerValue":"x"}}}"#,
+            #"fields.n: integerValue must be a decimal 64-bit integer, found "x""#
+        ),
         (#"{"id":"a","fields":{"n":3}}"#, "fields.n: expected a Value object, found number"),
     ])
     func badLinesSayWhatIsWrong(text: String, message: String) {

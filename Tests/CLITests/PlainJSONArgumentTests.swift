@@ -23,7 +23,10 @@ import Testing
             "name",
             #"set c/d: not JSON (invalid JSON at byte 0: invalid literal); expected a JSON object of fields, e.g. '{"name":"Apple"}'"#
         ),
-        (#"{"a":1,"a":2}"#, #"set c/d: not JSON (invalid JSON at byte 7: duplicate object key "a" (or a canonically equivalent spelling))"#),
+        (
+            #"{"a":1,"a":2}"#,
+            #"set c/d: not JSON (invalid JSON at byte 7: duplicate object key "a" (or a canonically equivalent spelling))"#
+        ),
         ("{", "set c/d: not JSON (invalid JSON at byte 1: expected a string key)"),
     ])
     func badFieldsAreRefusedWithWhatWasWrong(text: String, message: String) {
@@ -36,6 +39,7 @@ import Testing
         let error = #expect(throws: FirestoreError.self) { try PlainJSONArgument.value("Apple", what: "VALUE") }
         #expect(
             error?.message
-                == #"VALUE: not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '"Apple"'"#)
+                == #"VALUE: not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '"Apple"'"#
+        )
     }
 }

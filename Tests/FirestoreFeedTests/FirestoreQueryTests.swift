@@ -94,7 +94,9 @@ import Testing
         #expect(await eventually { query.value.isEmpty })
         #expect(query.error != nil)
         // .raise reports the document's failure, printed short (issue 17).
-        #expect((query.error as? DocumentDecodingFailure)?.description == "fruits/broken: name: expected String, found integerValue")
+        #expect(
+            (query.error as? DocumentDecodingFailure)?.description
+                == "fruits/broken: name: expected String, found integerValue")
     }
 
     /// 4. Result form created with `.raise`, changed to `.ignore`: `.success([Apple])` with the error set.

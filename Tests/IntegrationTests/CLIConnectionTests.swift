@@ -49,19 +49,41 @@ import Testing
         #expect(dryRun.stderr.hasPrefix("note: using project \"demo-project\" in the dry run"))
     }
 
-    @Test(arguments: [
-        (["get", "c/d", "--emulator", "https://127.0.0.1:8080"], [:], #"error: --emulator "https://127.0.0.1:8080": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#),
-        (["get", "c/d", "--emulator", "127.0.0.1:8080/v1"], [:], #"error: --emulator "127.0.0.1:8080/v1": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#),
-        (["get", "c/d"], ["FIRESTORE_EMULATOR_HOST": "localhost:port"], #"error: FIRESTORE_EMULATOR_HOST="localhost:port": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#),
-        (
-            ["get", "c/d", "--emulator", "127.0.0.1:1", "--credentials", "key.json"], [:],
-            "error: --credentials is for production Firestore, but the emulator at 127.0.0.1:1 is named (by --emulator or FIRESTORE_EMULATOR_HOST): drop one of them"
-        ),
-        (["get", "c/d", "--project", "p", "--endpoint", "http://127.0.0.1:1"], [:], "error: --endpoint \"http://127.0.0.1:1\": expected https://HOST[:PORT] (production is reached over https; for the emulator use --emulator)"),
-        (["get", "c/d", "--project", "p", "--endpoint", "https://host/path"], [:], "error: --endpoint \"https://host/path\": expected https://HOST[:PORT]"),
-        (["get", "c/d", "--project", "p", "--ca-bundle", "/nonexistent.pem"], [:], "error: --ca-bundle \"/nonexistent.pem\": no readable file there"),
-        (["watch", "c", "--emulator", "127.0.0.1:1", "--max-failures", "0"], [:], "error: --max-failures \"0\": expected a whole number above 0"),
-    ] as [([String], [String: String], String)])
+    @Test(
+        arguments: [
+            (
+                ["get", "c/d", "--emulator", "https://127.0.0.1:8080"], [:],
+                #"error: --emulator "https://127.0.0.1:8080": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#
+            ),
+            (
+                ["get", "c/d", "--emulator", "127.0.0.1:8080/v1"], [:],
+                #"error: --emulator "127.0.0.1:8080/v1": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#
+            ),
+            (
+                ["get", "c/d"], ["FIRESTORE_EMULATOR_HOST": "localhost:port"],
+                #"error: FIRESTORE_EMULATOR_HOST="localhost:port": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"#
+            ),
+            (
+                ["get", "c/d", "--emulator", "127.0.0.1:1", "--credentials", "key.json"], [:],
+                "error: --credentials is for production Firestore, but the emulator at 127.0.0.1:1 is named (by --emulator or FIRESTORE_EMULATOR_HOST): drop one of them"
+            ),
+            (
+                ["get", "c/d", "--project", "p", "--endpoint", "http://127.0.0.1:1"], [:],
+                "error: --endpoint \"http://127.0.0.1:1\": expected https://HOST[:PORT] (production is reached over https; for the emulator use --emulator)"
+            ),
+            (
+                ["get", "c/d", "--project", "p", "--endpoint", "https://host/path"], [:],
+                "error: --endpoint \"https://host/path\": expected https://HOST[:PORT]"
+            ),
+            (
+                ["get", "c/d", "--project", "p", "--ca-bundle", "/nonexistent.pem"], [:],
+                "error: --ca-bundle \"/nonexistent.pem\": no readable file there"
+            ),
+            (
+                ["watch", "c", "--emulator", "127.0.0.1:1", "--max-failures", "0"], [:],
+                "error: --max-failures \"0\": expected a whole number above 0"
+            ),
+        ] as [([String], [String: String], String)])
     func connectionUsageErrors(arguments: [String], extra: [String: String], message: String) async throws {
         let home = try CLIEnvironment.emptyHome("usage")
         defer { try? FileManager.default.removeItem(at: home) }

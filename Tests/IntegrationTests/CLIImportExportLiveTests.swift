@@ -12,7 +12,8 @@ import Testing
         [
             "null": .null, "true": .boolean(true), "false": .boolean(false), "max": .integer(Int64.max),
             "min": .integer(Int64.min), "double": .double(0.1), "nan": .double(.nan), "infinity": .double(.infinity),
-            "minusInfinity": .double(-.infinity), "timestamp": .timestamp(try Timestamp(rfc3339: "2024-02-29T23:59:59.123456Z")),
+            "minusInfinity": .double(-.infinity),
+            "timestamp": .timestamp(try Timestamp(rfc3339: "2024-02-29T23:59:59.123456Z")),
             "string": .string("é\"\n😀"), "bytes": .bytes(Data([0, 1, 2, 254, 255])),
             "reference": .reference("projects/\(project)/databases/(default)/documents/fruits/apple"),
             "geoPoint": .geoPoint(GeoPoint(latitude: -33.86, longitude: 151.21)),
@@ -85,7 +86,9 @@ import Testing
                 + "byte 0: expected a digit\n")
         #expect(try await db.collection("c").listDocuments().isEmpty)
 
-        let missing = try await CLIProcess.run(["import", "c", "/nonexistent.jsonl", "--emulator", host, "--project", project])
+        let missing = try await CLIProcess.run([
+            "import", "c", "/nonexistent.jsonl", "--emulator", host, "--project", project,
+        ])
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: not-found: no file at /nonexistent.jsonl\n")
     }

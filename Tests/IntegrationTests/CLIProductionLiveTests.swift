@@ -191,7 +191,9 @@ struct CLIProductionLiveTests {
                 #expect(line["path"] == .string("\(collection)/\(id)"))
                 let log = try await server.log()
                 #expect(log["metadata_requests"]?.arrayValue?.count == 1)
-                #expect(standIn.accessLog().contains(#"databases/(default)/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#))
+                #expect(
+                    standIn.accessLog().contains(
+                        #"databases/(default)/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#))
             }
         }
     }
@@ -215,7 +217,8 @@ struct CLIProductionLiveTests {
                     result.stderr.hasSuffix(
                         "error: failed-precondition: TLS certificate verification failed: \(standIn.baseURL)"
                             + "/v1/projects/demo-sa-project/databases/(default)/documents:commit "
-                            + "(SSL certificate problem: unable to get local issuer certificate)\n"), "\(result.stderr)")
+                            + "(SSL certificate problem: unable to get local issuer certificate)\n"), "\(result.stderr)"
+                )
             }
         }
     }

@@ -30,7 +30,8 @@ import Testing
         ])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stderr == "")
-        #expect(try set.lines.map(CLILiveTests.stable) == [try JSONValue.parse(#"{"id":"apple","path":"fruits/apple"}"#)])
+        #expect(
+            try set.lines.map(CLILiveTests.stable) == [try JSONValue.parse(#"{"id":"apple","path":"fruits/apple"}"#)])
         let written = try await session.db.document("fruits/apple").getDocument()
         #expect(
             written.data() == [
@@ -63,7 +64,8 @@ import Testing
 
         let create = try await session.run(["create", "fruits/fig", #"{"name":"Fig"}"#])
         #expect(create.status == 0, "\(create.stderr)")
-        #expect(try create.lines.map(CLILiveTests.stable) == [try JSONValue.parse(#"{"id":"fig","path":"fruits/fig"}"#)])
+        #expect(
+            try create.lines.map(CLILiveTests.stable) == [try JSONValue.parse(#"{"id":"fig","path":"fruits/fig"}"#)])
 
         let add = try await session.run(["add", "fruits/fig/reviews", #"{"stars":5}"#])
         #expect(add.status == 0, "\(add.stderr)")
@@ -98,8 +100,14 @@ import Testing
     @Test(arguments: [
         (["set", "fruits/apple"], "error: set needs DOCUMENT_PATH and JSON, e.g. '{\"name\":\"Apple\"}'"),
         (["set", "fruits", "{}"], "error: \"fruits\" is not a document path (it needs an even number of segments)"),
-        (["add", "fruits/apple", "{}"], "error: \"fruits/apple\" is not a collection path (it needs an odd number of segments)"),
-        (["set", "fruits/apple", "[1]"], #"error: set fruits/apple: expected a JSON object of fields, e.g. '{"name":"Apple"}'"#),
+        (
+            ["add", "fruits/apple", "{}"],
+            "error: \"fruits/apple\" is not a collection path (it needs an odd number of segments)"
+        ),
+        (
+            ["set", "fruits/apple", "[1]"],
+            #"error: set fruits/apple: expected a JSON object of fields, e.g. '{"name":"Apple"}'"#
+        ),
         (
             ["update", "fruits/apple", #"{"n":18446744073709551616}"#],
             "error: update fruits/apple: the integer 18446744073709551616 does not fit in 64 bits"
@@ -108,7 +116,10 @@ import Testing
         (["update", "fruits/apple", "{}"], "error: update fruits/apple: JSON names no field to update"),
         (["create", "fruits/apple", #"{"__id__":1}"#], #"error: field name "__id__" is reserved"#),
         (["set", "fruits/apple", #"{"a":[[1]]}"#], "error: an array cannot directly hold an array (field a)"),
-        (["delete", "fruits"], "error: \"fruits\" is a collection: deleting it and everything below it needs --recursive"),
+        (
+            ["delete", "fruits"],
+            "error: \"fruits\" is a collection: deleting it and everything below it needs --recursive"
+        ),
         (["delete"], "error: delete needs exactly one PATH"),
         (["import", "fruits"], "error: import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)"),
         (["import", "fruits/apple", "x.jsonl"], "error: \"fruits/apple\" is not a collection path"),
@@ -161,14 +172,17 @@ import Testing
         #expect(try await db.collection("fruits").listDocuments().isEmpty)
         #expect(try await db.document("fruits/ghost").listCollectionIds() == [])
         #expect(try await db.listCollectionIds() == ["fruits-archive", "other"])
-        #expect(try await session.run(["delete", "fruits", "--recursive"]).stdout == #"{"deleted":0,"path":"fruits"}"# + "\n")
+        #expect(
+            try await session.run(["delete", "fruits", "--recursive"]).stdout == #"{"deleted":0,"path":"fruits"}"#
+                + "\n")
     }
 
     /// More documents than one commit takes (500): an import of 1,100 lines in three commits, then a recursive
     /// delete of them all.
     @Test func importAndRecursiveDeleteGoInCommitsOfFiveHundred() async throws {
         let session = try Session("cli-batches")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-batches-\(UUID().uuidString).jsonl")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-batches-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         let lines = (0..<1_100).map { #"{"id":"d\#(String(format: "%04d", $0))","data":{"n":\#($0)}}"# }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)

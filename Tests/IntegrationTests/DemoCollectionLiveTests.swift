@@ -23,6 +23,9 @@ import Testing
                 "firestore-feed-demo/apple", "firestore-feed-demo/banana", "firestore-feed-demo/date",
             ])
         #expect(try await db.document("fruits/mine").getDocument().data() == ["name": "Mine"])
-        #expect(try await db.collection("firestore-feed-demo").listDocuments().map(\.documentID) == ["apple", "banana", "cherry", "date"])
+        #expect(
+            try await db.collection("firestore-feed-demo").listDocuments().map(\.documentID) == [
+                "apple", "banana", "cherry", "date",
+            ])
     }
 }

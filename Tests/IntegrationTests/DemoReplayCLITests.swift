@@ -61,7 +61,9 @@ import Testing
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("demo-live")
         // The recording seeded `fruits` (its first request lists it), so the live run is told the same collection.
-        let live = try await CLIProcess.run(["demo", "--emulator", host, "--project", project, "--collection", "fruits"])
+        let live = try await CLIProcess.run([
+            "demo", "--emulator", host, "--project", project, "--collection", "fruits",
+        ])
         #expect(live.status == 0, "stderr: \(live.stderr)")
         let offline = try await CLIProcess.run(["demo", "--replay", Self.recording])
         #expect(offline.status == 0, "stderr: \(offline.stderr)")

@@ -51,7 +51,8 @@ enum DeleteCommand {
         var deletedBefore = 0
         do {
             let deleted = try await firestore.recursiveDelete(parsed) { deletedBefore = $0 }
-            await Console.output((["deleted": .integer(Int64(deleted)), "path": .string(path)] as JSONValue).serializedString())
+            await Console.output(
+                (["deleted": .integer(Int64(deleted)), "path": .string(path)] as JSONValue).serializedString())
         } catch {
             let failure = (error as? FirestoreError) ?? FirestoreError(code: .unknown, message: "\(error)")
             throw .runtime(

@@ -100,7 +100,8 @@ package enum DemoCommand {
     /// `Recordings/demo.json` with it.
     /// - Throws: what the writes or the feed throw; exits 1 when no snapshot comes within 30 s.
     package static func play(
-        _ firestore: Firestore, collection: String = DemoReplay.recordingsCollection, interval: Duration, format: OutputFormat,
+        _ firestore: Firestore, collection: String = DemoReplay.recordingsCollection, interval: Duration,
+        format: OutputFormat,
         pool: PollerPool = .shared
     ) async throws {
         let fruits = firestore.collection(collection)

@@ -28,7 +28,8 @@ enum DocumentWrite {
     ///   server's or the transport's error (`not-found` for an update of a missing document, `already-exists`
     ///   for a create of an existing one).
     static func commit(
-        _ reference: DocumentReference, command: String, help: String, _ add: (WriteBatch) throws(FirestoreError) -> Void
+        _ reference: DocumentReference, command: String, help: String,
+        _ add: (WriteBatch) throws(FirestoreError) -> Void
     ) async throws(CLIError) {
         let batch = reference.firestore.batch()
         do {
@@ -59,7 +60,8 @@ enum DocumentWrite {
             words = "\(reference.path) already exists (set replaces it)"
         default: return error
         }
-        return FirestoreError(code: error.code, message: words + "; the server said: " + error.message,
+        return FirestoreError(
+            code: error.code, message: words + "; the server said: " + error.message,
             httpStatus: error.httpStatus)
     }
 }

@@ -73,8 +73,7 @@ enum ImportCommand {
     {
         let batch = collection.firestore.batch()
         var lines: [Int] = []
-        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
-        {
+        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             guard var text = String(validating: bytes, as: UTF8.self) else {
                 throw .invalidArgument("\(name):\(number): not valid UTF-8")

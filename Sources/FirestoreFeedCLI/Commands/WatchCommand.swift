@@ -90,7 +90,8 @@ enum WatchCommand {
                         // "Listening to query results"); a removal delivers no document.
                         let delivered = snapshot.documentChanges.filter { $0.type != .removed }.count
                         Console.error(
-                            "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)")
+                            "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)"
+                        )
                     }
                     switch format {
                     case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())

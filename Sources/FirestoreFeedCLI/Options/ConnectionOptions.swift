@@ -115,7 +115,8 @@ package struct ConnectionOptions {
     ///   with an emulator, or no project in production; ``CLIError/runtime(_:)`` when the credentials cannot be
     ///   read or the metadata server cannot tell the project.
     package static func firestore(
-        _ reader: ArgumentReader, help: String, transport: (CurlTransport) throws(CLIError) -> any HTTPTransport = { $0 }
+        _ reader: ArgumentReader, help: String,
+        transport: (CurlTransport) throws(CLIError) -> any HTTPTransport = { $0 }
     ) async throws(CLIError) -> Firestore {
         guard let host = try emulatorHost(reader, help: help) else {
             return try await ProductionConnection.firestore(reader, help: help, transport: transport)

@@ -62,7 +62,8 @@ package struct FailureLimit: Sendable {
                 return
             }
             enum Outcome {
-                case report, silent, giveUp(Task<Void, any Error>?)
+                case report, silent
+                case giveUp(Task<Void, any Error>?)
             }
             let outcome = state.withLock { state -> Outcome in
                 guard state.failure == nil else { return .silent }

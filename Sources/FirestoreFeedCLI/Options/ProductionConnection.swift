@@ -48,7 +48,9 @@ enum ProductionConnection {
                     + "--project or GOOGLE_CLOUD_PROJECT chooses another)")
             projectID = keyProject
         }
-        if file == nil, case .metadataServer(let host) = source, let metadata = credentials as? MetadataServerCredentials {
+        if file == nil, case .metadataServer(let host) = source,
+            let metadata = credentials as? MetadataServerCredentials
+        {
             if projectID == nil {
                 do {
                     let asked = try await metadata.projectID()

@@ -34,7 +34,8 @@ package enum EmulatorAddress {
                 host = rest[..<colon]
                 port = String(rest[rest.index(after: colon)...])
             }
-            guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+            guard !host.isEmpty,
+                host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
             else { return nil }
         }
         guard !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }), port.count <= 5, let number = Int(port),

@@ -46,7 +46,8 @@ package struct ImportLine: Equatable, Sendable {
         case nil: id = nil
         case .string(let text)? where !text.isEmpty && !text.contains("/"): id = text
         case let other?:
-            throw .invalidArgument("\"id\" must be a document ID (a non-empty string without /), found \(other.serializedString())")
+            throw .invalidArgument(
+                "\"id\" must be a document ID (a non-empty string without /), found \(other.serializedString())")
         }
         if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
             throw .invalidArgument("the integer \(literal) does not fit in 64 bits")

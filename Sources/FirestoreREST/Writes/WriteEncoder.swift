@@ -319,7 +319,8 @@ enum WriteEncoder {
         switch value {
         case .map(let fields):
             let isVector = fields.count == 2 && fields["__type__"] == .string("__vector__")
-            if isVector, case .array? = fields["value"] {} else if isVector {
+            if isVector, case .array? = fields["value"] {
+            } else if isVector {
                 throw .invalidArgument("a vector value's \"value\" must be an array of numbers (field \(path))")
             }
             for (name, inner) in fields {
