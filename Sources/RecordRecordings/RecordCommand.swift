@@ -4,7 +4,8 @@ import FirestoreTesting
 import Foundation
 
 /// `RecordRecordings SCENARIO FILE`: runs one of the project's recording scenarios against a real emulator
-/// through a ``RecordingTransport`` and saves the cassette (secrets scrubbed) to FILE. This is how
+/// through a ``RecordingTransport`` (which also records Listen calls) and saves the cassette (secrets scrubbed)
+/// to FILE. This is how
 /// `Scripts/record` makes every file in `Recordings/`; FILE is written only when the whole scenario
 /// behaved as expected. A developer tool of this repository, not part of the shipped `firestore-feed`.
 enum RecordCommand {
@@ -31,8 +32,16 @@ enum RecordCommand {
         let recorder = RecordingTransport(wrapping: CurlTransport())
         try await CLIError.runtimeErrors {
             try await RecordingScenarios.run(scenario, host: host, transport: recorder)
-            try recorder.save(toFile: path)
+            let cassette = recorder.cassette
+            if scenario == .demoListen {
+                try RecordingScenarios.checkListenSessions(cassette)
+            }
+            try cassette.write(toFile: path)
         }
-        Console.error("record: \(scenario.rawValue): \(recorder.recordedCount) interactions saved to \(path)")
+        let sessions = recorder.cassette.listenSessions.count
+        Console.error(
+            "record: \(scenario.rawValue): \(recorder.recordedCount) interactions"
+                + (sessions == 0 ? "" : " and \(sessions) Listen session\(sessions == 1 ? "" : "s")")
+                + " saved to \(path)")
     }
 }

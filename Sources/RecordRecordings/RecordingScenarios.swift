@@ -1,5 +1,6 @@
 import FirestoreFeedCLI
 import FirestoreREST
+import FirestoreTesting
 import Foundation
 
 /// The scripted sessions `Scripts/record` records into `Recordings/`. Each uses a project of its own on a
@@ -8,10 +9,14 @@ import Foundation
 enum RecordingScenarios {
     enum Scenario: String, CaseIterable {
         case demo, values, queries, errors, denied
+        case demoListen = "demo-listen"
     }
 
     static let list = """
-          demo      the demo's change-feed session (project demo-fruits)
+          demo      the demo's change-feed session, polling in keys mode (project demo-fruits)
+          demo-listen
+                    the same session through the Listen stream: its gRPC call is recorded
+                    as proto3 JSON messages (demo-listen)
           values    a document with every value type written and read back (demo-values)
           queries   seeded cities, then one query of each shape and aggregations (demo-queries)
           errors    404 not found, 409 already exists, 400 invalid argument (demo-errors)
@@ -25,11 +30,30 @@ enum RecordingScenarios {
             code: .failedPrecondition, message: "the scenario did not behave as recorded cassettes expect: \(what)")
     }
 
+    /// The demo's Listen recording holds the one Listen call of the demo's feed, which the demo ended by leaving
+    /// (so a replay keeps the stream open after the last response, as the live server did).
+    static func checkListenSessions(_ cassette: Cassette) throws(FirestoreError) {
+        guard cassette.listenSessions.count == 1, let session = cassette.listenSessions.first else {
+            throw unexpected("expected one Listen session, found \(cassette.listenSessions.count)")
+        }
+        guard session.end == .cancelledByClient else {
+            throw unexpected(
+                "the Listen call ended with \(session.end.map { "\($0)" } ?? "nothing") instead of the demo leaving")
+        }
+        guard session.responses.count >= 6 else {
+            throw unexpected(
+                "the Listen call has \(session.responses.count) responses, fewer than the demo's 6 snapshots")
+        }
+    }
+
     static func run(_ scenario: Scenario, host: String, transport: any HTTPTransport) async throws {
         switch scenario {
         case .demo:
             let db = try Firestore.emulator(host: host, projectID: "demo-fruits", transport: transport)
-            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text)
+            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .keys)
+        case .demoListen:
+            let db = try Firestore.emulator(host: host, projectID: "demo-listen", transport: transport)
+            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .listen)
         case .values:
             try await values(try Firestore.emulator(host: host, projectID: "demo-values", transport: transport))
         case .queries:

@@ -38,6 +38,9 @@ import Testing
                     case .targetNeedsRelisten(let id):
                         outcome.error = FirestoreError(code: .internal, message: "target \(id) needs a re-listen")
                         return outcome
+                    case .orderingMismatch(let id, let reason):
+                        outcome.error = FirestoreError(code: .internal, message: "target \(id): \(reason)")
+                        return outcome
                     }
                 }
             } catch {

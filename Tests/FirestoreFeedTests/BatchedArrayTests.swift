@@ -297,20 +297,46 @@ import Testing
         #expect(delegate.log.count == 2)
     }
 
+    /// Subscribers that keep up (each takes an update before the next is applied) get every update in order.
     @Test func everySubscriberGetsEveryUpdateInOrder() async throws {
         let source = ScriptedSnapshotSource()
         let array = BatchedArray(source: source)
-        let subscriptions = [array.updates(), array.updates()]
+        var first = array.updates().makeAsyncIterator()
+        var second = array.updates().makeAsyncIterator()
         array.observeQuery()
         source.send(Fruits.documents("a"))
+        #expect(Self.ids(try #require(await first.next()).items) == ["a"])
+        #expect(Self.ids(try #require(await second.next()).items) == ["a"])
         source.send(Fruits.documents("b", "a"))
-        for subscription in subscriptions {
-            var updates = subscription.makeAsyncIterator()
-            #expect(Self.ids(try #require(await updates.next()).items) == ["a"])
-            let second = try #require(await updates.next())
-            #expect(second.diff.insertedIndexes == [0])
-            #expect(Self.ids(second.items) == ["b", "a"])
+        for update in [try #require(await first.next()), try #require(await second.next())] {
+            #expect(update.diff.insertedIndexes == [0])
+            #expect(Self.ids(update.items) == ["b", "a"])
         }
+    }
+
+    /// Issue 19: a subscriber that takes nothing while three updates are applied holds one, and gets them as one
+    /// update whose diff goes from the items it had (none, when it subscribed) to the newest.
+    @Test func aSubscriberThatFallsBehindGetsTheUpdatesAsOne() async throws {
+        let source = ScriptedSnapshotSource()
+        let array = BatchedArray(source: source)
+        var keepingUp = array.updates().makeAsyncIterator()
+        var behind = array.updates().makeAsyncIterator()
+        array.observeQuery()
+        source.send(Fruits.documents("a"))
+        #expect(Self.ids(try #require(await keepingUp.next()).items) == ["a"])
+        source.send(Fruits.documents("a", "b"))
+        #expect(Self.ids(try #require(await keepingUp.next()).items) == ["a", "b"])
+        source.send(Fruits.documents("c", "b"))
+        #expect(Self.ids(try #require(await keepingUp.next()).items) == ["c", "b"])
+        let folded = try #require(await behind.next())
+        #expect(folded.diff.initial.isEmpty)
+        #expect(folded.diff.insertedIndexes == [0, 1])
+        #expect(Self.ids(folded.items) == ["c", "b"])
+        source.send(Fruits.documents("c"))
+        // Back in step: the next update is the array's own, from ["c", "b"].
+        let next = try #require(await behind.next())
+        #expect(next.diff.deletedIndexes == [1])
+        #expect(Self.ids(next.items) == ["c"])
     }
 
     /// Releasing the array stops its listen and ends its update sequences.

@@ -6,7 +6,7 @@ import Testing
 @Suite("FirestoreValue ordering", .timeLimit(.minutes(2)))
 struct ValueOrderingTests {
     /// Values written in Firestore's order: null < bool < numbers < timestamp < string < bytes < reference <
-    /// geopoint < array < map, and within each type in ascending order. No two are equal.
+    /// geopoint < array < vector < map, and within each type in ascending order. No two are equal.
     static let ascending: [FirestoreValue] = [
         .null,
         .boolean(false),
@@ -60,13 +60,42 @@ struct ValueOrderingTests {
         .array([.integer(1), .integer(2)]),
         .array([.double(2.5)]),
         .array([.string("a")]),
+        // Vectors (maps with __type__ "__vector__"): by dimension first, then element by element.
+        vector([]),
+        vector([9]),
+        vector([-5, 1]),
+        vector([1, 2]),
+        vector([1, 3]),
+        vector([-9, 0, 0]),
         .map([:]),
+        // A __type__ that is not "__vector__" is an ordinary map ("__type__" sorts before "a").
+        .map(["__type__": .string("other"), "value": .array([])]),
         .map(["a": .integer(1)]),
         .map(["a": .integer(1), "b": .integer(0)]),
         .map(["a": .integer(2)]),
         .map(["a": .string("x")]),
         .map(["b": .null]),
     ]
+
+    /// A vector value as REST sends it: `{"__type__": "__vector__", "value": [doubles]}`.
+    static func vector(_ elements: [Double]) -> FirestoreValue {
+        .map(["__type__": .string("__vector__"), "value": .array(elements.map { .double($0) })])
+    }
+
+    /// Issue 19: ordered by one field, `[1] < <vector> < {} < {a: 1}` (the emulator's order, checked live by
+    /// `VectorOrderingLiveTests`); before vectors had a rank of their own, the vector sorted among the maps, after
+    /// `{}`.
+    @Test func aVectorSortsAfterArraysAndBeforeMaps() {
+        let values: [FirestoreValue] = [
+            .map(["a": .integer(1)]), .map([:]), Self.vector([1, 2, 3]), .array([.integer(1)]),
+        ]
+        #expect(
+            values.sorted { FirestoreValue.compare($0, $1) < 0 } == [
+                .array([.integer(1)]), Self.vector([1, 2, 3]), .map([:]), .map(["a": .integer(1)]),
+            ])
+        #expect(FirestoreValue.compare(Self.vector([1, 2]), Self.vector([1.0, 2.0])) == 0)
+        #expect(FirestoreValue.compare(Self.vector([5]), .map(["__type__": .string("__vector__")])) > 0)
+    }
 
     @Test func everyPairIsOrderedAsWritten() {
         let values = Self.ascending

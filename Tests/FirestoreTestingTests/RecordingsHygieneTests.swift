@@ -14,7 +14,9 @@ import Testing
 
     @Test func theFolderHoldsTheRecordedCassettes() throws {
         let files = try Self.files()
-        for name in ["demo.json", "values.json", "queries.json", "errors.json", "denied.json", "README.md"] {
+        for name in [
+            "demo.json", "demo-listen.json", "values.json", "queries.json", "errors.json", "denied.json", "README.md",
+        ] {
             #expect(files.contains(name), "Recordings/\(name) is missing")
         }
     }
@@ -35,11 +37,16 @@ import Testing
             }
         }
         for name in try Self.files() where name.hasSuffix(".json") {
-            for interaction in try RecordingsFolder.cassette(name).interactions {
+            let cassette = try RecordingsFolder.cassette(name)
+            for interaction in cassette.interactions {
                 let scrubbed = SecretScrubber.standard.scrub(interaction)
                 #expect(
                     scrubbed == interaction,
                     "Recordings/\(name): \(interaction.request.method) \(interaction.request.path)")
+            }
+            for (index, session) in cassette.listenSessions.enumerated() {
+                #expect(
+                    SecretScrubber.standard.scrub(session) == session, "Recordings/\(name): listenSessions[\(index)]")
             }
         }
     }

@@ -37,13 +37,17 @@ import Testing
         }
         #expect(recorded[0].hasPrefix(#"{"createTime":"#) && recorded[0].contains(#""id":"fig""#))
         #expect(recorded[2] == "2\n")
-        // query, get, count, then the watch's two-phase poll: runQuery for names, batchGet for documents.
+        // query, get, count as HTTP interactions; the watch listens, and its Listen call is recorded beside them.
         let root = "/v1/projects/\(project)/databases/(default)/documents"
+        let cassette = try Cassette(contentsOfFile: path)
         #expect(
-            try Cassette(contentsOfFile: path).interactions.map { $0.request.method + " " + $0.request.path } == [
+            cassette.interactions.map { $0.request.method + " " + $0.request.path } == [
                 "POST \(root):runQuery", "GET \(root)/fruits/apple", "POST \(root):runAggregationQuery",
-                "POST \(root):runQuery", "POST \(root):batchGet",
             ])
+        #expect(cassette.listenSessions.count == 1)
+        #expect(
+            cassette.listenSessions.first?.requests.first?["addTarget"]?["query"]?["parent"]
+                == .string("projects/\(project)/databases/(default)/documents"))
         // No --emulator, no FIRESTORE_EMULATOR_HOST: the project comes from the cassette.
         for (index, command) in commands.enumerated() {
             let mode = index % 2 == 0 ? [] : ["--record-mode", "none"]

@@ -3,11 +3,13 @@ import FirestoreTestSupport
 import Foundation
 import Testing
 
-/// `firestore-feed demo --replay`: the demo on `Recordings/demo.json` with no emulator prints the same
-/// change list as the live demo.
+/// `firestore-feed demo --replay`: the demo on `Recordings/demo-listen.json` (the Listen stream, the default) or
+/// `Recordings/demo.json` (`--mode keys`) with no emulator prints the same change list as the live demo.
 @Suite(.timeLimit(.minutes(2))) struct DemoReplayCLITests {
-    static let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Recordings/demo.json").path
+    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Recordings")
+    static let recording = recordings.appendingPathComponent("demo.json").path
+    static let listenRecording = recordings.appendingPathComponent("demo-listen.json").path
 
     /// The text output with every `at <readTime>` cut, since live times differ from recorded ones.
     static func withoutTimes(_ text: String) -> String {
@@ -60,35 +62,71 @@ import Testing
     @Test func offlineAndLivePrintTheSameChangeList() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("demo-live")
-        // The recording seeded `fruits` (its first request lists it), so the live run is told the same collection.
+        // Live, the demo listens (the default mode); --mode keys polls. The recordings seeded `fruits` (their
+        // first request lists it), so the live runs are told the same collection.
         let live = try await CLIProcess.run([
             "demo", "--emulator", host, "--project", project, "--collection", "fruits",
         ])
         #expect(live.status == 0, "stderr: \(live.stderr)")
-        let offline = try await CLIProcess.run(["demo", "--replay", Self.recording])
+        #expect(live.stderr.isEmpty, "no fallback note: \(live.stderr)")
+        let polled = try await CLIProcess.run([
+            "demo", "--emulator", host, "--project", project + "-k", "--mode", "keys", "--collection", "fruits",
+        ])
+        #expect(polled.status == 0, "stderr: \(polled.stderr)")
+        // Offline: the Listen recording (FILE holds a Listen session, so the demo listens) and the polling one.
+        let offline = try await CLIProcess.run(["demo", "--replay", Self.listenRecording])
         #expect(offline.status == 0, "stderr: \(offline.stderr)")
-        #expect(offline.stderr == "demo: replaying \(Self.recording) (a recorded session; no emulator)\n")
+        #expect(offline.stderr == "demo: replaying \(Self.listenRecording) (a recorded session; no emulator)\n")
+        let offlinePolled = try await CLIProcess.run(["demo", "--replay", Self.recording])
+        #expect(offlinePolled.status == 0, "stderr: \(offlinePolled.stderr)")
+        #expect(offlinePolled.stderr == "demo: replaying \(Self.recording) (a recorded session; no emulator)\n")
         #expect(Self.withoutTimes(live.stdout) == Self.expectedText)
+        #expect(Self.withoutTimes(polled.stdout) == Self.expectedText)
         #expect(Self.withoutTimes(offline.stdout) == Self.expectedText)
+        #expect(Self.withoutTimes(offlinePolled.stdout) == Self.expectedText)
 
         let liveLines = try await CLIProcess.run([
             "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl", "--collection", "fruits",
         ])
-        let offlineLines = try await CLIProcess.run(["demo", "--replay=\(Self.recording)", "--format", "jsonl"])
+        let offlineLines = try await CLIProcess.run(["demo", "--replay=\(Self.listenRecording)", "--format", "jsonl"])
         #expect(liveLines.status == 0 && offlineLines.status == 0)
         #expect(liveLines.lines.count == 6)
         #expect(try liveLines.lines.map(CLILiveTests.stable) == offlineLines.lines.map(CLILiveTests.stable))
     }
 
     @Test func replayIsDeterministicAndFindsTheDefaultRecording() async throws {
-        // No FILE: Recordings/demo.json above the executable. Recorded readTimes make two runs identical.
+        // No FILE: Recordings/demo-listen.json above the executable, or Recordings/demo.json with --mode keys.
+        // Recorded readTimes make two runs identical, whatever the speed.
         let first = try await CLIProcess.run(["demo", "--replay"])
         let second = try await CLIProcess.run(["demo", "--replay", "--speed", "100"])
         #expect(first.status == 0, "stderr: \(first.stderr)")
         #expect(second.status == 0, "stderr: \(second.stderr)")
+        #expect(
+            first.stderr.hasSuffix("Recordings/demo-listen.json (a recorded session; no emulator)\n"), "\(first.stderr)"
+        )
         #expect(first.stdout == second.stdout)
         #expect(Self.withoutTimes(first.stdout) == Self.expectedText)
         #expect(first.stdout.contains("snapshot 1 at 20"))
+        let keys = try await CLIProcess.run(["demo", "--replay", "--mode", "keys"])
+        #expect(keys.status == 0, "stderr: \(keys.stderr)")
+        #expect(keys.stderr.hasSuffix("Recordings/demo.json (a recorded session; no emulator)\n"), "\(keys.stderr)")
+        #expect(Self.withoutTimes(keys.stdout) == Self.expectedText)
+        #expect(keys.stdout != first.stdout)  // two recordings: their readTimes differ
+    }
+
+    @Test func aRecordingReplaysOnlyInTheModeItWasRecordedIn() async throws {
+        let listen = try await CLIProcess.run(["demo", "--replay", Self.recording, "--mode", "listen"])
+        #expect(listen.status == 1)
+        #expect(
+            listen.stderr
+                == "error: failed-precondition: \(Self.recording) holds no recorded Listen session: replay it with"
+                + " --mode keys (or without --mode)\n")
+        let keys = try await CLIProcess.run(["demo", "--replay", Self.listenRecording, "--mode", "keys"])
+        #expect(keys.status == 1)
+        #expect(
+            keys.stderr
+                == "error: failed-precondition: \(Self.listenRecording) is a recorded Listen session: replay it with"
+                + " --mode listen (or without --mode)\n")
     }
 
     @Test func replayUsageErrors() async throws {
@@ -98,6 +136,7 @@ import Testing
             (["demo", "--speed", "2"], "error: --speed needs --replay"),
             (["demo", "--replay", "--speed", "0"], "error: --speed \"0\": expected a number from 0.01 to 1000"),
             (["demo", "extra"], "error: demo takes no arguments"),
+            (["demo", "--mode", "full"], "error: --mode \"full\": expected listen or keys"),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(arguments)

@@ -58,7 +58,7 @@ import Testing
         #expect(live[4]["changes"] == ["added apple"])
         #expect(live[5]["changes"] == ["added kiwi"])
 
-        // From the file, in session order, with the feed polling on a clock that never waits.
+        // From the file, in session order; the feed's Listen call was recorded too and replays from the file.
         let replay = ReplayTransport(cassette: try Cassette(contentsOfFile: path), options: .init(ordering: .session))
         let offline = Firestore(
             database: try DatabaseID(projectID: project), baseURL: "http://replay.invalid/v1/",

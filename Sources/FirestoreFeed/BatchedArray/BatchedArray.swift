@@ -27,6 +27,10 @@ import Synchronization
 ///   in `didUpdate` the new; updates are delivered one at a time, in order, never re-entrantly; an error is
 ///   reported (``BatchedArrayDelegate/batchedArray(_:queryDidFailWithError:)``, ``lastError``) and never
 ///   empties or changes the items.
+/// - A delegate (or ``updates()`` subscriber) slower than the snapshots costs bounded memory: the array reads its
+///   source's next event only once the last one is applied, so a feed that goes on meanwhile folds what was
+///   missed into one snapshot (`FeedEvent.snapshotsCoalesced(count:)`), which is diffed against the current items
+///   as usual: nothing is lost.
 /// - Documents repeated in one snapshot (same name, byte for byte) are kept once, the first occurrence.
 /// - Releasing the array stops its listen.
 ///
@@ -60,12 +64,14 @@ public final class BatchedArray: Sendable {
         var generation = 0
         var listenTask: Task<Void, Never>?
         var lastError: (any Error)?
-        var subscribers: [Int: AsyncStream<Update>.Continuation] = [:]
+        var subscribers: [Int: CoalescingBuffer<Update>] = [:]
         var nextSubscriber = 0
     }
 
     private let state: Mutex<State>
-    private let mailbox: AsyncStream<Message>.Continuation
+    /// Every listen's events on their way to the delivery task; a listen reads its next event only once the last
+    /// one was taken, so the queue stays bounded however slow the delegate is.
+    private let mailbox = HandOffQueue<Message>()
     /// Where delegate calls run; `nil`: on the delivery task itself.
     private let delegateQueue: DispatchQueue?
 
@@ -86,11 +92,9 @@ public final class BatchedArray: Sendable {
         initial.delegate = delegate
         state = Mutex(initial)
         self.delegateQueue = delegateQueue
-        let (messages, mailbox) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .unbounded)
-        self.mailbox = mailbox
         // The one delivery task: every update and error passes through it, so delegate calls never overlap.
-        Task { [weak self] in
-            for await message in messages {
+        Task { [weak self, mailbox = self.mailbox] in
+            while let message = await mailbox.next() {
                 guard let self else { return }
                 await self.deliver(message)
             }
@@ -182,8 +186,8 @@ public final class BatchedArray: Sendable {
         let stream = source.makeSnapshotStream()
         let mailbox = self.mailbox
         let task = Task {
-            for await event in stream { mailbox.yield(Message(generation: generation, event: event)) }
-            mailbox.yield(Message(generation: generation, event: nil))
+            for await event in stream { await mailbox.put(Message(generation: generation, event: event)) }
+            await mailbox.put(Message(generation: generation, event: nil))
         }
         let isCurrent = state.withLock { state in
             guard state.generation == generation else { return false }
@@ -212,15 +216,24 @@ public final class BatchedArray: Sendable {
     /// The updates applied from now on, in order, for async consumers (each call is a new subscription; the
     /// sequence ends when the array is released). Errors are not in this sequence: see ``lastError`` and the
     /// delegate.
+    ///
+    /// A subscriber that falls behind holds at most one update it has not taken: updates applied meanwhile reach
+    /// it as one, whose diff goes from the items of the last update it received (or the items when it subscribed)
+    /// to the newest (nothing when they are the same).
     public func updates() -> AsyncStream<Update> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .unbounded)
-        let id = state.withLock { state in
+        let (stream, buffer, id) = state.withLock { state in
+            let subscribedItems = state.items
+            let (stream, buffer) = CoalescingBuffer<Update>.makeNonThrowingStream(
+                coalesce: { lastDelivered, newest in
+                    let diff = SnapshotArrayDiff(initial: lastDelivered?.items ?? subscribedItems, result: newest.items)
+                    return diff.isEmpty ? nil : Update(diff: diff)
+                }, onEvent: nil)
             let id = state.nextSubscriber
             state.nextSubscriber += 1
-            state.subscribers[id] = continuation
-            return id
+            state.subscribers[id] = buffer
+            return (stream, buffer, id)
         }
-        continuation.onTermination = { [weak self] _ in
+        buffer.setOnTermination { [weak self] in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
         return stream

@@ -14,26 +14,50 @@ extension QuerySnapshotEvent {
     /// The events of a change feed: each snapshot, each transient failure the feed reports through its events
     /// (`pollFailed`, `listenFailed`), recovery, and the error that ends the feed as the last event. Fallbacks are
     /// not failures (the snapshots go on). `feed` is called once, with the event handler to pass on.
+    ///
+    /// Bounded however slow the consumer is: the next snapshot is read from the feed only once the consumer has
+    /// taken the last one (meanwhile the feed folds what the consumer misses into one snapshot:
+    /// `FeedEvent.snapshotsCoalesced(count:)`), and a failure or recovery not yet taken is replaced by a newer one
+    /// (``HandOffQueue``).
     static func relay(
         _ feed: @escaping (@escaping @Sendable (FeedEvent) -> Void) -> AsyncThrowingStream<QuerySnapshot, any Error>
     ) -> AsyncStream<QuerySnapshotEvent> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let snapshots = feed { event in
-                switch event {
-                case .pollFailed(let error, _), .listenFailed(let error, _): continuation.yield(.failure(error))
-                case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments, .fellBackToPolling: break
-                }
+        let queue = HandOffQueue<QuerySnapshotEvent>()
+        let snapshots = feed { event in
+            switch event {
+            case .pollFailed(let error, _), .listenFailed(let error, _):
+                queue.post(.failure(error), replacing: \.isFailure)
+            case .recovered: queue.post(.recovered, replacing: \.isRecovered)
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch: break
             }
-            let task = Task {
-                do {
-                    for try await snapshot in snapshots { continuation.yield(.snapshot(snapshot)) }
-                } catch {
-                    continuation.yield(.failure(error))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
         }
+        let task = Task {
+            do {
+                for try await snapshot in snapshots { await queue.put(.snapshot(snapshot)) }
+            } catch {
+                queue.post(.failure(error))
+            }
+            queue.finish()
+        }
+        let lease = RelayLease(task)
+        return AsyncStream(unfolding: { await lease.next(from: queue) }, onCancel: { task.cancel() })
     }
+
+    private var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+
+    private var isRecovered: Bool {
+        if case .recovered = self { return true }
+        return false
+    }
+}
+
+/// Stops a relay's reading task when its stream is released (the consumer dropped it without iterating to the end).
+private final class RelayLease: Sendable {
+    let task: Task<Void, Never>
+    init(_ task: Task<Void, Never>) { self.task = task }
+    func next(from queue: HandOffQueue<QuerySnapshotEvent>) async -> QuerySnapshotEvent? { await queue.next() }
+    deinit { task.cancel() }
 }

@@ -9,7 +9,9 @@ extension DocumentReference {
     /// (`FieldPath.documentID`, `EQUAL`), so it has every property of
     /// `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)`: one Listen target
     /// shared by every listener of the document (billed: the document each time it is delivered), the same
-    /// reconnection, the same fallback to polling (one read per poll).
+    /// reconnection, the same fallback to polling (one read per poll). A consumer that falls behind gets the newest
+    /// version of the document when it asks again (`FeedEvent.snapshotsCoalesced(count:)`; nothing when that is
+    /// the version it last received), never a backlog.
     ///
     /// - Parameters:
     ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
@@ -23,20 +25,19 @@ extension DocumentReference {
         let reference = self
         let feed = parent.whereField(FieldPath.documentID, .equal, documentID)
             .snapshots(source: source, interval: interval, policy: policy, onEvent: onEvent)
-        let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream(
-            bufferingPolicy: .unbounded)
+        let (stream, buffer) = CoalescingBuffer<DocumentSnapshot>.makeStream(
+            coalesce: SnapshotCoalescing.document, onEvent: onEvent)
         let forwarding = Task {
             do {
                 for try await snapshot in feed {
-                    continuation.yield(
-                        DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
+                    buffer.yield(DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
                 }
-                continuation.finish()
+                buffer.finish()
             } catch {
-                continuation.finish(throwing: error)
+                buffer.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in forwarding.cancel() }
+        buffer.setOnTermination { forwarding.cancel() }
         return stream
     }
 

@@ -15,4 +15,17 @@ public enum FeedEvent: Sendable, Hashable {
     /// server or proxy that does not speak gRPC over HTTP/2); the feed polls in keys mode instead. `reason` says
     /// why.
     case fellBackToPolling(reason: String)
+    /// This listener fell behind: `count` snapshots (at least 2) were published while it was still busy with an
+    /// earlier one, and it receives them as one: the newest snapshot, with the changes from the last snapshot it
+    /// received to the newest (computed with the same `DocumentChange` rules, so none is lost and none is
+    /// spurious: a document added and removed in between is no change, one modified twice is one modification).
+    /// When those changes cancel out, no snapshot follows. A listener that keeps up gets every snapshot; one that
+    /// does not holds at most one snapshot it has not taken yet, so its memory stays bounded (`SlowConsumerTests`,
+    /// `SlowConsumerLiveTests`).
+    case snapshotsCoalesced(count: Int)
+    /// The changes the query's ordering gave did not rebuild the result in the server's order (a value type the
+    /// client orders differently from the server); the snapshot's changes were computed from the server's order
+    /// instead, so they still rebuild its list. `reason` names the documents that disagreed
+    /// (`OrderingSafetyNetTests`).
+    case orderingMismatch(reason: String)
 }

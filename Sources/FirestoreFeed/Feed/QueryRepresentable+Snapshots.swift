@@ -21,6 +21,13 @@ extension QueryRepresentable {
     ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:)`, then
     ///   `FeedEvent.recovered`; a resumed Listen stream sends only what changed meanwhile. An invalid query
     ///   (before anything is sent) or a permanent server error ends the stream with that `FirestoreError`.
+    /// - A slow consumer costs bounded memory: a listener that has not taken its last snapshot when the next is
+    ///   published holds only the newest, and receives it with the changes from the last snapshot it took
+    ///   (`onEvent` hears `FeedEvent.snapshotsCoalesced(count:)` first); a listener that keeps up gets every
+    ///   snapshot.
+    /// - Order check: each snapshot's changes are replayed on the previous list; when they do not rebuild the
+    ///   server's order (a value the client orders differently), the changes are computed from the server's order
+    ///   and `onEvent` hears `FeedEvent.orderingMismatch(reason:)`.
     /// - Sharing: listeners on the same query share one Listen target, or, polling, one poller and one request per
     ///   interval (`PollerPool.shared`). Cancelling the consuming task or dropping the stream leaves; the last to
     ///   leave removes the target (closing the stream with its last target) or stops polling.
@@ -105,7 +112,7 @@ public final class ListenerRegistration: Sendable {
             switch event {
             case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
-            case .fellBackToFullDocuments, .fellBackToPolling: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch: break
             }
         }
     }

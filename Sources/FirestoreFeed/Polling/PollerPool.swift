@@ -15,6 +15,15 @@ public final class PollerPool: Sendable {
         let limitToLast: Bool
         let mode: PollMode
         let policy: PollingPolicy
+
+        init(_ query: Query, mode: PollMode, policy: PollingPolicy) throws(FirestoreError) {
+            client = ObjectIdentifier(query.firestore)
+            parent = try query.parentPath().description
+            structuredQuery = try query.structuredQuery().serializedString()
+            limitToLast = query.limitType == .last
+            self.mode = mode
+            self.policy = policy
+        }
     }
 
     /// The pool every `snapshots(...)` and `addSnapshotListener(...)` call uses.
@@ -34,17 +43,13 @@ public final class PollerPool: Sendable {
         of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream(
-            bufferingPolicy: .unbounded)
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         let key: Key
         do {
-            key = Key(
-                client: ObjectIdentifier(query.firestore), parent: try query.parentPath().description,
-                structuredQuery: try query.structuredQuery().serializedString(),
-                limitToLast: query.limitType == .last, mode: mode, policy: policy)
+            key = try Key(query, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.
-            continuation.finish(throwing: error)
+            buffer.finish(throwing: error)
             return stream
         }
         while true {
@@ -56,13 +61,20 @@ public final class PollerPool: Sendable {
                 pollers[key] = poller
                 return poller
             }
-            if let id = poller.addListener(continuation, onEvent: onEvent) {
-                continuation.onTermination = { _ in poller.removeListener(id) }
+            if let id = poller.addListener(buffer, onEvent: onEvent) {
+                buffer.setOnTermination { poller.removeListener(id) }
                 return stream
             }
             // The poller ended between lookup and join; forget it and make a new one.
             forget(poller, key: key)
         }
+    }
+
+    /// The most snapshots any listener of the poller serving `query` (in `mode`, with `policy`) has held without
+    /// taking them: 0 or 1 (``CoalescingBuffer``); `nil` when no such poller runs. For tests of slow consumers.
+    package func listenerBufferHighWater(of query: Query, mode: PollMode, policy: PollingPolicy) -> Int? {
+        guard let key = try? Key(query, mode: mode, policy: policy) else { return nil }
+        return pollers.withLock { $0[key] }?.listenerBufferHighWater
     }
 
     /// Some running poller, for tests that check it is freed.

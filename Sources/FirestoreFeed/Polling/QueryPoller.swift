@@ -6,7 +6,12 @@ import Synchronization
 ///
 /// - Exactly one poll is in flight: one task polls in a loop and sleeps between polls on the injected clock.
 /// - A listener that joins gets the current snapshot at once, every document as added (as the SDKs do), then
-///   every later snapshot; snapshots are published only when something changed.
+///   every later snapshot; snapshots are published only when something changed. A listener that falls behind
+///   holds at most one snapshot it has not taken and gets the ones it missed as one (``CoalescingBuffer``,
+///   ``FeedEvent/snapshotsCoalesced(count:)``).
+/// - Each snapshot's changes are checked against the server's order
+///   (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``); on a mismatch they are computed from the
+///   server's order and listeners hear ``FeedEvent/orderingMismatch(reason:)``.
 /// - A response whose `readTime` is not newer than the last applied one is dropped, so a stale answer can
 ///   never bring back a deleted document.
 /// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
@@ -15,7 +20,7 @@ import Synchronization
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
-        let continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation
+        let buffer: CoalescingBuffer<QuerySnapshot>
         let onEvent: (@Sendable (FeedEvent) -> Void)?
     }
 
@@ -56,26 +61,28 @@ final class QueryPoller: Sendable {
     /// How many listeners are attached.
     var listenerCount: Int { state.withLock { $0.listeners.count } }
 
+    /// The most snapshots any attached listener has held without taking them (0 or 1: ``CoalescingBuffer``).
+    package var listenerBufferHighWater: Int {
+        state.withLock { $0.listeners.values.map(\.buffer.highWater).max() ?? 0 }
+    }
+
     /// Adds a listener; it receives the current snapshot at once when there is one. Starts polling with the
     /// first listener.
     /// - Returns: the listener's ID for ``removeListener(_:)``, or `nil` when this poller has already ended
     ///   (the caller then makes a new one).
-    func addListener(
-        _ continuation: AsyncThrowingStream<QuerySnapshot, any Error>.Continuation,
-        onEvent: (@Sendable (FeedEvent) -> Void)?
-    ) -> Int? {
+    func addListener(_ buffer: CoalescingBuffer<QuerySnapshot>, onEvent: (@Sendable (FeedEvent) -> Void)?) -> Int? {
         delivery.withLock { _ in
             let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
                 guard !state.isFinished else { return nil }
                 let id = state.nextListenerID
                 state.nextListenerID += 1
-                state.listeners[id] = Listener(continuation: continuation, onEvent: onEvent)
+                state.listeners[id] = Listener(buffer: buffer, onEvent: onEvent)
                 if state.task == nil {
                     state.task = Task { [self] in await run() }
                 }
                 return (id, state.hasSnapshot ? initialSnapshot(state) : nil)
             }
-            if let initial = joined?.initial { continuation.yield(initial) }
+            if let initial = joined?.initial { buffer.yield(initial) }
             return joined?.id
         }
     }
@@ -118,7 +125,7 @@ final class QueryPoller: Sendable {
             defer { state.listeners = [:] }
             return Array(state.listeners.values)
         }
-        for listener in listeners { listener.continuation.finish(throwing: error) }
+        for listener in listeners { listener.buffer.finish(throwing: error) }
         onEmpty(self)
     }
 
@@ -181,17 +188,19 @@ final class QueryPoller: Sendable {
         }
     }
 
-    /// Applies a poll result: drops it when stale, else computes the changes and publishes a snapshot when
-    /// there are any (or when it is the first).
+    /// Applies a poll result: drops it when stale, else computes the changes (checked against the server's order)
+    /// and publishes a snapshot when there are any (or when it is the first).
     /// - Returns: whether a snapshot with changes was published.
     private func apply(_ result: PollFetcher.Result, ordering: DocumentOrdering) -> Bool {
         let firestore = query.firestore
-        return delivery.withLock { _ in
+        var mismatch: String?
+        let changed = delivery.withLock { _ in
             let published = state.withLock { state -> (QuerySnapshot, [Listener], Bool)? in
                 if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return nil }
-                let changes = DocumentChangeComputation.changes(
-                    from: state.documents, to: result.documents,
-                    ordering: ordering)
+                let checked = DocumentChangeComputation.checkedChanges(
+                    from: state.documents, to: result.documents, ordering: ordering)
+                mismatch = checked.mismatch
+                let changes = checked.changes
                 let isFirst = !state.hasSnapshot
                 state.documents = result.documents
                 state.readTime = result.readTime
@@ -211,8 +220,10 @@ final class QueryPoller: Sendable {
                 return (snapshot, Array(state.listeners.values), !changes.isEmpty)
             }
             guard let (snapshot, listeners, changed) = published else { return false }
-            for listener in listeners { listener.continuation.yield(snapshot) }
+            for listener in listeners { listener.buffer.yield(snapshot) }
             return changed
         }
+        if let mismatch { emit(.orderingMismatch(reason: mismatch)) }
+        return changed
     }
 }

@@ -158,8 +158,9 @@ package struct WatchChangeAggregator: Sendable {
         var events: [WatchEvent] = []
         for id in targets.keys.sorted() {
             guard targets[id]?.isCurrent == true,
-                let (documents, changes) = targets[id]?.applyPending(readTime: readTime)
+                let (documents, changes, mismatch) = targets[id]?.applyPending(readTime: readTime)
             else { continue }
+            if let mismatch { events.append(.orderingMismatch(targetID: id, reason: mismatch)) }
             events.append(.snapshot(targetID: id, documents: documents, changes: changes, readTime: readTime))
         }
         return events

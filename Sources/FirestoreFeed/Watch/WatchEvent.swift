@@ -12,4 +12,8 @@ package enum WatchEvent: Sendable, Equatable {
     /// client must listen to the target again from scratch (no resume token), under a new target ID
     /// (``WatchChangeAggregator/moveTarget(from:to:)``).
     case targetNeedsRelisten(targetID: Int32)
+    /// The changes of the target's next snapshot did not rebuild its list and were computed from the list's own
+    /// order instead (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``); its listeners hear
+    /// `FeedEvent.orderingMismatch(reason:)`. Comes just before that `.snapshot`.
+    case orderingMismatch(targetID: Int32, reason: String)
 }

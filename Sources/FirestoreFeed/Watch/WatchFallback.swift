@@ -8,15 +8,15 @@ enum WatchFallback {
         listener.onEvent?(.fellBackToPolling(reason: reason))
         let polled = PollerPool.shared.snapshots(
             of: query, mode: .keys, policy: listener.fallbackPolicy, onEvent: listener.onEvent)
-        let continuation = listener.continuation
+        let buffer = listener.buffer
         let forwarding = Task {
             do {
-                for try await snapshot in polled { continuation.yield(snapshot) }
-                continuation.finish()
+                for try await snapshot in polled { buffer.yield(snapshot) }
+                buffer.finish()
             } catch {
-                continuation.finish(throwing: error)
+                buffer.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in forwarding.cancel() }
+        buffer.setOnTermination { forwarding.cancel() }
     }
 }

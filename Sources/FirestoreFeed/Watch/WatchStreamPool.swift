@@ -4,9 +4,11 @@ import Synchronization
 /// Shares Listen streams: one ``WatchStream`` (one gRPC call, one HTTP/2 stream) per client, carrying one target
 /// per distinct query. A stream ends when its last listener leaves and is then forgotten.
 ///
-/// A client whose transport is not a ``CurlTransport`` (a replayed cassette, a test double) cannot open a Listen
-/// stream: its listeners poll in keys mode from the start and hear why. So does every later listener of a client
-/// whose stream fell back to polling.
+/// The stream's calls come from the client's transport (`ListenTransport`): a ``CurlTransport`` opens them over
+/// gRPC, FirestoreTesting's `RecordingTransport` records them and its `ReplayTransport` replays recorded ones. A
+/// client whose transport cannot carry a Listen stream (a test double, a cassette without a recorded Listen call)
+/// polls in keys mode from the start and hears why (`FeedEvent.fellBackToPolling(reason:)`). So does every later
+/// listener of a client whose stream fell back to polling.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
@@ -41,16 +43,15 @@ package final class WatchStreamPool: Sendable {
     func snapshots(of query: Query, policy: PollingPolicy, onEvent: (@Sendable (FeedEvent) -> Void)?)
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {
-        let (stream, continuation) = AsyncThrowingStream<QuerySnapshot, any Error>.makeStream(
-            bufferingPolicy: .unbounded)
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         let key: WatchTargetKey
         do {
             key = try WatchTargetKey(query)
         } catch {
-            continuation.finish(throwing: error)
+            buffer.finish(throwing: error)
             return stream
         }
-        let listener = WatchStream.Listener(continuation: continuation, onEvent: onEvent, fallbackPolicy: policy)
+        let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
         let client = query.firestore
         let id = ObjectIdentifier(client)
         while true {
@@ -60,15 +61,16 @@ package final class WatchStreamPool: Sendable {
                     state.fallbacks[id] = nil
                 }
                 if let existing = state.streams[id] { return .success(existing) }
-                guard let transport = client.transport as? CurlTransport else {
+                guard let transport = client.transport as? any ListenTransport else {
                     return .failure(
                         FallbackReason(
                             text: "the client's transport (\(type(of: client.transport))) cannot open a Listen "
-                                + "stream: it needs CurlTransport (gRPC over HTTP/2)"))
+                                + "stream: it needs CurlTransport (gRPC over HTTP/2), or FirestoreTesting's RecordingTransport or "
+                                + "ReplayTransport"))
                 }
-                let channel: GRPCChannel
+                let channel: any ListenChannel
                 do {
-                    channel = try client.makeGRPCChannel(configuration: .init(transport.configuration))
+                    channel = try transport.makeListenChannel(for: client)
                 } catch {
                     return .failure(FallbackReason(text: "\(error)"))
                 }
@@ -86,7 +88,7 @@ package final class WatchStreamPool: Sendable {
                 return stream
             case .success(let watch):
                 if let listenerID = watch.addListener(query: query, key: key, listener) {
-                    continuation.onTermination = { _ in watch.removeListener(key: key, listener: listenerID) }
+                    buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
                     return stream
                 }
                 forget(watch, client: id, fallbackReason: nil)

@@ -89,12 +89,17 @@ package struct WatchTargetState: Sendable {
     ///
     /// A new version replaces the old one only when its `updateTime` differs (`listen-nomod.json`), so the
     /// published document and the change list agree.
-    /// - Returns: the published list and its changes, or `nil` when nothing visible changed and a snapshot was
-    ///   already published.
+    /// The changes are checked (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``): the list is kept
+    /// in the ordering's order, so they always rebuild it unless the computation has a fault, and then they are
+    /// computed from the list's own order and `mismatch` says what disagreed.
+    /// - Returns: the published list, its changes and the mismatch, or `nil` when nothing visible changed and a
+    ///   snapshot was already published.
     /// - Complexity: O(p log n) comparisons for p pending changes and n documents (each is found and placed in
     ///   the ordered list by binary search; the list itself moves O(n) references per change), plus the change
     ///   computation (``DocumentChangeComputation``).
-    package mutating func applyPending(readTime: Timestamp?) -> (documents: [Document], changes: [ComputedChange])? {
+    package mutating func applyPending(readTime: Timestamp?) -> (
+        documents: [Document], changes: [ComputedChange], mismatch: String?
+    )? {
         if let pendingResumeToken { resumeToken = pendingResumeToken }
         pendingResumeToken = nil
         if let readTime { self.readTime = readTime }
@@ -119,12 +124,12 @@ package struct WatchTargetState: Sendable {
         case .last(let n)?: if list.count > n { list.removeFirst(list.count - n) }
         case nil: break
         }
-        let changes = DocumentChangeComputation.changes(from: published, to: list, ordering: ordering)
+        let checked = DocumentChangeComputation.checkedChanges(from: published, to: list, ordering: ordering)
         let isFirst = !hasPublished
         published = list
         hasPublished = true
-        guard isFirst || !changes.isEmpty else { return nil }
-        return (list, changes)
+        guard isFirst || !checked.changes.isEmpty else { return nil }
+        return (list, checked.changes, checked.mismatch)
     }
 
     /// The first index of ``ordered`` whose document does not sort before `document`.

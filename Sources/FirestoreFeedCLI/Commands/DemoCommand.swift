@@ -14,9 +14,10 @@ package enum DemoCommand {
             documents are DELETED first; watches "where isFavourite == true, ordered by name",
             then adds a favourite, modifies one, renames one so that the order changes,
             unfavourites one and deletes one, printing every snapshot's changes and the resulting
-            list. With --replay, the same scenario runs on a
-            recorded session (Scripts/record made Recordings/demo.json from the real emulator) and
-            prints the same output with no emulator at all.
+            list. The query is watched through Firestore's Listen stream (--mode keys polls
+            instead). With --replay, the same scenario runs on a recorded session (Scripts/record
+            made Recordings/demo-listen.json and, polling, Recordings/demo.json from the real
+            emulator) and prints the same output with no emulator at all.
             """,
         options: ConnectionOptions.options + DemoReplay.options + [
             .value(
@@ -25,7 +26,13 @@ package enum DemoCommand {
                     the collection to seed, whose documents are deleted first
                     (default firestore-feed-demo; with --replay the recorded one)
                     """),
-            .value("--interval", "SECONDS", help: "time between polls (default 0.2)"),
+            .value(
+                "--mode", "listen|keys",
+                help: """
+                    listen: the Listen stream (default); keys: polls every --interval.
+                    With --replay FILE, the mode FILE was recorded in
+                    """),
+            .value("--interval", "SECONDS", help: "time between polls with --mode keys (default 0.2)"),
             .value("--format", "text|jsonl", help: "output format (default text)"),
         ])
     static let help = spec.help
@@ -66,7 +73,14 @@ package enum DemoCommand {
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(arguments, command: spec)
-        let replay = try DemoReplay(reader, help: help)
+        var source: FeedSource?
+        if let modeText = reader.value("--mode") {
+            guard let mode = FeedSource(rawValue: modeText), mode != .full else {
+                throw .usage("--mode \"\(modeText)\": expected listen or keys", help: help)
+            }
+            source = mode
+        }
+        let replay = try DemoReplay(reader, help: help, source: source)
         guard reader.positionals.isEmpty || replay != nil else { throw .usage("demo takes no arguments", help: help) }
         let firestore: Firestore
         if let replay {
@@ -91,17 +105,18 @@ package enum DemoCommand {
             // Replayed, the feed polls without sleeping: the transport gives the pace.
             try await play(
                 firestore, collection: collection, interval: interval, format: format,
+                source: replay?.source ?? source ?? .listen,
                 pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
         }
     }
 
-    /// The demo's scenario on `firestore`: seeds `collection` (deleting its documents first), watches through
-    /// `pool`, writes each step and prints every snapshot in `format`. `Scripts/record` records
-    /// `Recordings/demo.json` with it.
+    /// The demo's scenario on `firestore`: seeds `collection` (deleting its documents first), watches (`source`:
+    /// the Listen stream, or polling in keys mode through `pool`), writes each step and prints every snapshot in
+    /// `format`. `Scripts/record` records `Recordings/demo-listen.json` and `Recordings/demo.json` with it.
     /// - Throws: what the writes or the feed throw; exits 1 when no snapshot comes within 30 s.
     package static func play(
         _ firestore: Firestore, collection: String = DemoReplay.recordingsCollection, interval: Duration,
-        format: OutputFormat,
+        format: OutputFormat, source: FeedSource = .listen,
         pool: PollerPool = .shared
     ) async throws {
         let fruits = firestore.collection(collection)
@@ -111,8 +126,12 @@ package enum DemoCommand {
         await note("watching: \(collection) where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var iterator = pool.snapshots(of: query, policy: PollingPolicy(interval: interval), onEvent: Console.report)
-            .makeAsyncIterator()
+        let policy = PollingPolicy(interval: interval)
+        let feed =
+            source == .listen
+            ? query.snapshots(source: .listen, policy: policy, onEvent: Console.report)
+            : pool.snapshots(of: query, policy: policy, onEvent: Console.report)
+        var iterator = feed.makeAsyncIterator()
         var number = 0
         func nextSnapshot() async throws {
             let watchdog = Task {

@@ -1,21 +1,24 @@
+import FirestoreFeed
 import FirestoreREST
 import FirestoreTesting
 import Foundation
 
 /// `demo --replay [FILE] [--speed X]`: the demo's scenario on a recorded session instead of an emulator.
 ///
-/// The scenario runs exactly as live (the same writes through the library, the same polling feed) on a
+/// The scenario runs exactly as live (the same writes through the library, the same feed) on a
 /// ``ReplayTransport`` in session order, so every request, the writes included, gets its recorded response
-/// in recorded order, and the output (readTimes included) is what the recording printed. The feed polls on
-/// an ``ImmediateClock``; the pace comes from the transport: instant, or the recorded moments scaled.
+/// in recorded order, the Listen stream gets its recorded responses, and the output (readTimes included) is
+/// what the recording printed. A polling feed polls on an ``ImmediateClock``; the pace comes from the
+/// transport: instant, or the recorded moments scaled.
 struct DemoReplay {
     static let options: [OptionSpec] = [
         OptionSpec(
             "--replay", .optional("FILE"),
             help: """
                 replay a recorded demo session, no emulator needed (default FILE:
-                Recordings/demo.json here or above the executable); prints what the
-                live demo printed, readTimes included
+                Recordings/demo-listen.json, with --mode keys Recordings/demo.json,
+                here or above the executable); prints what the live demo printed,
+                readTimes included
                 """),
         .value(
             "--speed", "X",
@@ -25,16 +28,22 @@ struct DemoReplay {
                 """),
     ]
 
-    /// The recording's default place, relative to the working folder or a folder above the executable.
-    static let defaultRelativePath = "Recordings/demo.json"
+    /// The recordings' default places, relative to the working folder or a folder above the executable: the
+    /// Listen session, and the polling one (`--mode keys`).
+    static let defaultListenPath = "Recordings/demo-listen.json"
+    static let defaultKeysPath = "Recordings/demo.json"
 
     let path: String
     let transport: ReplayTransport
+    /// How the replayed demo watches, as it was recorded: listen when the cassette holds a Listen session, else
+    /// keys.
+    let source: FeedSource
 
     /// `nil` when `--replay` was not given.
     /// - Throws: ``CLIError/usage(_:help:)`` for a bad `--speed`, more than one FILE, `--emulator` with
-    ///   `--replay`; ``CLIError/runtime(_:)`` when the cassette is missing or malformed.
-    init?(_ reader: ArgumentReader, help: String) throws(CLIError) {
+    ///   `--replay`; ``CLIError/runtime(_:)`` when the cassette is missing or malformed, or was recorded in
+    ///   another mode than `source` (`--mode`) asks for.
+    init?(_ reader: ArgumentReader, help: String, source: FeedSource?) throws(CLIError) {
         let speedText = reader.value("--speed")
         guard reader.has("--replay") || reader.value("--replay") != nil else {
             if speedText != nil { throw .usage("--speed needs --replay", help: help) }
@@ -53,13 +62,12 @@ struct DemoReplay {
             }
             pace = .recorded(speed: speed)
         }
-        guard let path = files.first ?? Self.findDefault() else {
+        let defaultPath = source == .keys ? Self.defaultKeysPath : Self.defaultListenPath
+        guard let path = files.first ?? Self.findDefault(defaultPath) else {
             throw .runtime(
                 FirestoreError(
                     code: .notFound,
-                    message:
-                        "no \(Self.defaultRelativePath) in the working folder or above the executable; pass --replay FILE"
-                ))
+                    message: "no \(defaultPath) in the working folder or above the executable; pass --replay FILE"))
         }
         self.path = path
         do {
@@ -68,6 +76,16 @@ struct DemoReplay {
         } catch {
             throw .runtime(error)
         }
+        let recorded: FeedSource = transport.cassette.listenSessions.isEmpty ? .keys : .listen
+        if let source, source != recorded {
+            throw .runtime(
+                FirestoreError(
+                    code: .failedPrecondition,
+                    message: recorded == .listen
+                        ? "\(path) is a recorded Listen session: replay it with --mode listen (or without --mode)"
+                        : "\(path) holds no recorded Listen session: replay it with --mode keys (or without --mode)"))
+        }
+        self.source = recorded
     }
 
     /// The collection the recordings of `Scripts/record` seed.
@@ -100,16 +118,16 @@ struct DemoReplay {
             transport: transport, isEmulator: true)
     }
 
-    /// `Recordings/demo.json` in the working folder, else in the nearest folder above the executable that has
-    /// one (the package root, for a tool built with `swift build`).
-    static func findDefault() -> String? {
+    /// `relativePath` (e.g. `Recordings/demo.json`) in the working folder, else in the nearest folder above the
+    /// executable that has one (the package root, for a tool built with `swift build`).
+    static func findDefault(_ relativePath: String) -> String? {
         let manager = FileManager.default
-        let here = manager.currentDirectoryPath + "/" + defaultRelativePath
-        if manager.fileExists(atPath: here) { return defaultRelativePath }
+        let here = manager.currentDirectoryPath + "/" + relativePath
+        if manager.fileExists(atPath: here) { return relativePath }
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<8 {
-            let candidate = folder.appendingPathComponent(defaultRelativePath).path
+            let candidate = folder.appendingPathComponent(relativePath).path
             if manager.fileExists(atPath: candidate) { return candidate }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { break }

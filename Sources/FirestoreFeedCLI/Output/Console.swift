@@ -41,6 +41,10 @@ package enum Console {
                     + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
+        case .snapshotsCoalesced(let count):
+            error("note: output fell behind; \(count) snapshots printed as one (changes since the last one printed)")
+        case .orderingMismatch(let reason):
+            error("warning: the client's ordering disagreed with the server's, changes follow the server's (\(reason))")
         }
     }
 }

@@ -107,16 +107,16 @@ package enum StructuredQueryProtobuf {
     }
 
     /// The `FieldFilter.Operator` numbers (`query.proto`).
-    private static let fieldOperators: [String: Int32] = [
+    static let fieldOperators: [String: Int32] = [
         "LESS_THAN": 1, "LESS_THAN_OR_EQUAL": 2, "GREATER_THAN": 3, "GREATER_THAN_OR_EQUAL": 4, "EQUAL": 5,
         "NOT_EQUAL": 6, "ARRAY_CONTAINS": 7, "IN": 8, "ARRAY_CONTAINS_ANY": 9, "NOT_IN": 10,
     ]
 
     /// The `UnaryFilter.Operator` numbers (`query.proto`).
-    private static let unaryOperators: [String: Int32] = ["IS_NAN": 2, "IS_NULL": 3, "IS_NOT_NAN": 4, "IS_NOT_NULL": 5]
+    static let unaryOperators: [String: Int32] = ["IS_NAN": 2, "IS_NULL": 3, "IS_NOT_NAN": 4, "IS_NOT_NULL": 5]
 
     /// The `CompositeFilter.Operator` numbers (`query.proto`).
-    private static let compositeOperators: [String: Int32] = ["AND": 1, "OR": 2]
+    static let compositeOperators: [String: Int32] = ["AND": 1, "OR": 2]
 
     /// Writes the fields of a `Filter` (oneof `composite_filter = 1`, `field_filter = 2`, `unary_filter = 3`).
     private static func writeFilter(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)

@@ -9,7 +9,15 @@ extension FirestoreValue {
     /// the Firestore data-types documentation): null < booleans < numbers (integers and doubles compared by
     /// value, NaN below every other number) < timestamps < strings (UTF-8 byte order) < bytes < references
     /// (segment by segment) < geo points (latitude, then longitude) < arrays (element by element, then
-    /// length) < maps (sorted keys and their values pairwise, then size).
+    /// length) < vectors (by dimension, then element by element) < maps (sorted keys and their values pairwise,
+    /// then size).
+    ///
+    /// A vector (a vector embedding, `FieldValue.vector` in the SDKs) is a map on the wire: `mapValue` with
+    /// `__type__` = `stringValue` `"__vector__"` and `value` = an `arrayValue` of doubles
+    /// (https://firebase.google.com/docs/firestore/manage-data/data-types , "Vector": "By dimension, then by
+    /// individual element values"; it sorts after arrays and before maps). Any map whose `__type__` is
+    /// `"__vector__"` ranks as a vector, as in the SDKs; a `value` that is not an array counts as dimension 0.
+    /// `ValueOrderingTests` and `VectorOrderingLiveTests` (the emulator's order) check it.
     ///
     /// - Returns: a negative number, zero or a positive number as `lhs` sorts before, with or after `rhs`.
     /// - Complexity: O(n) in the size of the smaller value (maps: O(k log k) to sort their keys).
@@ -36,6 +44,15 @@ extension FirestoreValue {
                 if order != 0 { return order }
             }
             return sign(a.count, b.count)
+        case (.map(let a), .map(let b)) where lhsRank == Self.vectorRank:
+            let aElements = Self.vectorElements(a)
+            let bElements = Self.vectorElements(b)
+            if aElements.count != bElements.count { return sign(aElements.count, bElements.count) }
+            for (x, y) in zip(aElements, bElements) {
+                let order = compare(x, y)
+                if order != 0 { return order }
+            }
+            return 0
         case (.map(let a), .map(let b)):
             let aKeys = a.keys.sorted { compareBytes($0.utf8, $1.utf8) < 0 }
             let bKeys = b.keys.sorted { compareBytes($0.utf8, $1.utf8) < 0 }
@@ -82,8 +99,23 @@ extension FirestoreValue {
         case .reference: return 6
         case .geoPoint: return 7
         case .array: return 8
-        case .map: return 9
+        case .map(let fields): return Self.isVector(fields) ? Self.vectorRank : 10
         }
+    }
+
+    /// The rank of vectors: after arrays (8), before maps (10).
+    private static let vectorRank = 9
+
+    /// Whether a map is a vector: its `__type__` field is the string `"__vector__"`.
+    private static func isVector(_ fields: [String: FirestoreValue]) -> Bool {
+        guard case .string(let type)? = fields["__type__"] else { return false }
+        return type.utf8Equals("__vector__")
+    }
+
+    /// A vector's elements: its `value` array, or none when `value` is missing or not an array.
+    private static func vectorElements(_ fields: [String: FirestoreValue]) -> [FirestoreValue] {
+        guard case .array(let elements)? = fields["value"] else { return [] }
+        return elements
     }
 
     private static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : (a < b ? -1 : 1) }

@@ -13,11 +13,13 @@ extension Cassette {
 
     /// The cassette as a ``JSONValue`` (the content of ``jsonData()``).
     public var json: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "format": .string(Self.formatName),
             "version": .integer(Int64(Self.formatVersion)),
             "interactions": .array(interactions.map(\.json)),
-        ])
+        ]
+        if !listenSessions.isEmpty { members["listenSessions"] = .array(listenSessions.map(\.json)) }
+        return .object(members)
     }
 
     /// Reads a cassette from the bytes of its JSON file.
@@ -26,7 +28,8 @@ extension Cassette {
     ///   - source: how to name the cassette in error messages, e.g. its file name.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming `source` and where the fault is: the byte offset
     ///   of a JSON syntax error, or the member (`interactions[3].response.status`) that is missing or has the
-    ///   wrong type; a `format` other than ``formatName`` or a `version` other than ``formatVersion``.
+    ///   wrong type (`listenSessions[0].messages[2].at`); a `format` other than ``formatName`` or a `version`
+    ///   other than ``formatVersion``.
     public init(jsonData data: Data, source: String = "cassette") throws(FirestoreError) {
         let root: JSONValue
         do {
@@ -50,7 +53,13 @@ extension Cassette {
         for (index, element) in list.enumerated() {
             interactions.append(try reader.interaction(element, at: "interactions[\(index)]"))
         }
-        self.init(interactions: interactions)
+        var listenSessions: [ListenSession] = []
+        if let sessions = members["listenSessions"] {
+            for (index, element) in try reader.array(sessions, at: "listenSessions").enumerated() {
+                listenSessions.append(try reader.listenSession(element, at: "listenSessions[\(index)]"))
+            }
+        }
+        self.init(interactions: interactions, listenSessions: listenSessions)
     }
 
     /// Reads the cassette file at `path`.
@@ -169,6 +178,16 @@ struct CassetteReader {
         default: break
         }
         throw fail(path, "expected a number of seconds, 0 or more")
+    }
+
+    /// A count, 0 or more; `nil` when the member is missing.
+    func count(_ value: JSONValue?, at path: String) throws(FirestoreError) -> Int? {
+        switch value {
+        case nil: return nil
+        case .integer(let number)?: if number >= 0, number <= Int64(Int32.max) { return Int(number) }
+        default: break
+        }
+        throw fail(path, "expected a count, 0 or more")
     }
 
     func interaction(_ value: JSONValue, at path: String) throws(FirestoreError) -> Cassette.Interaction {

@@ -34,7 +34,8 @@ import Foundation
 ///
 /// A body is a string: the request's as canonical JSON (sorted keys, no white space) when it is JSON, the
 /// response's verbatim; a body that is not UTF-8 is stored as `bodyBase64` instead. Header names are lower
-/// case; a header that occurred more than once holds an array of its values.
+/// case; a header that occurred more than once holds an array of its values. A Listen feed's gRPC calls are kept
+/// apart from the HTTP exchanges, in `listenSessions` (``ListenSession``).
 public struct Cassette: Sendable, Hashable {
     /// The value of the `format` member that marks a cassette file.
     public static let formatName = "firestore-feed-cassette"
@@ -44,9 +45,15 @@ public struct Cassette: Sendable, Hashable {
     /// The recorded exchanges, in the order their requests were sent.
     public var interactions: [Interaction]
 
-    /// A cassette holding `interactions`.
-    public init(interactions: [Interaction] = []) {
+    /// The recorded Listen calls (gRPC streams, not HTTP exchanges), in the order they were opened; in the file
+    /// the member `listenSessions`, left out when empty, so a cassette without one reads and writes exactly as
+    /// before. See ``ListenSession``.
+    public var listenSessions: [ListenSession]
+
+    /// A cassette holding `interactions` and `listenSessions`.
+    public init(interactions: [Interaction] = [], listenSessions: [ListenSession] = []) {
         self.interactions = interactions
+        self.listenSessions = listenSessions
     }
 
     /// One request and the response it got.

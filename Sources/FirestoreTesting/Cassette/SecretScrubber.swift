@@ -17,6 +17,9 @@ import Foundation
 ///   from a token response is also removed from a later request that carries it elsewhere;
 /// - the strings in ``literals``, anywhere.
 ///
+/// Listen sessions (``Cassette/ListenSession``) are scrubbed the same way: their metadata like headers, their
+/// proto3 JSON messages like JSON bodies; ``filters`` see only HTTP interactions.
+///
 /// Bodies stay verbatim apart from the replaced text. A JSON body in which a secret survives textual
 /// replacement (because the server escaped it) is rewritten canonically with the fields replaced, so a secret
 /// never reaches the disk. The live run is unaffected: scrubbing works on copies.
@@ -74,8 +77,11 @@ public struct SecretScrubber: Sendable {
     public func scrub(_ cassette: Cassette) -> Cassette {
         var found: Set<String> = []
         for interaction in cassette.interactions { found.formUnion(secrets(in: interaction)) }
+        for session in cassette.listenSessions { found.formUnion(secrets(in: session)) }
         let everywhere = propagated(found)
-        return Cassette(interactions: cassette.interactions.map { scrub($0, also: everywhere) })
+        return Cassette(
+            interactions: cassette.interactions.map { scrub($0, also: everywhere) },
+            listenSessions: cassette.listenSessions.map { scrub($0, also: everywhere) })
     }
 
     /// One interaction scrubbed on its own (the secrets it holds, and ``literals``).

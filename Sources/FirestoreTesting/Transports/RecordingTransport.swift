@@ -17,6 +17,10 @@ import Synchronization
 ///
 /// With `savingTo` set, the cassette file is rewritten (atomically) after every interaction, so a session
 /// ended by Ctrl-C keeps everything recorded so far.
+///
+/// Listen streams: a client on this transport whose live transport carries them (a ``CurlTransport``) listens
+/// through it, and each Listen call is recorded as a ``Cassette/ListenSession`` (its requests and responses in
+/// proto3 JSON with their times, and how it ended), scrubbed like the rest.
 public final class RecordingTransport: HTTPTransport {
     /// What to keep and how to measure time.
     public struct Options: Sendable {
@@ -62,6 +66,8 @@ public final class RecordingTransport: HTTPTransport {
 
     private struct State {
         var nextSequence = 0
+        /// Requests the live transport failed (never recorded).
+        var failures = 0
         var entries: [Entry] = []
     }
 
@@ -74,6 +80,8 @@ public final class RecordingTransport: HTTPTransport {
     private let base: [Cassette.Interaction]
     private let stopwatch: Stopwatch
     private let state = Mutex(State())
+    /// The Listen calls recorded through ``makeListenChannel(for:)``.
+    let listens: ListenSessionRecorder
 
     /// A recorder in front of `live`.
     /// - Parameters:
@@ -90,6 +98,7 @@ public final class RecordingTransport: HTTPTransport {
         self.path = path
         self.options = options
         self.stopwatch = Stopwatch(options.clock)
+        self.listens = ListenSessionRecorder(base: base.listenSessions, clock: options.clock)
     }
 
     /// Sends `request` through the live transport and records the exchange.
@@ -101,7 +110,13 @@ public final class RecordingTransport: HTTPTransport {
             defer { state.nextSequence += 1 }
             return (state.nextSequence, stopwatch.elapsed)
         }
-        let response = try await live.send(request)
+        let response: HTTPResponse
+        do {
+            response = try await live.send(request)
+        } catch {
+            state.withLock { $0.failures += 1 }
+            throw error
+        }
         let end = stopwatch.elapsed
         var recordedRequest = Cassette.Request(request)
         recordedRequest.headers.removeAll { !options.requestHeaders.contains($0.name) }
@@ -114,7 +129,8 @@ public final class RecordingTransport: HTTPTransport {
             let position = state.entries.firstIndex { $0.sequence > sequence } ?? state.entries.endIndex
             state.entries.insert(entry, at: position)
             guard let path else { return .success(()) }
-            let cassette = Self.cassette(base: base, entries: state.entries, scrubber: options.scrubber)
+            let cassette = Self.cassette(
+                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
             return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
         }
         if case .failure(let error) = saved {
@@ -126,7 +142,28 @@ public final class RecordingTransport: HTTPTransport {
     /// What was recorded so far, after the base interactions, secrets scrubbed.
     /// - Complexity: O(n · s) for n recorded bytes and s secrets.
     public var cassette: Cassette {
-        state.withLock { Self.cassette(base: base, entries: $0.entries, scrubber: options.scrubber) }
+        state.withLock { Self.cassette(base: base, entries: $0.entries, listens: listens, scrubber: options.scrubber) }
+    }
+
+    /// Rewrites the cassette file, when there is one, after a Listen session changed.
+    /// - Throws: ``FirestoreError`` `.dataLoss` when the file cannot be written.
+    func saveListenSessions() throws(FirestoreError) {
+        guard let path else { return }
+        let saved: Result<Void, FirestoreError> = state.withLock { state in
+            let cassette = Self.cassette(
+                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
+            return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
+        }
+        if case .failure(let error) = saved {
+            throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
+        }
+    }
+
+    /// How many interactions of the cassette have been sent so far (the base's, and the requests started here
+    /// that have not failed), for ``Cassette/ListenSession/Message/afterInteractions``. A request in flight that
+    /// fails later is still counted.
+    var interactionsSent: Int {
+        state.withLock { base.count + $0.nextSequence - $0.failures }
     }
 
     /// The number of interactions recorded by this transport (the base not counted).
@@ -140,7 +177,9 @@ public final class RecordingTransport: HTTPTransport {
         try cassette.write(toFile: path)
     }
 
-    private static func cassette(base: [Cassette.Interaction], entries: [Entry], scrubber: SecretScrubber) -> Cassette {
+    private static func cassette(
+        base: [Cassette.Interaction], entries: [Entry], listens: ListenSessionRecorder, scrubber: SecretScrubber
+    ) -> Cassette {
         var interactions = base
         var previousStart: Duration?
         for entry in entries {
@@ -151,8 +190,10 @@ public final class RecordingTransport: HTTPTransport {
                     request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
                     duration: milliseconds(entry.duration)))
         }
-        let scrubbed = scrubber.scrub(Cassette(interactions: Array(interactions.dropFirst(base.count))))
-        return Cassette(interactions: base + scrubbed.interactions)
+        let scrubbed = scrubber.scrub(
+            Cassette(interactions: Array(interactions.dropFirst(base.count)), listenSessions: listens.recorded))
+        return Cassette(
+            interactions: base + scrubbed.interactions, listenSessions: listens.base + scrubbed.listenSessions)
     }
 
     /// Seconds rounded to the millisecond, so recorded times stay short in the file.

@@ -25,6 +25,16 @@ import Synchronization
 /// recorded moment (the start of its request plus its duration, measured from the first replayed one)
 /// divided by `speed`, on ``Options/clock`` (inject an ``ImmediateClock`` to test pacing without waiting).
 ///
+/// **Listen streams**: a Listen feed on this transport replays the cassette's ``Cassette/listenSessions``: a
+/// call takes the first unplayed session that starts with the call's first request, then gets the recorded
+/// responses in order, each at its recorded time after the call's start divided by the ``Pace`` speed (at once
+/// with ``Pace/instant``), and ends as the recorded call ended. A cassette without a Listen session makes the
+/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). With ``Ordering/session`` a Listen
+/// response is also held until the interactions sent before it arrived were played
+/// (``Cassette/ListenSession/Message/afterInteractions``), so a snapshot follows the write that caused it. `.once` without a cassette and `.all`
+/// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
+/// records the others.
+///
 /// **Errors**: a request that matches nothing throws ``FirestoreError`` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
 /// listing them. A recorded 4xx or 5xx is returned like any other response, so retry paths replay too.
@@ -136,9 +146,11 @@ public final class ReplayTransport: HTTPTransport {
     private let replayed: [Cassette.Interaction]
     private let keys: [Cassette.Request]
     private let moments: [Duration]
-    private let recorder: RecordingTransport?
+    let recorder: RecordingTransport?
     private let stopwatch: Stopwatch
     private let state: Mutex<State>
+    /// The recorded Listen calls and which were played.
+    let listens: ListenSessionPlayer
 
     /// Replays `cassette` (mode `.none`): the in-memory test double.
     /// - Parameters:
@@ -232,10 +244,17 @@ public final class ReplayTransport: HTTPTransport {
             return start + Stopwatch.duration(seconds: interaction.duration)
         }
         stopwatch = Stopwatch(options.clock)
+        listens = ListenSessionPlayer(sessions: cassette.listenSessions, options: options, name: name)
         state = Mutex(
             State(
                 claimed: Array(repeating: false, count: replayed.count),
                 delivered: Array(repeating: false, count: replayed.count)))
+        if options.ordering == .session {
+            let count = replayed.count
+            listens.setTurn { [weak self] interactions in
+                try await self?.waitForTurn(min(interactions, count))
+            }
+        }
     }
 
     /// Whether requests that match nothing are recorded through the live transport.
@@ -244,7 +263,7 @@ public final class ReplayTransport: HTTPTransport {
     /// The cassette as it stands: the replayed one, or in a recording mode the base plus what was recorded
     /// (scrubbed).
     public var cassette: Cassette {
-        recorder?.cassette ?? Cassette(interactions: replayed)
+        recorder?.cassette ?? Cassette(interactions: replayed, listenSessions: listens.sessions)
     }
 
     /// The indices of replayed interactions not played yet, in order; empty when a test used the whole

@@ -1,0 +1,54 @@
+import FirestoreREST
+
+/// A change list that passed the safety net: the changes the query's ordering gives when they rebuild the new
+/// result (``DocumentChangeReplay``), or else the changes placed by the server's own order
+/// (``ServerOrderChanges``) and why.
+package struct CheckedChanges: Sendable, Hashable {
+    /// The changes to publish.
+    package let changes: [ComputedChange]
+    /// `nil` when the ordering's changes rebuilt the new result; otherwise what disagreed, e.g. `the query's
+    /// ordering puts c/m before c/v, the server's result has c/v first (positions 1 and 2)`.
+    package let mismatch: String?
+
+    package init(changes: [ComputedChange], mismatch: String?) {
+        self.changes = changes
+        self.mismatch = mismatch
+    }
+}
+
+extension DocumentChangeComputation {
+    /// The changes that turn `old` into `new` (``changes(from:to:ordering:)``), checked: when applying them to
+    /// `old` does not give `new` (the ordering disagrees with the order the server returned), the changes are
+    /// computed again from `new`'s own order and the mismatch is described.
+    ///
+    /// - Complexity: the computation's, plus O(n) for the replay (O(n) more per modification that moves); nothing
+    ///   when there are no changes. On a mismatch, ``ServerOrderChanges/changes(from:to:)``.
+    package static func checkedChanges(from old: [Document], to new: [Document], ordering: DocumentOrdering)
+        -> CheckedChanges
+    {
+        let computed = changes(from: old, to: new, ordering: ordering)
+        guard !computed.isEmpty, !DocumentChangeReplay.rebuilds(computed, from: old, to: new) else {
+            return CheckedChanges(changes: computed, mismatch: nil)
+        }
+        return CheckedChanges(
+            changes: ServerOrderChanges.changes(from: old, to: new), mismatch: describeMismatch(in: new, ordering))
+    }
+
+    /// The first neighbours in `documents` that `ordering` puts the other way round.
+    static func describeMismatch(in documents: [Document], _ ordering: DocumentOrdering) -> String {
+        for position in documents.indices.dropLast()
+        where ordering.compare(documents[position], documents[position + 1]) > 0 {
+            let first = shortName(documents[position].name)
+            let second = shortName(documents[position + 1].name)
+            return "the query's ordering puts \(second) before \(first), the server's result has \(first) first "
+                + "(positions \(position) and \(position + 1))"
+        }
+        return "the changes the query's ordering gives do not rebuild the server's result"
+    }
+
+    /// A document's path within its database (`c/d`), or the whole name when it has no `/documents/` part.
+    static func shortName(_ name: String) -> String {
+        guard let range = name.firstRange(of: "/documents/") else { return name }
+        return String(name[range.upperBound...])
+    }
+}

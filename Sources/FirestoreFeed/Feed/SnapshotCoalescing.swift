@@ -1,0 +1,48 @@
+import FirestoreREST
+
+/// How a listener that fell behind receives the snapshots it missed (``CoalescingBuffer``): as one snapshot.
+enum SnapshotCoalescing {
+    /// A query feed's stream for one listener and its buffer: a missed run of snapshots arrives as the newest
+    /// snapshot with the changes from the last snapshot the listener received (``query(_:onEvent:)``).
+    static func makeQueryStream(_ query: Query, onEvent: (@Sendable (FeedEvent) -> Void)?) -> (
+        stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>
+    ) {
+        CoalescingBuffer.makeStream(coalesce: Self.query(query, onEvent: onEvent), onEvent: onEvent)
+    }
+
+    /// The newest snapshot with its changes computed again from `lastDelivered`'s documents (none before the first
+    /// snapshot: every document added) by the same rules (``DocumentChangeComputation``, checked by
+    /// ``DocumentChangeComputation/checkedChanges(from:to:ordering:)``; a mismatch is reported on `onEvent`).
+    /// `nil` when the changes cancel out. Documents, `readTime` and statistics are the newest snapshot's.
+    /// - Complexity: O(n) for n documents plus the change computation.
+    static func query(_ query: Query, onEvent: (@Sendable (FeedEvent) -> Void)?)
+        -> CoalescingBuffer<QuerySnapshot>.Coalesce
+    {
+        let ordering = DocumentOrdering(query: query)
+        return { lastDelivered, newest in
+            let old = lastDelivered?.documents.compactMap(\.document) ?? []
+            let new = newest.documents.compactMap(\.document)
+            let checked = DocumentChangeComputation.checkedChanges(from: old, to: new, ordering: ordering)
+            if let mismatch = checked.mismatch { onEvent?(.orderingMismatch(reason: mismatch)) }
+            guard !checked.changes.isEmpty || lastDelivered == nil else { return nil }
+            let firestore = newest.query.firestore
+            return QuerySnapshot(
+                query: newest.query, documents: newest.documents,
+                documentChanges: checked.changes.map { change in
+                    DocumentChange(
+                        type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
+                        oldIndex: change.oldIndex, newIndex: change.newIndex)
+                },
+                readTime: newest.readTime, statistics: newest.statistics)
+        }
+    }
+
+    /// A document feed's missed snapshots: the newest, unless it is the version last delivered (the document was,
+    /// say, created and deleted again in between: no change).
+    static func document(_ lastDelivered: DocumentSnapshot?, _ newest: DocumentSnapshot) -> DocumentSnapshot? {
+        if let lastDelivered, lastDelivered.exists == newest.exists, lastDelivered.updateTime == newest.updateTime {
+            return nil
+        }
+        return newest
+    }
+}
