@@ -33,10 +33,18 @@ package struct ConnectionOptions {
                 $GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default
                 file, the metadata server)
                 """),
-        .value("--endpoint", "URL", help: "production: the API root (default https://firestore.googleapis.com)"),
+        .value(
+            "--endpoint", "URL",
+            help: """
+                production: the API root, https://HOST[:PORT]
+                (default https://firestore.googleapis.com)
+                """),
         .value(
             "--ca-bundle", "FILE",
-            help: "production: trust the CA certificates in FILE (PEM) instead of the system's"),
+            help: """
+                production: trust the CA certificates in FILE (PEM)
+                instead of the system's
+                """),
     ]
 
     /// The project the emulator gets when none is named.
