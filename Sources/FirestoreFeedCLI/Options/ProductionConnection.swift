@@ -30,10 +30,10 @@ enum ProductionConnection {
         let source = ApplicationDefaultCredentials.source(environment: environment)
         var credentials: any Credentials
         do {
-            if let file {
-                credentials = try ApplicationDefaultCredentials.credentials(contentsOfFile: file)
-            } else {
-                credentials = try ApplicationDefaultCredentials.find(environment: environment)
+            // Reading and parsing the file (a key's PEM too) blocks: on a thread of its own.
+            credentials = try await OwnThread.run("credentials") { () throws(FirestoreError) -> any Credentials in
+                if let file { return try ApplicationDefaultCredentials.credentials(contentsOfFile: file) }
+                return try ApplicationDefaultCredentials.find(environment: environment)
             }
         } catch {
             throw .runtime(error)

@@ -1,21 +1,14 @@
 import FirestoreREST
 import Foundation
 
-/// Reads an input file (or standard input for `-`) on a thread of its own: a read blocks, and the cooperative
-/// pool has one thread per core.
+/// Reads an input file (or standard input for `-`) on a thread of its own (``OwnThread``): a read blocks, and
+/// the cooperative pool has one thread per core.
 package enum InputFile {
     /// The bytes of the file at `path`, or of standard input until its end when `path` is `-`.
     /// - Throws: ``FirestoreError`` `.notFound` when there is no file at `path`, `.failedPrecondition` when it
     ///   cannot be read.
     package static func contents(of path: String) async throws(FirestoreError) -> Data {
-        let result: Result<Data, FirestoreError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: read(path))
-            }
-            thread.name = "read \(path)"
-            thread.start()
-        }
-        return try result.get()
+        try await OwnThread.run("read \(path)") { () throws(FirestoreError) in try read(path).get() }
     }
 
     /// The blocking read; runs on the thread ``contents(of:)`` starts.
