@@ -13,7 +13,11 @@ import Testing
 /// token endpoint and metadata server of ``LoopbackAuthServer`` issue) and passes the rest, REST and the gRPC
 /// Listen stream, to the emulator with the emulator's owner token instead. Its access log keeps the token each
 /// request came with, so the tests see what the CLI sent.
-@Suite("CLI against production (a TLS stand-in and a loopback token endpoint)", .timeLimit(.minutes(3)))
+///
+/// The tests run one at a time (`.serialized`): each starts nginx, a Python server and several CLI processes, and
+/// the whole suite shares two cores.
+@Suite(
+    "CLI against production (a TLS stand-in and a loopback token endpoint)", .serialized, .timeLimit(.minutes(3)))
 struct CLIProductionLiveTests {
     /// What the CLI's result is compared against: stdout lines with the volatile times removed.
     static func stable(_ result: CLIProcess.Result) throws -> [JSONValue] {
