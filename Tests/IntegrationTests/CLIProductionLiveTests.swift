@@ -16,8 +16,7 @@ import Testing
 ///
 /// The tests run one at a time (`.serialized`): each starts nginx, a Python server and several CLI processes, and
 /// the whole suite shares two cores.
-@Suite(
-    "CLI against production (a TLS stand-in and a loopback token endpoint)", .serialized, .timeLimit(.minutes(3)))
+@Suite("CLI against a production stand-in", .serialized, .timeLimit(.minutes(3)))
 struct CLIProductionLiveTests {
     /// What the CLI's result is compared against: stdout lines with the volatile times removed.
     static func stable(_ result: CLIProcess.Result) throws -> [JSONValue] {
