@@ -35,6 +35,7 @@ enum WatchCommand {
                     {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
                      "readTime","size"}
                     """),
+            FailureLimit.option,
         ])
     static let help = spec.help
 
@@ -76,43 +77,48 @@ enum WatchCommand {
             throw .usage("--delta-field needs --mode delta", help: help)
         }
         let verbose = reader.has("--verbose")
+        let failureLimit = try FailureLimit(reader, help: help)
         let formatText = reader.value("--format") ?? "text"
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
         do {
             _ = try query.structuredQuery()
         } catch {
             throw .usage(error.message, help: help)
         }
-        var printed = 0
         let polls = Mutex(0)
+        // Every poll's statistics, changed or not, with --verbose (a Listen snapshot carries its own).
+        let report: @Sendable (FeedEvent) -> Void = { event in
+            if verbose, case .polled(let statistics) = event {
+                let number = polls.withLock { count in
+                    count += 1
+                    return count
+                }
+                Console.error("poll \(number): \(statistics)")
+            }
+            Console.report(event)
+        }
         // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
         StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
-            let stream = query.snapshots(source: source, interval: interval, mode: mode) { event in
-                // Every poll's statistics, changed or not (a Listen snapshot carries its own).
-                if verbose, case .polled(let statistics) = event {
-                    let number = polls.withLock { count in
-                        count += 1
-                        return count
+            try await failureLimit.watching(report: report) { [interval, count, mode] onEvent in
+                var printed = 0
+                let stream = query.snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
+                for try await snapshot in stream {
+                    printed += 1
+                    if verbose, let statistics = snapshot.statistics, statistics.mode == nil {
+                        Console.error("snapshot \(printed): \(statistics)")
                     }
-                    Console.error("poll \(number): \(statistics)")
+                    switch format {
+                    case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+                    case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                    }
+                    if let count, printed >= count { return }
                 }
-                Console.report(event)
-            }
-            for try await snapshot in stream {
-                printed += 1
-                if verbose, let statistics = snapshot.statistics, statistics.mode == nil {
-                    Console.error("snapshot \(printed): \(statistics)")
-                }
-                switch format {
-                case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-                case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
-                }
-                if let count, printed >= count { return }
             }
         }
     }
