@@ -17,7 +17,7 @@ enum PollWorkload {
         let keys = try Firestore(
             database: DatabaseID(projectID: "bench"), baseURL: "http://127.0.0.1:1", credentials: NoCredentials(),
             transport: FixedResponseTransport(body: keysBody), isEmulator: true)
-        let previous = PollFetcher.index(documents)
+        let previous = PollState(documents: documents)
         let ordering = DocumentOrdering(orders: [])
 
         func poll(_ firestore: Firestore, _ mode: PollMode) throws -> PollFetcher.Result {

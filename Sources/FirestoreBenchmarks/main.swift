@@ -30,6 +30,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("listen-cost", nil, { try ListenCostWorkload.run(documents: quick ? 200 : 10_000, seconds: quick ? 5 : 60) }),
     ("listen-fanout", nil, { try ListenFanoutWorkload.run(listeners: quick ? 100 : 1_000, changes: quick ? 5 : 20) }),
     ("slow-consumer", nil, { try SlowConsumerWorkload.run(documents: quick ? 200 : 2_000, seconds: quick ? 4 : 60) }),
+    ("poll-cost", nil, { try PollCostWorkload.run(documents: quick ? 200 : 10_000, polls: quick ? 2 : 5) }),
 ]
 
 var selected: [String] = []

@@ -163,5 +163,22 @@ final class ErrorLog: Sendable {
             }
         }
     }
-    var all: [FeedEvent] { events.withLock { $0 } }
+    /// Every event but the per-poll statistics (`.polled`), in order.
+    var all: [FeedEvent] {
+        events.withLock { events in
+            events.filter { event in
+                if case .polled = event { return false }
+                return true
+            }
+        }
+    }
+    /// The statistics of every poll, in order.
+    var polls: [PollStatistics] {
+        events.withLock { events in
+            events.compactMap { event in
+                if case .polled(let statistics) = event { return statistics }
+                return nil
+            }
+        }
+    }
 }

@@ -58,7 +58,11 @@ import Testing
 
     final class Events: Sendable {
         let all = Mutex<[FeedEvent]>([])
-        func note(_ event: FeedEvent) { all.withLock { $0.append(event) } }
+        /// Every event but the per-poll statistics (`.polled`).
+        func note(_ event: FeedEvent) {
+            if case .polled = event { return }
+            all.withLock { $0.append(event) }
+        }
         var list: [FeedEvent] { all.withLock { $0 } }
     }
 

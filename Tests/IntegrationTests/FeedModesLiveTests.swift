@@ -18,12 +18,13 @@ import Testing
         }
     }
 
-    /// Runs the first issue's scenario from `source` and returns each snapshot's changes and phase-two fetch
-    /// counts (-1 where a snapshot has no poll statistics: listen).
-    static func scenario(_ source: FeedSource, onEvent: (@Sendable (FeedEvent) -> Void)? = nil) async throws
-        -> (changes: [[Change]], fetched: [Int])
-    {
-        let db = try LiveFirestore.make("modes-\(source.rawValue)")
+    /// Runs the first issue's scenario from `source` (or polling in `mode`; the writes then set `updatedAt` to the
+    /// server time) and returns each snapshot's changes, documents fetched (listen: delivered) and billed reads.
+    static func scenario(
+        _ source: FeedSource, mode: PollMode? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+    ) async throws -> (changes: [[Change]], fetched: [Int], billed: [Int]) {
+        let live = try LiveFirestore.make("modes-\(mode?.name ?? source.rawValue)")
+        let db = mode == nil ? live : try live.settingServerTimestamp(on: "updatedAt")
         let fruits = db.collection("fruits")
         for (id, name, favourite) in [
             ("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false),
@@ -35,10 +36,11 @@ import Testing
             ])
         }
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var feed = query.snapshots(source: source, interval: .milliseconds(50), onEvent: onEvent)
+        var feed = query.snapshots(source: source, interval: .milliseconds(50), mode: mode, onEvent: onEvent)
             .makeAsyncIterator()
         var changes: [[Change]] = []
         var fetched: [Int] = []
+        var billed: [Int] = []
         func next() async throws {
             let snapshot = try #require(try await feed.next())
             changes.append(
@@ -46,6 +48,7 @@ import Testing
                     Change(type: $0.type, id: $0.document.documentID, oldIndex: $0.oldIndex, newIndex: $0.newIndex)
                 })
             fetched.append(snapshot.statistics?.documentsFetched ?? -1)
+            billed.append(snapshot.statistics?.billedReads ?? -1)
         }
         try await next()
         try await fruits.document("fig").setData(["name": "Fig", "isFavourite": true])
@@ -58,7 +61,7 @@ import Testing
         try await next()
         try await fruits.document("fig").delete()
         try await next()
-        return (changes, fetched)
+        return (changes, fetched, billed)
     }
 
     /// The first issue's change list, indexes included, whatever the source.
@@ -83,6 +86,9 @@ import Testing
         // Keys mode fetches in phase two only what is new or changed; full mode fetches every document.
         #expect(keys.fetched == [3, 1, 1, 1, 0, 0])
         #expect(full.fetched == [3, 4, 4, 4, 3, 2])
+        // Billed: every document returned by each snapshot's poll, plus the documents its batchGet asked for.
+        #expect(keys.billed == [6, 5, 5, 5, 3, 2])
+        #expect(full.billed == [3, 4, 4, 4, 3, 2])
     }
 
     @Test func keysModeBytesOfAnUnchangedPollAreAFractionOfFullMode() async throws {
@@ -108,7 +114,7 @@ import Testing
     @Test(arguments: [PollMode.keys, .fullDocuments])
     func feedThroughFaultsStaysTrue(mode: PollMode) async throws {
         let host = try EmulatorEnvironment.requireHost()
-        let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.rawValue)")
+        let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.name)")
         let direct = try Firestore.emulator(host: host, projectID: project)
         let proxy = try await FaultProxy.start(target: host, rate: 0.2, seed: mode == .keys ? 11 : 12)
         defer { proxy.stop() }

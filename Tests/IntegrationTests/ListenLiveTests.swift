@@ -26,7 +26,9 @@ import Testing
         let events = Events()
         let listen = try await FeedModesLiveTests.scenario(.listen) { events.note($0) }
         #expect(listen.changes == FeedModesLiveTests.expected)
-        #expect(listen.fetched == [-1, -1, -1, -1, -1, -1])  // no poll: nothing fetched by a second phase
+        // Listen: the documents delivered, which is what Firestore bills (a removal delivers none).
+        #expect(listen.fetched == [3, 1, 1, 1, 0, 0])
+        #expect(listen.billed == [3, 1, 1, 1, 0, 0])
         #expect(events.all.withLock { $0 } == [])  // no failure, no fallback to polling
     }
 }

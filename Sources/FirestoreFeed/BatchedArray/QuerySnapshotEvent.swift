@@ -28,7 +28,7 @@ extension QuerySnapshotEvent {
             case .pollFailed(let error, _), .listenFailed(let error, _):
                 queue.post(.failure(error), replacing: \.isFailure)
             case .recovered: queue.post(.recovered, replacing: \.isRecovered)
-            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled: break
             }
         }
         let task = Task {

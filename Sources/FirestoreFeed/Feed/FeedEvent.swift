@@ -28,4 +28,8 @@ public enum FeedEvent: Sendable, Hashable {
     /// instead, so they still rebuild its list. `reason` names the documents that disagreed
     /// (`OrderingSafetyNetTests`).
     case orderingMismatch(reason: String)
+    /// A poll finished, whether or not its result changed (an unchanged poll publishes no snapshot): what it cost,
+    /// billed reads included (`PollStatistics.billedReads`). Polling feeds only; a Listen snapshot carries its
+    /// own statistics.
+    case polled(PollStatistics)
 }

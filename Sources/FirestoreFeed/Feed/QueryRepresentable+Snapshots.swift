@@ -11,7 +11,11 @@ extension QueryRepresentable {
     ///   query. When the stream cannot be opened (a transport that is not `CurlTransport`, e.g. a replayed
     ///   cassette; a proxy or server without HTTP/2) the feed polls in keys mode and `onEvent` hears
     ///   `FeedEvent.fellBackToPolling(reason:)`. `.keys` and `.full` poll every `interval` (`PollMode`); giving
-    ///   `mode` also selects polling in that mode.
+    ///   `mode` also selects polling in that mode, and is the way to poll by delta
+    ///   (`mode: .delta(field: "updatedAt")`: only the documents whose tracking field moved, plus a `count()`).
+    /// - Cost: every snapshot's `statistics` carries the reads Firestore bills for it (`PollStatistics.billedReads`:
+    ///   listen, the documents delivered; keys and full, every document returned at every poll; delta, 1 +
+    ///   ceil(documents / 1,000) for an unchanged poll); `onEvent` hears every poll's as `FeedEvent.polled(_:)`.
     /// - Consistency: every snapshot is the result at one `readTime` (listen: a consistent snapshot point of the
     ///   stream; polling: one poll, keys mode fetching the changed documents at that same time). Nothing older than
     ///   the last applied state is applied.
@@ -36,7 +40,8 @@ extension QueryRepresentable {
     ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
     ///   - interval: time between polls (at least 10 ms), when polling or after a fallback; ignored when `policy`
     ///     is given.
-    ///   - mode: a polling mode; when given, the feed polls in it whatever `source` says.
+    ///   - mode: a polling mode (`.keys`, `.fullDocuments`, `.delta(field:margin:reconcileInterval:)`); when given,
+    ///     the feed polls in it whatever `source` says.
     ///   - policy: the full polling policy (idle back-off, error back-off, jitter); its error back-off also paces
     ///     reconnection of the Listen stream.
     ///   - onEvent: called with feed events (failures, recovery, fallbacks).
@@ -63,7 +68,7 @@ extension QueryRepresentable {
     /// `ListenerRegistration.lastError` shows a transient error until the next good poll.
     /// - Parameters:
     ///   - interval: time between polls.
-    ///   - mode: keys (default) or full documents.
+    ///   - mode: a polling mode (keys, full documents or delta); when given, the feed polls in it.
     ///   - listener: receives `(snapshot, nil)` for each snapshot and `(nil, error)` once when the feed ends
     ///     with an error. Calls are made one at a time, in order.
     @discardableResult
@@ -112,7 +117,7 @@ public final class ListenerRegistration: Sendable {
             switch event {
             case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
-            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled: break
             }
         }
     }

@@ -17,6 +17,8 @@ import Synchronization
 /// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
 ///   retried after the policy's back-off; a permanent error (``PollingPolicy/isPermanent(_:)``) ends every
 ///   listener's stream with it.
+/// - Every poll, changed or not, is reported as ``FeedEvent/polled(_:)`` with its statistics (billed reads).
+/// - What a poll builds on (documents, `readTime`, the delta watermark) is one ``PollState``.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
@@ -27,8 +29,8 @@ final class QueryPoller: Sendable {
     struct State {
         var listeners: [Int: Listener] = [:]
         var nextListenerID = 0
-        var documents: [Document] = []
-        var readTime: Timestamp?
+        /// The last applied result and what delta polling builds on (one value, for checkpoints).
+        var poll = PollState()
         var statistics: PollStatistics?
         var hasSnapshot = false
         var task: Task<Void, Never>?
@@ -104,12 +106,12 @@ final class QueryPoller: Sendable {
     /// The snapshot a joining listener gets: the current documents, every one added.
     private func initialSnapshot(_ state: State) -> QuerySnapshot {
         let firestore = query.firestore
-        let documents = state.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
+        let documents = state.poll.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
         return QuerySnapshot(
-            query: query, documents: documents, documentChanges: changes, readTime: state.readTime,
+            query: query, documents: documents, documentChanges: changes, readTime: state.poll.readTime,
             statistics: state.statistics)
     }
 
@@ -145,7 +147,7 @@ final class QueryPoller: Sendable {
         while !Task.isCancelled {
             var delay: Duration
             do {
-                let previous = state.withLock { PollFetcher.index($0.documents) }
+                let previous = state.withLock { $0.poll }
                 let result: PollFetcher.Result
                 do {
                     result = try await PollFetcher(query: query).fetch(mode: mode, previous: previous)
@@ -159,6 +161,7 @@ final class QueryPoller: Sendable {
                 }
                 if Task.isCancelled { return }
                 let changed = apply(result, ordering: ordering)
+                emit(.polled(result.statistics))
                 if failures > 0 {
                     failures = 0
                     emit(.recovered)
@@ -196,14 +199,13 @@ final class QueryPoller: Sendable {
         var mismatch: String?
         let changed = delivery.withLock { _ in
             let published = state.withLock { state -> (QuerySnapshot, [Listener], Bool)? in
-                if let last = state.readTime, state.hasSnapshot, result.readTime <= last { return nil }
+                if let last = state.poll.readTime, state.hasSnapshot, result.readTime <= last { return nil }
                 let checked = DocumentChangeComputation.checkedChanges(
-                    from: state.documents, to: result.documents, ordering: ordering)
+                    from: state.poll.documents, to: result.documents, ordering: ordering)
                 mismatch = checked.mismatch
                 let changes = checked.changes
                 let isFirst = !state.hasSnapshot
-                state.documents = result.documents
-                state.readTime = result.readTime
+                state.poll = result.state
                 state.statistics = result.statistics
                 state.hasSnapshot = true
                 guard isFirst || !changes.isEmpty else { return nil }

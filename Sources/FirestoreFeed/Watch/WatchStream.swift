@@ -222,7 +222,8 @@ package final class WatchStream: Sendable {
                     case .snapshot(let id, let documents, let changes, let readTime):
                         guard var target = state.targets[id] else { continue }
                         let snapshot = Self.snapshot(
-                            query: target.query, documents: documents, changes: changes, readTime: readTime)
+                            query: target.query, documents: documents, changes: changes, readTime: readTime,
+                            isFirst: target.lastSnapshot == nil)
                         target.lastSnapshot = snapshot
                         state.targets[id] = target
                         published.append((snapshot, Array(target.listeners.values)))
@@ -333,10 +334,13 @@ package final class WatchStream: Sendable {
         try? call.send(ListenRequest(adding: target, database: firestore.database.name))
     }
 
-    static func snapshot(query: Query, documents: [Document], changes: [ComputedChange], readTime: Timestamp?)
-        -> QuerySnapshot
-    {
+    /// The snapshot of one snapshot point, metered: billed one read per document delivered (added or modified; the
+    /// first snapshot: its documents, at least one), Firestore pricing "Listening to query results".
+    static func snapshot(
+        query: Query, documents: [Document], changes: [ComputedChange], readTime: Timestamp?, isFirst: Bool
+    ) -> QuerySnapshot {
         let firestore = query.firestore
+        let delivered = changes.count { $0.type != .removed }
         return QuerySnapshot(
             query: query,
             documents: documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
@@ -345,7 +349,8 @@ package final class WatchStream: Sendable {
                     type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
                     oldIndex: change.oldIndex, newIndex: change.newIndex)
             },
-            readTime: readTime, statistics: nil)
+            readTime: readTime,
+            statistics: .listen(documentsDelivered: delivered, isFirstSnapshot: isFirst))
     }
 
     /// The snapshot a joining listener gets: the current documents, every one added.

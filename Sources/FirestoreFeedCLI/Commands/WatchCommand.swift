@@ -1,6 +1,7 @@
 import FirestoreFeed
 import FirestoreREST
 import Foundation
+import Synchronization
 
 /// `firestore-feed watch COLLECTION_PATH`: listens to a query (or polls it) and prints each snapshot that has
 /// changes.
@@ -11,20 +12,22 @@ enum WatchCommand {
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
             .value(
                 "--interval", "SECONDS",
-                help: "time between polls with --mode keys|full or after a fallback (default 1)"),
+                help: "time between polls with --mode keys|full|delta or after a fallback (default 1)"),
             .value("--count", "N", help: "exit 0 after printing N snapshots"),
             .value(
-                "--mode", "listen|keys|full",
+                "--mode", "listen|keys|full|delta",
                 help: """
                     listen (default): Firestore's Listen stream, changes within
                     milliseconds, billed only for what changed (polls in keys mode,
                     with a note, where it cannot be used); keys: poll names and
                     versions, then fetch only changed documents; full: poll whole
-                    documents
+                    documents; delta: poll only documents whose --delta-field moved,
+                    plus a count (every writer must set the field to the server time)
                     """),
+            .value("--delta-field", "FIELD", help: "the tracking field of --mode delta (default updatedAt)"),
             .flag(
                 "--verbose",
-                help: "print each snapshot's poll statistics (listen: documents delivered) to stderr"),
+                help: "print every poll's statistics and billed reads (listen: each snapshot's) to stderr"),
             .value(
                 "--format", "text|jsonl",
                 help: """
@@ -58,8 +61,20 @@ enum WatchCommand {
             count = number
         }
         let modeText = reader.value("--mode") ?? "listen"
-        guard let source = FeedSource(rawValue: modeText) else {
-            throw .usage("--mode \"\(modeText)\": expected listen, keys or full", help: help)
+        let source = FeedSource(rawValue: modeText) ?? .keys
+        var mode: PollMode?
+        if modeText == "delta" {
+            let field = reader.value("--delta-field") ?? "updatedAt"
+            do {
+                _ = try FieldPath(quoted: field)
+            } catch {
+                throw .usage("--delta-field \"\(field)\": \(error.message)", help: help)
+            }
+            mode = .delta(field: field)
+        } else if FeedSource(rawValue: modeText) == nil {
+            throw .usage("--mode \"\(modeText)\": expected listen, keys, full or delta", help: help)
+        } else if reader.value("--delta-field") != nil {
+            throw .usage("--delta-field needs --mode delta", help: help)
         }
         let verbose = reader.has("--verbose")
         let failureLimit = try FailureLimit(reader, help: help)
@@ -75,23 +90,28 @@ enum WatchCommand {
         } catch {
             throw .usage(error.message, help: help)
         }
+        let polls = Mutex(0)
+        // Every poll's statistics, changed or not, with --verbose (a Listen snapshot carries its own).
+        let report: @Sendable (FeedEvent) -> Void = { event in
+            if verbose, case .polled(let statistics) = event {
+                let number = polls.withLock { count in
+                    count += 1
+                    return count
+                }
+                Console.error("poll \(number): \(statistics)")
+            }
+            Console.report(event)
+        }
         // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
         StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
-            try await failureLimit.watching(report: Console.report) { [interval, count] onEvent in
+            try await failureLimit.watching(report: report) { [interval, count, mode] onEvent in
                 var printed = 0
-                let stream = query.snapshots(source: source, interval: interval, onEvent: onEvent)
+                let stream = query.snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
                 for try await snapshot in stream {
                     printed += 1
-                    if verbose, let statistics = snapshot.statistics {
-                        Console.error("poll \(printed): \(statistics)")
-                    } else if verbose {
-                        // A listener is billed one read per document delivered: added or modified (Firestore pricing,
-                        // "Listening to query results"); a removal delivers no document.
-                        let delivered = snapshot.documentChanges.filter { $0.type != .removed }.count
-                        Console.error(
-                            "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)"
-                        )
+                    if verbose, let statistics = snapshot.statistics, statistics.mode == nil {
+                        Console.error("snapshot \(printed): \(statistics)")
                     }
                     switch format {
                     case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())

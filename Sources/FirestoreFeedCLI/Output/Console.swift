@@ -45,6 +45,8 @@ package enum Console {
             error("note: output fell behind; \(count) snapshots printed as one (changes since the last one printed)")
         case .orderingMismatch(let reason):
             error("warning: the client's ordering disagreed with the server's, changes follow the server's (\(reason))")
+        case .polled:
+            break
         }
     }
 }

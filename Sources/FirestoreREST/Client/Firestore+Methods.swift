@@ -180,9 +180,11 @@ extension Firestore {
     ///     or `nil` for a plain atomic commit.
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
-    ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed.
+    ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed, or
+    ///   before sending for a write that cannot carry ``serverTimestampField``.
     @discardableResult
     package func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
+        let writes = try stampingServerTime(writes)
         var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         if let transaction { body["transaction"] = .string(transaction) }
         let json = try await call("POST", database.documentsRoot + ":commit", body: .object(body))

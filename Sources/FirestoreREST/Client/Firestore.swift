@@ -25,6 +25,9 @@ public final class Firestore: Sendable {
     public let isEmulator: Bool
     /// When failed idempotent calls are sent again (``RetryPolicy``); ``RetryPolicy/none`` for an emulator.
     public let retryPolicy: RetryPolicy
+    /// The field every write of this client sets to the server time, or `nil`; see
+    /// ``settingServerTimestamp(on:)``.
+    public let serverTimestampField: FieldPath?
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:
@@ -66,6 +69,19 @@ public final class Firestore: Sendable {
         self.transport = transport
         self.isEmulator = isEmulator
         self.retryPolicy = retryPolicy
+        self.serverTimestampField = nil
+    }
+
+    /// A client like `other` (same database, URL, credentials, transport and retries) whose writes set
+    /// `serverTimestampField`.
+    init(_ other: Firestore, serverTimestampField: FieldPath?) {
+        self.database = other.database
+        self.baseURL = other.baseURL
+        self.credentials = other.credentials
+        self.transport = other.transport
+        self.isEmulator = other.isEmulator
+        self.retryPolicy = other.retryPolicy
+        self.serverTimestampField = serverTimestampField
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the

@@ -1,0 +1,25 @@
+/// The document reads Firestore bills for a request, by the rules of Firestore pricing
+/// (https://firebase.google.com/docs/firestore/pricing, "Reads"; https://cloud.google.com/firestore/pricing):
+/// the meter behind ``PollStatistics/billedReads``. The emulator bills nothing; these are what production charges
+/// for the same requests. Each rule is O(1).
+public enum BilledReads {
+    /// runQuery: one read per document returned, projections (`select`, keys only) included; a query that returns
+    /// nothing still costs one read.
+    public static func runQuery(documentsReturned: Int) -> Int { max(1, documentsReturned) }
+
+    /// batchGet: one read per document asked for.
+    public static func batchGet(documentsRequested: Int) -> Int { max(0, documentsRequested) }
+
+    /// An aggregation (`count()`): one read per batch of up to 1,000 index entries it matches, at least one:
+    /// ceil(entries / 1,000).
+    public static func aggregation(indexEntries: Int) -> Int {
+        guard indexEntries > 0 else { return 1 }
+        return (indexEntries - 1) / 1000 + 1
+    }
+
+    /// A Listen target ("Listening to query results"): one read per document added to or updated in the result;
+    /// the first snapshot is billed for its documents, at least one, like a query.
+    public static func listen(documentsDelivered: Int, isFirstSnapshot: Bool) -> Int {
+        isFirstSnapshot ? max(1, documentsDelivered) : max(0, documentsDelivered)
+    }
+}
