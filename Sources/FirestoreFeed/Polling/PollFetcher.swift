@@ -2,7 +2,8 @@ import FirestoreREST
 
 /// Fetches one poll's result, in keys mode (two phases) or full mode, reusing the previous poll's documents
 /// for every document whose `updateTime` did not move. The building block of the feed's poller, public for
-/// benchmarks and for callers that schedule polls themselves.
+/// benchmarks and for callers that schedule polls themselves. Its requests go out with
+/// `HTTPRequest.Priority.background`, so a crowd of polls never takes the connections writes and reads need.
 package struct PollFetcher: Sendable {
     /// The result of one poll: full documents in query order, the read time, and what it cost.
     package struct Result: Sendable {
@@ -38,7 +39,7 @@ package struct PollFetcher: Sendable {
         let start = clock.now
         switch mode {
         case .fullDocuments:
-            let response = try await query.runQuery()
+            let response = try await query.runQuery(priority: .background)
             guard let readTime = response.readTime else {
                 throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
             }
@@ -49,7 +50,7 @@ package struct PollFetcher: Sendable {
                     mode: .fullDocuments, bytesReceived: response.responseBytes, latency: clock.now - start,
                     requests: 1, documentsFetched: documents.count))
         case .keys:
-            let keys = try await query.select(fields: []).runQuery()
+            let keys = try await query.select(fields: []).runQuery(priority: .background)
             guard let readTime = keys.readTime else {
                 throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
             }
@@ -64,7 +65,8 @@ package struct PollFetcher: Sendable {
             while batchStart < needed.endIndex {
                 let end = min(batchStart + Self.batchSize, needed.endIndex)
                 let response = try await query.firestore.batchGet(
-                    names: needed[batchStart..<end].map(\.name), mask: query.selection, readTime: readTime)
+                    names: needed[batchStart..<end].map(\.name), mask: query.selection, readTime: readTime,
+                    priority: .background)
                 for document in response.found.values { fetched[ByteExactName(name: document.name)] = document }
                 bytes += response.responseBytes
                 requests += 1

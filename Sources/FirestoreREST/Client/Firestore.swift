@@ -25,6 +25,8 @@ public final class Firestore: Sendable {
     public let isEmulator: Bool
     /// When failed idempotent calls are sent again (``RetryPolicy``); ``RetryPolicy/none`` for an emulator.
     public let retryPolicy: RetryPolicy
+    /// The documents this client's open transactions hold, so that they take turns.
+    package let transactionLocks = TransactionLocks()
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:
