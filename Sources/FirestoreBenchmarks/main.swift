@@ -29,6 +29,13 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ),
     ("listen-cost", nil, { try ListenCostWorkload.run(documents: quick ? 200 : 10_000, seconds: quick ? 5 : 60) }),
     ("listen-fanout", nil, { try ListenFanoutWorkload.run(listeners: quick ? 100 : 1_000, changes: quick ? 5 : 20) }),
+    (
+        "transaction-contention", nil,
+        {
+            try TransactionContentionWorkload.run(
+                shapes: quick ? [(4, 3, 1)] : [(10, 10, 1), (20, 10, 1), (2, 10, 2)])
+        }
+    ),
 ]
 
 var selected: [String] = []
