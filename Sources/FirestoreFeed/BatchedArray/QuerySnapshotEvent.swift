@@ -22,7 +22,7 @@ extension QuerySnapshotEvent {
                 switch event {
                 case .pollFailed(let error, _), .listenFailed(let error, _): continuation.yield(.failure(error))
                 case .recovered: continuation.yield(.recovered)
-                case .fellBackToFullDocuments, .fellBackToPolling: break
+                case .fellBackToFullDocuments, .fellBackToPolling, .intervalNotKept: break
                 }
             }
             let task = Task {

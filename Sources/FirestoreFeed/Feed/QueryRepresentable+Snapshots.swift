@@ -105,7 +105,7 @@ public final class ListenerRegistration: Sendable {
             switch event {
             case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
-            case .fellBackToFullDocuments, .fellBackToPolling: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .intervalNotKept: break
             }
         }
     }

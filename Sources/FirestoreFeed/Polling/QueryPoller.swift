@@ -12,6 +12,8 @@ import Synchronization
 /// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
 ///   retried after the policy's back-off; a permanent error (``PollingPolicy/isPermanent(_:)``) ends every
 ///   listener's stream with it.
+/// - A poller whose polls take longer than its interval says so (``FeedEvent/intervalNotKept(interval:actual:)``,
+///   ``PollPacing``).
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
@@ -128,6 +130,7 @@ final class QueryPoller: Sendable {
         var mode = initialMode
         var failures = 0
         var unchangedPolls = 0
+        var pacing = PollPacing()
         var generator = SystemRandomNumberGenerator()
         do {
             _ = try query.structuredQuery()
@@ -158,6 +161,7 @@ final class QueryPoller: Sendable {
                 }
                 unchangedPolls = changed ? 0 : unchangedPolls + 1
                 delay = policy.delay(afterUnchangedPolls: unchangedPolls)
+                if let late = pacing.record(latency: result.statistics.latency, delay: delay) { emit(late) }
             } catch let error as FirestoreError {
                 if Task.isCancelled { return }
                 if PollingPolicy.isPermanent(error) {
