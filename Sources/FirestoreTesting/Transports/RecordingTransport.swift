@@ -15,8 +15,12 @@ import Synchronization
 /// - Interactions are kept in the order their requests were sent, each with the time since the previous
 ///   request started and its own duration, measured on ``Options/clock``.
 ///
-/// With `savingTo` set, the cassette file is rewritten (atomically) after every interaction, so a session
-/// ended by Ctrl-C keeps everything recorded so far.
+/// With `savingTo` set, each interaction is added to the cassette file as soon as every request sent before it
+/// has its response (or failed), in bounded work per interaction (``CassetteFile``: the file is always exactly
+/// what ``Cassette/jsonData()`` of the recording so far gives, and recording n interactions writes O(n) bytes in
+/// all). A session ended by Ctrl-C, or killed at any moment (SIGKILL), leaves a file that loads with everything
+/// recorded before the end (`RecordingKillLiveTests`). The whole file is rewritten only for the first interaction
+/// and when an interaction brings a new secret that the ones already written must be scrubbed of.
 public final class RecordingTransport: HTTPTransport {
     /// What to keep and how to measure time.
     public struct Options: Sendable {
@@ -63,6 +67,17 @@ public final class RecordingTransport: HTTPTransport {
     private struct State {
         var nextSequence = 0
         var entries: [Entry] = []
+        /// Finished interactions not in the file yet (an earlier request still runs), by sequence number.
+        var pending: [Int: Entry] = [:]
+        /// Requests that got no response, so are never recorded.
+        var failed: Set<Int> = []
+        /// The sequence number the file waits for next.
+        var nextToWrite = 0
+        /// The interactions in the file, unscrubbed, in order.
+        var written: [Entry] = []
+        /// The secrets found in them.
+        var secrets: Set<String> = []
+        var file: CassetteFile?
     }
 
     /// The transport requests go to.
@@ -90,6 +105,7 @@ public final class RecordingTransport: HTTPTransport {
         self.path = path
         self.options = options
         self.stopwatch = Stopwatch(options.clock)
+        if let path { state.withLock { $0.file = CassetteFile(path: path) } }
     }
 
     /// Sends `request` through the live transport and records the exchange.
@@ -101,7 +117,20 @@ public final class RecordingTransport: HTTPTransport {
             defer { state.nextSequence += 1 }
             return (state.nextSequence, stopwatch.elapsed)
         }
-        let response = try await live.send(request)
+        let response: HTTPResponse
+        do {
+            response = try await live.send(request)
+        } catch {
+            let saved = state.withLock { state -> Result<Void, FirestoreError> in
+                guard state.file != nil else { return .success(()) }
+                state.failed.insert(sequence)
+                return flush(&state)
+            }
+            if case .failure(let failure) = saved {
+                throw FirestoreError(code: .dataLoss, message: "recording: \(failure.message)")
+            }
+            throw error
+        }
         let end = stopwatch.elapsed
         var recordedRequest = Cassette.Request(request)
         recordedRequest.headers.removeAll { !options.requestHeaders.contains($0.name) }
@@ -111,16 +140,63 @@ public final class RecordingTransport: HTTPTransport {
             sequence: sequence, start: start, duration: end - start, request: recordedRequest,
             response: recordedResponse)
         let saved: Result<Void, FirestoreError> = state.withLock { state in
-            let position = state.entries.firstIndex { $0.sequence > sequence } ?? state.entries.endIndex
+            let position = state.entries.lastIndex { $0.sequence < sequence }.map { $0 + 1 } ?? 0
             state.entries.insert(entry, at: position)
-            guard let path else { return .success(()) }
-            let cassette = Self.cassette(base: base, entries: state.entries, scrubber: options.scrubber)
-            return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
+            guard state.file != nil else { return .success(()) }
+            state.pending[sequence] = entry
+            return flush(&state)
         }
         if case .failure(let error) = saved {
             throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
         }
         return response
+    }
+
+    /// Bytes written to the cassette file (and its journal) so far; about twice the file's size after a long
+    /// recording, never the square of it.
+    package var bytesWritten: Int {
+        state.withLock { $0.file?.bytesWritten ?? 0 }
+    }
+
+    /// Writes every finished interaction whose predecessors are all finished to the file, in order.
+    private func flush(_ state: inout State) -> Result<Void, FirestoreError> {
+        while state.nextToWrite < state.nextSequence {
+            let sequence = state.nextToWrite
+            if state.failed.remove(sequence) != nil {
+                state.nextToWrite += 1
+                continue
+            }
+            guard let entry = state.pending.removeValue(forKey: sequence) else { break }
+            state.nextToWrite += 1
+            do throws(FirestoreError) {
+                try write(entry, &state)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(())
+    }
+
+    /// Adds `entry` to the file: appended, scrubbed of every secret found so far; or, when it brings a secret that
+    /// must also leave the interactions already written, the whole file rewritten.
+    private func write(_ entry: Entry, _ state: inout State) throws(FirestoreError) {
+        guard var file = state.file else { return }
+        defer { state.file = file }
+        let previousStart = state.written.last?.start
+        state.written.append(entry)
+        let raw = Self.interaction(entry, previousStart: previousStart)
+        let scrubber = options.scrubber
+        let before = scrubber.propagated(state.secrets)
+        state.secrets.formUnion(scrubber.secrets(in: raw))
+        let everywhere = scrubber.propagated(state.secrets)
+        let written = state.written
+        let base = self.base
+        let whole = { Self.cassette(base: base, entries: written, scrubber: scrubber) }
+        if everywhere != before, written.count > 1 {
+            try file.rewrite(whole())
+        } else {
+            try file.append(scrubber.scrub(raw, also: everywhere), rewriting: whole)
+        }
     }
 
     /// What was recorded so far, after the base interactions, secrets scrubbed.
@@ -144,15 +220,19 @@ public final class RecordingTransport: HTTPTransport {
         var interactions = base
         var previousStart: Duration?
         for entry in entries {
-            let elapsed = previousStart.map { entry.start - $0 } ?? .zero
+            interactions.append(interaction(entry, previousStart: previousStart))
             previousStart = entry.start
-            interactions.append(
-                Cassette.Interaction(
-                    request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
-                    duration: milliseconds(entry.duration)))
         }
         let scrubbed = scrubber.scrub(Cassette(interactions: Array(interactions.dropFirst(base.count))))
         return Cassette(interactions: base + scrubbed.interactions)
+    }
+
+    /// The interaction of `entry`, its `elapsed` counted from the start of the one before (`nil`: the first).
+    private static func interaction(_ entry: Entry, previousStart: Duration?) -> Cassette.Interaction {
+        let elapsed = previousStart.map { entry.start - $0 } ?? .zero
+        return Cassette.Interaction(
+            request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
+            duration: milliseconds(entry.duration))
     }
 
     /// Seconds rounded to the millisecond, so recorded times stay short in the file.
