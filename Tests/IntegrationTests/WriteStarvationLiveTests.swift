@@ -15,17 +15,23 @@ import Testing
         let snapshots = Mutex(0)
     }
 
+    /// 200 keys-mode pollers of 200 distinct queries asking for a poll every 0.2 s (more than the client's
+    /// connections can carry, so they always want one) beside a writer that writes, waits 100 ms, writes again,
+    /// for 20 s. The written document matches none of the queries.
     @Test(.timeLimit(.minutes(3))) func writerKeepsItsRateBesideTwoHundredPollers() async throws {
         let db = try LiveFirestore.make("starvation")
         let items = db.collection("items")
-        for index in 0..<5 {
-            try await items.document("seed\(index)").setData(["k": .integer(Int64(index)), "n": 0])
+        let batch = db.batch()
+        for index in 0..<200 {
+            try batch.setData(["n": .integer(Int64(index))], forDocument: items.document("seed\(index)"))
         }
+        try await batch.commit()
         let figures = Figures()
         var consumers: [Task<Void, Never>] = []
         defer { for consumer in consumers { consumer.cancel() } }
         for index in 0..<200 {
-            let feed = items.whereField("k", isEqualTo: index).snapshots(
+            // Query i lists i + 1 documents: 100 on average, about 25 KB of names and times per poll.
+            let feed = items.whereField("n", isLessThan: index + 1).snapshots(
                 source: .keys, interval: .milliseconds(200)
             ) { event in
                 if case .intervalNotKept(_, let actual) = event { figures.late.withLock { $0.append(actual) } }
@@ -49,7 +55,7 @@ import Testing
         let start = clock.now
         var writes = 0
         while clock.now - start < .seconds(20) {
-            try await writer.setData(["n": .integer(Int64(writes))])
+            try await writer.setData(["w": .integer(Int64(writes))])
             writes += 1
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -61,10 +67,11 @@ import Testing
             "write starvation: \(writes) writes in \(String(format: "%.1f", seconds)) s "
                 + "(\(String(format: "%.1f", rate))/s) beside 200 pollers at 0.2 s; \(late.count) intervalNotKept "
                 + "events, mean real interval \(String(format: "%.2f", meanLate)) s")
-        // Generous: half the writer's own pace (before the fix: 1.1 to 1.7 writes a second).
-        #expect(rate >= 5)
-        #expect(try await writer.getDocument().data() == ["n": .integer(Int64(writes - 1))])
-        // 200 pollers on 6 connections cannot poll every 0.2 s, and say so.
+        // Generous, for a loaded machine: a third of the writer's own pace. Measured on 2 cores: 6.8 writes a
+        // second; with the polls as normal requests (before the fix) 1.2, each poller polling every 1.5 s.
+        #expect(rate >= 3)
+        #expect(try await writer.getDocument().data() == ["w": .integer(Int64(writes - 1))])
+        // 200 pollers on one client cannot poll every 0.2 s, and say so.
         #expect(!late.isEmpty)
         #expect(late.allSatisfy { $0 > .milliseconds(400) })
     }

@@ -23,7 +23,7 @@ struct CassetteOptions {
 
     /// The client for a command: on the emulator of ``ConnectionOptions`` without `--cassette`; with it, on a
     /// ``ReplayTransport`` over the file (which records through the emulator in the recording modes and
-    /// rewrites the file after every request, so Ctrl-C keeps what was recorded).
+    /// adds each exchange to the file as it completes, so Ctrl-C or a kill keeps what was recorded).
     /// - Throws: ``CLIError/usage(_:help:)`` for a bad mode, a missing emulator when recording, a malformed
     ///   host or project; ``CLIError/runtime(_:)`` for a missing cassette in mode none or a malformed one.
     static func firestore(_ reader: ArgumentReader, help: String) throws(CLIError) -> Firestore {
