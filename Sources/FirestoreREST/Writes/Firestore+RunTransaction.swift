@@ -24,7 +24,7 @@ extension Firestore {
     /// all. The pauses run on ``retryPolicy``'s clock. So `updateBlock` may run several times: keep side effects
     /// out of it.
     ///
-    /// Transactions of this client that read or write the same document take turns (``TransactionLocks``, at
+    /// Transactions of this client that read or write the same document take turns (at
     /// most 5 s per wait): a read or commit waits until the other attempt that holds one of its documents has
     /// committed or rolled back. The server's locks would make them wait too, but two transactions that both read
     /// a document and then both commit wait for each other there until the lock timeout aborts them. Other clients

@@ -16,7 +16,7 @@ import Synchronization
 ///   request started and its own duration, measured on ``Options/clock``.
 ///
 /// With `savingTo` set, each interaction is added to the cassette file as soon as every request sent before it
-/// has its response (or failed), in bounded work per interaction (``CassetteFile``: the file is always exactly
+/// has its response (or failed), in bounded work per interaction (the file is always exactly
 /// what ``Cassette/jsonData()`` of the recording so far gives, and recording n interactions writes O(n) bytes in
 /// all). A session ended by Ctrl-C, or killed at any moment (SIGKILL), leaves a file that loads with everything
 /// recorded before the end (`RecordingKillLiveTests`). The whole file is rewritten only for the first interaction
