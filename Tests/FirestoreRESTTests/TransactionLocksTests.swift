@@ -70,17 +70,50 @@ import Testing
         #expect(try await Self.eventually { second.result == true })
     }
 
-    /// Two owners each holding what the other wants: the waits run out and both go on without.
-    @Test func aCycleEndsWhenTheWaitRunsOut() async throws {
-        let locks = TransactionLocks(maximumWait: .milliseconds(200))
+    /// Two owners each holding what the other wants: the first waits, the second would close the cycle and goes
+    /// on at once without; when it ends the first gets its document.
+    @Test func aWaitThatWouldCloseACycleDoesNotWait() async throws {
+        let locks = TransactionLocks()
         let (one, two) = (Owner(), Owner())
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(one)))
         #expect(await locks.acquire(["b"], for: ObjectIdentifier(two)))
         let oneWants = Acquisition(locks, ["b"], one)
-        let twoWants = Acquisition(locks, ["a"], two)
-        #expect(try await Self.eventually { oneWants.result == false && twoWants.result == false })
-        locks.release(ObjectIdentifier(one))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await locks.acquire(["a"], for: ObjectIdentifier(two)) == false)
+        #expect(oneWants.result == nil)
         locks.release(ObjectIdentifier(two))
+        #expect(try await Self.eventually { oneWants.result == true })
+        locks.release(ObjectIdentifier(one))
+        #expect(locks.heldCount == 0)
+    }
+
+    /// A cycle through a third owner's wait is found too.
+    @Test func aCycleThroughAnotherWaiterIsFound() async throws {
+        let locks = TransactionLocks()
+        let (one, two, three) = (Owner(), Owner(), Owner())
+        #expect(await locks.acquire(["a"], for: ObjectIdentifier(one)))
+        #expect(await locks.acquire(["b"], for: ObjectIdentifier(two)))
+        #expect(await locks.acquire(["c"], for: ObjectIdentifier(three)))
+        let oneWants = Acquisition(locks, ["b"], one)
+        let twoWants = Acquisition(locks, ["c"], two)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await locks.acquire(["a"], for: ObjectIdentifier(three)) == false)
+        locks.release(ObjectIdentifier(three))
+        #expect(try await Self.eventually { twoWants.result == true })
+        locks.release(ObjectIdentifier(two))
+        #expect(try await Self.eventually { oneWants.result == true })
+        locks.release(ObjectIdentifier(one))
+        #expect(locks.heldCount == 0)
+    }
+
+    /// The backstop: a holder that never ends makes a waiter wait at most `maximumWait`.
+    @Test func aWaitEndsAfterTheMaximum() async throws {
+        let locks = TransactionLocks(maximumWait: .milliseconds(200))
+        let (holder, waiter) = (Owner(), Owner())
+        #expect(await locks.acquire(["a"], for: ObjectIdentifier(holder)))
+        let waiting = Acquisition(locks, ["a"], waiter)
+        #expect(try await Self.eventually { waiting.result == false })
+        locks.release(ObjectIdentifier(holder))
         #expect(locks.heldCount == 0)
     }
 

@@ -24,9 +24,9 @@ extension Firestore {
     /// all. The pauses run on ``retryPolicy``'s clock. So `updateBlock` may run several times: keep side effects
     /// out of it.
     ///
-    /// Transactions of this client that read or write the same document take turns (at
-    /// most 5 s per wait): a read or commit waits until the other attempt that holds one of its documents has
-    /// committed or rolled back. The server's locks would make them wait too, but two transactions that both read
+    /// Transactions of this client that read or write the same document take turns: a read or commit waits until
+    /// the other attempt that holds one of its documents has committed or rolled back (unless that would wait in a
+    /// cycle, and at most 60 s). The server's locks would make them wait too, but two transactions that both read
     /// a document and then both commit wait for each other there until the lock timeout aborts them. Other clients
     /// and processes contend on the server, and retry as described.
     ///

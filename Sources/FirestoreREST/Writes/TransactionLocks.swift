@@ -11,16 +11,18 @@ import Synchronization
 ///
 /// - A document is held by at most one transaction attempt; an attempt takes all the documents of one request
 ///   at once, or waits for all of them (waiters are served first come, first served).
-/// - A wait ends after ``maximumWait`` at the latest (then the request goes out anyway and the server decides,
-///   as without this table), so transactions that hold documents another waits for, in a cycle, cost at most that
-///   long; a cancelled task stops waiting at once.
+/// - A request that would wait in a cycle (an attempt holding one of its documents waits, directly or through
+///   others, for a document its own attempt holds) does not wait: it goes out at once and the server decides, as
+///   without this table. A wait also ends after ``maximumWait``, a backstop for an attempt that never ends; a
+///   cancelled task stops waiting at once.
 /// - An attempt releases everything when it ends (commit, rollback or failure).
 ///
 /// Other clients and other processes are not seen here: their conflicts are the server's to resolve.
 package final class TransactionLocks: Sendable {
-    /// The longest a request waits for documents held by other transactions of this client: 5 s, more than the
-    /// emulator's 2 s lock timeout.
-    package static let maximumWait: Duration = .seconds(5)
+    /// The longest a request waits for documents held by other transactions of this client: 60 s. Only an attempt
+    /// whose closure does not end for that long makes another wait so long: on a loaded machine 20 transactions
+    /// taking turns can take tens of seconds, and a shorter limit sent them to meet on the server.
+    package static let maximumWait: Duration = .seconds(60)
 
     private struct Waiter {
         let id: UInt64
@@ -46,24 +48,36 @@ package final class TransactionLocks: Sendable {
         self.maximumWait = maximumWait
     }
 
-    /// Takes `names` for `owner`, waiting while another owner holds any of them (at most ``maximumWait``).
-    /// - Returns: whether the documents were taken (`false` after the wait ran out or the task was cancelled;
-    ///   the caller then goes on without them).
+    /// Takes `names` for `owner`, waiting while another owner holds any of them (at most ``maximumWait``, and not
+    /// at all when the wait would close a cycle).
+    /// - Returns: whether the documents were taken (`false` after a cycle, when the wait ran out or the task was
+    ///   cancelled; the caller then goes on without them).
     @discardableResult
     package func acquire(_ names: [String], for owner: ObjectIdentifier) async -> Bool {
-        let id: UInt64? = state.withLock { state in
+        enum Decision {
+            case taken
+            case cycle
+            case wait(UInt64)
+        }
+        let decision: Decision = state.withLock { state in
             // What the owner holds already is not waited for again.
             let needed = names.filter { state.holders[$0] != owner }
             if Self.isFree(needed, for: owner, in: state), !state.waiters.contains(where: { Self.overlaps($0, needed) })
             {
                 Self.take(needed, for: owner, in: &state)
-                return nil
+                return .taken
             }
+            if Self.wouldWaitInACycle(owner, for: needed, in: state) { return .cycle }
             state.nextWaiterID += 1
             state.waiters.append(Waiter(id: state.nextWaiterID, owner: owner, names: needed))
-            return state.nextWaiterID
+            return .wait(state.nextWaiterID)
         }
-        guard let id else { return true }
+        let id: UInt64
+        switch decision {
+        case .taken: return true
+        case .cycle: return false
+        case .wait(let waiter): id = waiter
+        }
         let timeout = Task { [maximumWait] in
             try? await Task.sleep(for: maximumWait)
             end(id)
@@ -137,6 +151,31 @@ package final class TransactionLocks: Sendable {
             }
         }
         return woken
+    }
+
+    /// Whether `owner` waiting for `names` would close a cycle: some owner it would wait for (a holder of one of
+    /// `names`, or an earlier waiter for one) waits, directly or through others, for a document `owner` holds.
+    private static func wouldWaitInACycle(_ owner: ObjectIdentifier, for names: [String], in state: State) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        var pending = blockers(of: names, before: state.waiters.count, in: state)
+        while let next = pending.popLast() {
+            if next == owner { return true }
+            guard seen.insert(next).inserted else { continue }
+            for (index, waiter) in state.waiters.enumerated() where waiter.owner == next && !waiter.ended {
+                pending.append(contentsOf: blockers(of: waiter.names, before: index, in: state))
+            }
+        }
+        return false
+    }
+
+    /// The owners a wait for `names` waits for: their holders, and the waiters before position `end` that want
+    /// one of them (they are served first).
+    private static func blockers(of names: [String], before end: Int, in state: State) -> [ObjectIdentifier] {
+        var owners = names.compactMap { state.holders[$0] }
+        for waiter in state.waiters.prefix(end) where !waiter.ended && waiter.names.contains(where: names.contains) {
+            owners.append(waiter.owner)
+        }
+        return owners
     }
 
     private static func isFree(_ names: [String], for owner: ObjectIdentifier, in state: State) -> Bool {
