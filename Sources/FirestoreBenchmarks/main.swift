@@ -31,6 +31,13 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("listen-fanout", nil, { try ListenFanoutWorkload.run(listeners: quick ? 100 : 1_000, changes: quick ? 5 : 20) }),
     ("slow-consumer", nil, { try SlowConsumerWorkload.run(documents: quick ? 200 : 2_000, seconds: quick ? 4 : 60) }),
     ("poll-cost", nil, { try PollCostWorkload.run(documents: quick ? 200 : 10_000, polls: quick ? 2 : 5) }),
+    (
+        "transaction-contention", nil,
+        {
+            try TransactionContentionWorkload.run(
+                shapes: quick ? [(4, 3, 1)] : [(10, 10, 1), (20, 10, 1), (2, 10, 2)])
+        }
+    ),
 ]
 
 var selected: [String] = []

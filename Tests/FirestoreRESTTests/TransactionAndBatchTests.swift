@@ -131,7 +131,7 @@ import Testing
             if index == 1 { return .error(409, "ABORTED", "Transaction lock timeout.") }
             return .ok([:])
         }
-        let db = try transport.firestore()
+        let db = try transport.firestore(clock: CountingClock())
         let runs = Counter()
         try await db.runTransaction { transaction in
             runs.increment()
@@ -153,7 +153,7 @@ import Testing
             if index == 1 { return .error(400, "INVALID_ARGUMENT", "Transaction is invalid or closed.") }
             return .ok([:])
         }
-        let db = try transport.firestore()
+        let db = try transport.firestore(clock: CountingClock())
         try await db.runTransaction { _ in }
         #expect(transport.calls.count == 4)
     }
@@ -163,12 +163,45 @@ import Testing
             if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
             return .error(409, "ABORTED", "Transaction lock timeout.")
         }
-        let db = try transport.firestore()
+        let clock = CountingClock()
+        let db = try transport.firestore(clock: clock)
         let error = await #expect(throws: FirestoreError.self) {
             try await db.runTransaction(maxAttempts: 3) { _ in }
         }
         #expect(error?.code == .aborted)
         #expect(transport.calls.filter { $0 == "POST :beginTransaction" }.count == 3)
+        // Back-off on the client's retry clock: 1 s and 1.5 s, each ×0.5–1.5.
+        let delays = clock.requestedDelays
+        #expect(delays.count == 2)
+        #expect((Duration.milliseconds(500)...Duration.milliseconds(1500)).contains(delays.first ?? .zero))
+        #expect((Duration.milliseconds(750)...Duration.milliseconds(2250)).contains(delays.last ?? .zero))
+    }
+
+    /// The commit and rollback that end a transaction go out with high priority (they never wait for a
+    /// connection); its reads, beginTransaction and a plain commit with normal priority.
+    @Test func transactionEndsGoOutWithHighPriority() async throws {
+        let transport = ScriptedTransport { request, index in
+            if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
+            if request.url.hasSuffix(":batchGet") {
+                return .ok([
+                    ["missing": "projects/p/databases/(default)/documents/c/d", "readTime": "2024-01-01T00:00:01Z"]
+                ])
+            }
+            if index == 2 { return .error(409, "ABORTED", "Transaction lock timeout.") }
+            return .ok([:])
+        }
+        let db = try transport.firestore(clock: CountingClock())
+        try await db.runTransaction { transaction in
+            _ = try await transaction.getDocument(db.document("c/d"))
+            try transaction.setData(["a": 1], forDocument: db.document("c/d"))
+        }
+        try await db.document("c/e").setData(["b": 2])
+        #expect(
+            transport.requests.map { "\($0.url.split(separator: ":").last ?? "") \($0.priority)" } == [
+                "beginTransaction normal", "batchGet normal", "commit high", "rollback high", "beginTransaction normal",
+                "batchGet normal", "commit high", "commit normal",
+            ])
+        #expect(db.transactionLocks.heldCount == 0)
     }
 
     struct UserError: Error, Equatable {}
@@ -223,12 +256,17 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
+    /// The Node.js SDK's transaction back-off: 1 s, ×1.5 per attempt, at most 60 s, jittered ×0.5–1.5.
     @Test func backoffGrowsAndIsCapped() {
-        #expect(Firestore.transactionBackoff(afterAttempt: 1, random: 0.5) == .milliseconds(100))
-        #expect(Firestore.transactionBackoff(afterAttempt: 2, random: 0.5) == .milliseconds(200))
-        #expect(Firestore.transactionBackoff(afterAttempt: 3, random: 0) == .milliseconds(200))
-        #expect(Firestore.transactionBackoff(afterAttempt: 3, random: 1) == .milliseconds(600))
-        #expect(Firestore.transactionBackoff(afterAttempt: 30, random: 1) == .milliseconds(7500))
+        #expect(Firestore.transactionBackoff(afterAttempt: 1, random: 0.5) == .milliseconds(1000))
+        #expect(Firestore.transactionBackoff(afterAttempt: 1, random: 0) == .milliseconds(500))
+        #expect(Firestore.transactionBackoff(afterAttempt: 2, random: 0.5) == .milliseconds(1500))
+        #expect(Firestore.transactionBackoff(afterAttempt: 3, random: 0) == .milliseconds(1125))
+        #expect(Firestore.transactionBackoff(afterAttempt: 3, random: 1) == .milliseconds(3375))
+        #expect(Firestore.transactionBackoff(afterAttempt: 11, random: 0.5) == .milliseconds(57665))
+        #expect(Firestore.transactionBackoff(afterAttempt: 12, random: 0.5) == .milliseconds(60000))
+        #expect(Firestore.transactionBackoff(afterAttempt: 30, random: 1) == .milliseconds(90000))
+        #expect(Firestore.transactionBackoff(afterAttempt: 0, random: 2) == .milliseconds(1500))
     }
 
     @Test func retryableErrors() {

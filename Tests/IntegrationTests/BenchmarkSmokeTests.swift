@@ -31,7 +31,7 @@ import Testing
             Set(workloads) == [
                 "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
-                "slow-consumer", "poll-cost",
+                "slow-consumer", "poll-cost", "transaction-contention",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

@@ -70,11 +70,11 @@ package final class ScriptedTransport: HTTPTransport {
         return try respond(request, index)
     }
 
-    /// A client for project `p` on this transport.
-    package func firestore() throws -> Firestore {
+    /// A client for project `p` on this transport; its retry (and transaction back-off) waits run on `clock`.
+    package func firestore(clock: any Clock<Duration> = ContinuousClock()) throws -> Firestore {
         Firestore(
             database: try DatabaseID(projectID: "p"), baseURL: "http://test.invalid/v1/",
-            credentials: NoCredentials(), transport: self, isEmulator: false)
+            credentials: NoCredentials(), transport: self, isEmulator: false, retryPolicy: RetryPolicy(clock: clock))
     }
 }
 

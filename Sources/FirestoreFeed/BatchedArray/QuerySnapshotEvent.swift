@@ -28,7 +28,9 @@ extension QuerySnapshotEvent {
             case .pollFailed(let error, _), .listenFailed(let error, _):
                 queue.post(.failure(error), replacing: \.isFailure)
             case .recovered: queue.post(.recovered, replacing: \.isRecovered)
-            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
+                .intervalNotKept:
+                break
             }
         }
         let task = Task {

@@ -32,4 +32,10 @@ public enum FeedEvent: Sendable, Hashable {
     /// billed reads included (`PollStatistics.billedReads`). Polling feeds only; a Listen snapshot carries its
     /// own statistics.
     case polled(PollStatistics)
+    /// Polling cannot keep its interval: the last polls took longer than the `interval` the policy asked to wait
+    /// between them (say a crowd of other polls on the same client holds the connections, or the result is too
+    /// big), so one poll starts every `actual` (the mean time from one poll's start to the next) instead of about
+    /// every `interval`. Sent after 3 late polls in a row, then at most every 30 s while it lasts
+    /// (`WriteStarvationLiveTests`, `PollPacingTests`).
+    case intervalNotKept(interval: Duration, actual: Duration)
 }

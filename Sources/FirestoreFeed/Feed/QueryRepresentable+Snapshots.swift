@@ -117,7 +117,9 @@ public final class ListenerRegistration: Sendable {
             switch event {
             case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
-            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled: break
+            case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
+                .intervalNotKept:
+                break
             }
         }
     }

@@ -39,7 +39,7 @@ extension PollFetcher {
         let requests = try DeltaRequests(query: query, field: settings.field)
         let parent = try query.parentPath()
         let response = try await query.firestore.runQuery(
-            parent: parent, structuredQuery: requests.changedSince(watermark))
+            parent: parent, structuredQuery: requests.changedSince(watermark), priority: .background)
         guard let readTime = response.readTime else {
             throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
         }

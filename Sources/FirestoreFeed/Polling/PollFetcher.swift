@@ -2,7 +2,8 @@ import FirestoreREST
 
 /// Fetches one poll's result in keys mode (two phases), full mode or delta mode, reusing the previous poll's
 /// documents for every document whose `updateTime` did not move. The building block of the feed's poller, for
-/// benchmarks and for callers that schedule polls themselves.
+/// benchmarks and for callers that schedule polls themselves. Its requests go out with
+/// `HTTPRequest.Priority.background`, so a crowd of polls never takes the connections writes and reads need.
 package struct PollFetcher: Sendable {
     /// The result of one poll: the new state and what it cost.
     package struct Result: Sendable {
@@ -75,7 +76,7 @@ package struct PollFetcher: Sendable {
 
     /// One runQuery of whole documents.
     func full(readTime: Timestamp?, spent: inout Spending) async throws -> ([Document], Timestamp) {
-        let response = try await query.runQuery(readTime: readTime)
+        let response = try await query.runQuery(readTime: readTime, priority: .background)
         guard let time = response.readTime else {
             throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
         }
@@ -92,7 +93,7 @@ package struct PollFetcher: Sendable {
     func keys(readTime: Timestamp?, known: [ByteExactName: Document], spent: inout Spending) async throws
         -> ([Document], Timestamp)
     {
-        let keys = try await query.select(fields: []).runQuery(readTime: readTime)
+        let keys = try await query.select(fields: []).runQuery(readTime: readTime, priority: .background)
         guard let time = keys.readTime else {
             throw FirestoreError(code: .internal, message: "runQuery response carries no readTime")
         }
@@ -108,7 +109,8 @@ package struct PollFetcher: Sendable {
         while batchStart < needed.endIndex {
             let end = min(batchStart + Self.batchSize, needed.endIndex)
             let response = try await query.firestore.batchGet(
-                names: needed[batchStart..<end].map(\.name), mask: query.selection, readTime: time)
+                names: needed[batchStart..<end].map(\.name), mask: query.selection, readTime: time,
+                priority: .background)
             for document in response.found.values { fetched[ByteExactName(name: document.name)] = document }
             spent.bytes += response.responseBytes
             spent.requests += 1

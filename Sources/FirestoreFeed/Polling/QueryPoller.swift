@@ -19,6 +19,8 @@ import Synchronization
 ///   listener's stream with it.
 /// - Every poll, changed or not, is reported as ``FeedEvent/polled(_:)`` with its statistics (billed reads).
 /// - What a poll builds on (documents, `readTime`, the delta watermark) is one ``PollState``.
+/// - A poller whose polls take longer than its interval says so (``FeedEvent/intervalNotKept(interval:actual:)``,
+///   ``PollPacing``).
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
@@ -137,6 +139,7 @@ final class QueryPoller: Sendable {
         var mode = initialMode
         var failures = 0
         var unchangedPolls = 0
+        var pacing = PollPacing()
         var generator = SystemRandomNumberGenerator()
         do {
             _ = try query.structuredQuery()
@@ -168,6 +171,7 @@ final class QueryPoller: Sendable {
                 }
                 unchangedPolls = changed ? 0 : unchangedPolls + 1
                 delay = policy.delay(afterUnchangedPolls: unchangedPolls)
+                if let late = pacing.record(latency: result.statistics.latency, delay: delay) { emit(late) }
             } catch let error as FirestoreError {
                 if Task.isCancelled { return }
                 if PollingPolicy.isPermanent(error) {

@@ -27,7 +27,7 @@ package struct CassetteOptions {
 
     /// The client for a command: ``ConnectionOptions/firestore(_:help:transport:)`` without `--cassette`; with
     /// it, on a ``ReplayTransport`` over the file (which records through the emulator or production in the
-    /// recording modes and rewrites the file after every request, so Ctrl-C keeps what was recorded).
+    /// recording modes and adds each exchange to the file as it completes, so Ctrl-C or a kill keeps what was recorded).
     /// - Throws: ``CLIError/usage(_:help:)`` for a bad mode, `--record-mode` or `--allow-playback-repeats`
     ///   without `--cassette`, and the usage errors of the connection; ``CLIError/runtime(_:)`` for a missing
     ///   cassette in mode none or a malformed one, and the runtime errors of the connection.

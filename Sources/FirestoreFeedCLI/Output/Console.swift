@@ -47,6 +47,16 @@ package enum Console {
             error("warning: the client's ordering disagreed with the server's, changes follow the server's (\(reason))")
         case .polled:
             break
+        case .intervalNotKept(let interval, let actual):
+            error(
+                "warning: polling cannot keep its interval of \(seconds(interval)) s: the real interval is "
+                    + "\(seconds(actual)) s (polls take longer than the interval)")
         }
+    }
+
+    /// `duration` in seconds, to two decimals.
+    private static func seconds(_ duration: Duration) -> Double {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return (value * 100).rounded() / 100
     }
 }

@@ -14,16 +14,19 @@ extension Firestore {
     ///   - structuredQuery: the StructuredQuery JSON.
     ///   - readTime: read the result as of this time (within the last 270 seconds), or now.
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
+    ///   - priority: how urgently the request needs a connection: ``HTTPRequest/Priority/background`` for a
+    ///     change feed's polls.
     /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
     ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
     ///   naming the element index when an element is malformed, or when the body is empty.
     package func runQuery(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil
+        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
+        priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
         let (decoded, bytes) = try await callDecoding(
-            "POST", encodedName(of: parent) + ":runQuery", body: .object(body)
+            "POST", encodedName(of: parent) + ":runQuery", body: .object(body), priority: priority
         ) { (data) throws(FirestoreError) in try Self.decodeRunQuery(body: data) }
         var response = decoded
         response.responseBytes = bytes
@@ -128,14 +131,18 @@ extension Firestore {
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///     This is how a transaction reads a document: the emulator hangs on a GET with `?transaction=`
     ///     (REST reference: `BatchGetDocumentsRequest.transaction`).
-    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:)``.
+    ///   - priority: how urgently the request needs a connection: ``HTTPRequest/Priority/background`` for a
+    ///     change feed's polls.
+    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:priority:)``.
     package func batchGet(
-        names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil
+        names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil,
+        priority: HTTPRequest.Priority = .normal
     ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
         try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
-        let (json, bytes) = try await callMeasured("POST", database.documentsRoot + ":batchGet", body: .object(body))
+        let (json, bytes) = try await callMeasured(
+            "POST", database.documentsRoot + ":batchGet", body: .object(body), priority: priority)
         guard bytes > 0 else {
             throw FirestoreError(code: .internal, message: "batchGet response body is empty")
         }
@@ -176,8 +183,9 @@ extension Firestore {
     /// `projects.databases.documents.commit`). An empty list commits nothing and succeeds.
     /// - Parameters:
     ///   - writes: the writes, applied in order, all or none.
-    ///   - transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which ends it;
-    ///     or `nil` for a plain atomic commit.
+    ///   - transaction: commit inside this transaction (the ID from ``beginTransaction(_:)``), which ends it and
+    ///     releases its locks (sent with ``HTTPRequest/Priority/high``, so it never waits for a connection
+    ///     behind reads that wait for those locks); or `nil` for a plain atomic commit.
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
     ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed, or
@@ -187,7 +195,9 @@ extension Firestore {
         let writes = try stampingServerTime(writes)
         var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         if let transaction { body["transaction"] = .string(transaction) }
-        let json = try await call("POST", database.documentsRoot + ":commit", body: .object(body))
+        let json = try await call(
+            "POST", database.documentsRoot + ":commit", body: .object(body),
+            priority: transaction == nil ? .normal : .high)
         var response = CommitResponse(updateTimes: [], commitTime: nil)
         if case .string(let text)? = json["commitTime"] { response.commitTime = try? Timestamp(rfc3339: text) }
         for result in json["writeResults"]?.arrayValue ?? [] {
@@ -199,8 +209,9 @@ extension Firestore {
     /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (REST reference:
     /// `projects.databases.documents.beginTransaction`). Most code wants ``runTransaction(maxAttempts:isolation:_:)``,
     /// which begins, retries and commits.
-    /// - Returns: the transaction ID (base64), for `transaction:` of ``batchGet(names:mask:readTime:transaction:)``,
-    ///   ``runQuery(parent:structuredQuery:readTime:transaction:)``, ``commit(_:transaction:)`` and
+    /// - Returns: the transaction ID (base64), for `transaction:` of
+    ///   ``batchGet(names:mask:readTime:transaction:priority:)``,
+    ///   ``runQuery(parent:structuredQuery:readTime:transaction:priority:)``, ``commit(_:transaction:)`` and
     ///   ``rollback(transaction:)``.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
     package func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
@@ -213,11 +224,13 @@ extension Firestore {
     }
 
     /// rollback: POST `/v1/{database}/documents:rollback`: ends a transaction without writing and releases its
-    /// locks. Rolling back a transaction twice succeeds on the emulator.
+    /// locks (sent with ``HTTPRequest/Priority/high``, like a transaction's commit). Rolling back a transaction
+    /// twice succeeds on the emulator.
     /// - Throws: ``FirestoreError`` from the server or the transport.
     package func rollback(transaction: String) async throws {
         _ = try await call(
-            "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)])
+            "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)],
+            priority: .high)
     }
 
     /// Adds the consistency selector (`readTime` or `transaction`, a oneof) to a read request body.

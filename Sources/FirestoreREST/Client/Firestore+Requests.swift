@@ -34,21 +34,24 @@ extension Firestore {
     ///   - body: the JSON body, or `nil`.
     ///   - idempotent: whether sending the request twice is harmless, so it may be retried after an unclear
     ///     failure; `nil` decides by ``isIdempotent(method:resource:body:)``.
+    ///   - priority: how urgently the request needs a connection (``HTTPRequest/Priority``).
     /// - Throws: ``FirestoreError``: the server's error for a non-2xx status (any of the three body forms, with
     ///   ``FirestoreError/retryAfter`` from a `Retry-After` header), the transport's error when no response
     ///   arrived, `.internal` naming the byte offset when a 2xx body is not JSON.
     func call(
         _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
-        idempotent: Bool? = nil
+        idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> JSONValue {
-        try await callMeasured(method, resource, query: query, body: body, idempotent: idempotent).json
+        try await callMeasured(
+            method, resource, query: query, body: body, idempotent: idempotent, priority: priority
+        ).json
     }
 
-    /// ``call(_:_:query:body:idempotent:)`` that also reports the size of the response body in bytes (after
+    /// ``call(_:_:query:body:idempotent:priority:)`` that also reports the size of the response body in bytes (after
     /// decompression), for poll statistics.
     func callMeasured(
         _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
-        idempotent: Bool? = nil
+        idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> (json: JSONValue, bytes: Int) {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
@@ -56,15 +59,16 @@ extension Firestore {
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
         let request = HTTPRequest(
             method: method, url: url(resource, query: query), headers: headers,
-            body: body?.serialized(), isIdempotent: isIdempotent)
+            body: body?.serialized(), isIdempotent: isIdempotent, priority: priority)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
     }
 
-    /// ``callMeasured(_:_:query:body:idempotent:)`` with the 2xx body decoded by `decode` from its bytes
+    /// ``callMeasured(_:_:query:body:idempotent:priority:)`` with the 2xx body decoded by `decode` from its bytes
     /// (e.g. a streaming decoder) instead of parsed into one JSON tree first.
     func callDecoding<Decoded>(
         _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
-        idempotent: Bool? = nil, decode: (Data) throws(FirestoreError) -> Decoded
+        idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal,
+        decode: (Data) throws(FirestoreError) -> Decoded
     ) async throws -> (value: Decoded, bytes: Int) {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
@@ -72,7 +76,7 @@ extension Firestore {
         let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
         let request = HTTPRequest(
             method: method, url: url(resource, query: query), headers: headers,
-            body: body?.serialized(), isIdempotent: isIdempotent)
+            body: body?.serialized(), isIdempotent: isIdempotent, priority: priority)
         return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent, decode: decode)
     }
 }

@@ -28,6 +28,8 @@ public final class Firestore: Sendable {
     /// The field every write of this client sets to the server time, or `nil`; see
     /// ``settingServerTimestamp(on:)``.
     public let serverTimestampField: FieldPath?
+    /// The documents this client's open transactions hold, so that they take turns.
+    package let transactionLocks = TransactionLocks()
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:

@@ -11,8 +11,14 @@ import Synchronization
 ///
 /// - Connections are kept alive and reused through a bounded pool of libcurl easy handles: at most
 ///   ``Configuration/maxConnections`` transfers run at once, each on its own handle, and each handle keeps at
-///   most one connection open, so the number of TCP connections never exceeds the pool size. A request that
-///   finds every handle busy waits (in FIFO order, without blocking a thread) until one is returned. The
+///   most one connection open. A request that finds no handle it may take waits (without blocking a thread)
+///   until one is returned; waiting requests are served by ``HTTPRequest/priority``, then first come, first
+///   served. Change-feed polls (``HTTPRequest/Priority/background``) leave a share of the connections to other
+///   requests (see ``Configuration/maxConnections``), so writes and reads never wait behind a crowd of polls. The
+///   commit or rollback that ends a transaction (``HTTPRequest/Priority/high``) never waits: when every pooled
+///   connection is busy it goes out on an extra connection of its own, closed afterwards, since the server may
+///   hold the locks that the other requests wait for until that commit arrives. So the TCP connections never
+///   exceed the pool size plus the transactions ending at that moment. The
 ///   most recently used idle handle is taken first, as it is the one most likely to hold a live connection. A request that is not
 ///   ``HTTPRequest/isIdempotent`` (a commit) goes out on a new connection, because libcurl silently resends
 ///   a request whose reused connection closes without an answer.
@@ -49,6 +55,11 @@ public final class CurlTransport: HTTPTransport {
         public var userAgent: String
         /// The most transfers (and TCP connections) this transport has at once; more concurrent requests wait
         /// for a free connection. Default 8; values below 1 count as 1.
+        ///
+        /// Change-feed polls (``HTTPRequest/Priority/background``) take at most three quarters of them and always
+        /// leave one (6 of the default 8; with 1 connection, that one); other requests may take all of them. A
+        /// ``HTTPRequest/Priority/high`` request (a transaction's commit or rollback) that finds none free gets an
+        /// extra connection of its own instead of waiting.
         public var maxConnections: Int
         /// Low-speed abort: a transfer that moves fewer than ``lowSpeedLimit`` bytes per second for
         /// ``lowSpeedTime`` seconds in a row is aborted with `.deadlineExceeded` (a stalled stream), even
@@ -147,7 +158,7 @@ public final class CurlTransport: HTTPTransport {
         }
         let cancellation = CurlCancellation()
         let transfer = try CurlTransfer(request: request, configuration: configuration, cancellation: cancellation)
-        let handle = try await pool.checkOut(url: request.url)
+        let handle = try await pool.checkOut(url: request.url, priority: request.priority)
         let pool = self.pool
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransferOutcome, Never>) in

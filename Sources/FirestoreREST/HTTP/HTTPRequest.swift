@@ -22,6 +22,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// be closed), but never one that is not: a commit whose response was lost may already be applied, so
     /// only the caller may decide to send it again.
     public var isIdempotent: Bool
+    /// How urgently the request needs a connection when the transport has too few free ones
+    /// (``HTTPRequest/Priority``); ``Priority/normal`` unless given.
+    public var priority: Priority
 
     /// A request from its parts.
     /// - Parameters:
@@ -33,8 +36,13 @@ public struct HTTPRequest: Sendable, Hashable {
     ///     `OPTIONS` are idempotent, `POST` and `PATCH` are not. ``Firestore`` always passes its own verdict,
     ///     the one that decides its retries: `true` for reads (GET, and the runQuery, batchGet,
     ///     runAggregationQuery and listCollectionIds POSTs that begin no transaction), `false` for the rest.
-    public init(method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil, isIdempotent: Bool? = nil) {
+    ///   - priority: how urgently the request needs a connection (``HTTPRequest/Priority``).
+    public init(
+        method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil, isIdempotent: Bool? = nil,
+        priority: Priority = .normal
+    ) {
         self.method = method
+        self.priority = priority
         self.url = url
         self.headers = headers
         self.body = body

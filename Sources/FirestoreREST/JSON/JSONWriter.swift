@@ -19,6 +19,16 @@ extension JSONValue {
         return Data(output)
     }
 
+    /// The pretty form of this value as it appears `indent` levels deep in an enclosing pretty document (nested
+    /// lines indented by `indent` + 1 levels of two spaces; the first line not indented), so that a writer can
+    /// place it into a larger document byte for byte as ``serialized(pretty:)`` of the whole would.
+    package func serialized(prettyAtIndent indent: Int) -> Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(to: &output, pretty: true, indent: indent)
+        return Data(output)
+    }
+
     /// ``serialized(pretty:)`` as a `String`.
     public func serializedString(pretty: Bool = false) -> String {
         String(decoding: serialized(pretty: pretty), as: UTF8.self)

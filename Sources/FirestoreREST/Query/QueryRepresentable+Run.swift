@@ -1,13 +1,18 @@
 extension QueryRepresentable {
     /// Runs the query once (runQuery) and returns its documents in the query's order: for
     /// `limit(toLast:)` the rows of the flipped request are reversed back.
-    /// - Parameter readTime: read as of this time (within the last 270 seconds), or now.
+    /// - Parameters:
+    ///   - readTime: read as of this time (within the last 270 seconds), or now.
+    ///   - priority: how urgently the request needs a connection (``HTTPRequest/Priority``).
     /// - Throws: ``FirestoreError`` from ``Query/structuredQuery()`` before sending, or from the server or
     ///   transport.
-    package func runQuery(readTime: Timestamp? = nil) async throws -> RunQueryResponse {
+    package func runQuery(readTime: Timestamp? = nil, priority: HTTPRequest.Priority = .normal) async throws
+        -> RunQueryResponse
+    {
         let query = self.query
         var response = try await query.firestore.runQuery(
-            parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), readTime: readTime)
+            parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), readTime: readTime,
+            priority: priority)
         if query.limitType == .last, query.limit != nil { response.documents.reverse() }
         return response
     }

@@ -53,6 +53,8 @@ public final class Transaction: WriteCollecting {
             names.append(firestore.database.resourceName(of: try document.resourcePath()))
         }
         guard !names.isEmpty else { return [] }
+        // Another attempt of this client that holds one of these documents ends first (TransactionLocks).
+        await firestore.transactionLocks.acquire(names, for: ObjectIdentifier(self))
         let response = try await firestore.batchGet(names: names, transaction: id)
         return zip(documents, names).map { document, name in
             DocumentSnapshot(reference: document, document: response.found[ByteExactName(name: name)])

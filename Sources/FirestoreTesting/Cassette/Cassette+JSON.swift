@@ -62,7 +62,9 @@ extension Cassette {
         self.init(interactions: interactions, listenSessions: listenSessions)
     }
 
-    /// Reads the cassette file at `path`.
+    /// Reads the cassette file at `path`. A file that a recording killed in the middle of an append left cut short
+    /// is read with the journal beside it (`PATH-journal`, see ``RecordingTransport``): every interaction whose
+    /// write had started is there.
     /// - Throws: ``FirestoreError`` `.notFound` when there is no file at `path`, `.unavailable` when it cannot
     ///   be read, or the errors of ``init(jsonData:source:)`` with the file name as the source.
     public init(contentsOfFile path: String) throws(FirestoreError) {
@@ -76,7 +78,14 @@ extension Cassette {
             throw FirestoreError(
                 code: .unavailable, message: "cannot read the cassette \(path): \(error.localizedDescription)")
         }
-        try self.init(jsonData: data, source: path)
+        do {
+            try self.init(jsonData: data, source: path)
+        } catch {
+            guard let recovered = CassetteJournal.recover(data, journal: CassetteJournal.path(for: path)),
+                let cassette = try? Cassette(jsonData: recovered, source: path)
+            else { throw error }
+            self = cassette
+        }
     }
 
     /// Writes ``jsonData()`` to `path` atomically (a temporary file renamed into place), so a reader never

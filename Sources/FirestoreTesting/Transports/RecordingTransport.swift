@@ -15,8 +15,12 @@ import Synchronization
 /// - Interactions are kept in the order their requests were sent, each with the time since the previous
 ///   request started and its own duration, measured on ``Options/clock``.
 ///
-/// With `savingTo` set, the cassette file is rewritten (atomically) after every interaction, so a session
-/// ended by Ctrl-C keeps everything recorded so far.
+/// With `savingTo` set, each interaction is added to the cassette file as soon as every request sent before it
+/// has its response (or failed), in bounded work per interaction (the file is always exactly
+/// what ``Cassette/jsonData()`` of the recording so far gives, and recording n interactions writes O(n) bytes in
+/// all). A session ended by Ctrl-C, or killed at any moment (SIGKILL), leaves a file that loads with everything
+/// recorded before the end (`RecordingKillLiveTests`). The whole file is rewritten only for the first interaction
+/// and when an interaction brings a new secret that the ones already written must be scrubbed of.
 ///
 /// Listen streams: a client on this transport whose live transport carries them (a ``CurlTransport``) listens
 /// through it, and each Listen call is recorded as a ``Cassette/ListenSession`` (its requests and responses in
@@ -69,6 +73,17 @@ public final class RecordingTransport: HTTPTransport {
         /// Requests the live transport failed (never recorded).
         var failures = 0
         var entries: [Entry] = []
+        /// Finished interactions not in the file yet (an earlier request still runs), by sequence number.
+        var pending: [Int: Entry] = [:]
+        /// Requests that got no response, so are never recorded.
+        var failed: Set<Int> = []
+        /// The sequence number the file waits for next.
+        var nextToWrite = 0
+        /// The interactions in the file, unscrubbed, in order.
+        var written: [Entry] = []
+        /// The secrets found in them.
+        var secrets: Set<String> = []
+        var file: CassetteFile?
     }
 
     /// The transport requests go to.
@@ -99,6 +114,7 @@ public final class RecordingTransport: HTTPTransport {
         self.options = options
         self.stopwatch = Stopwatch(options.clock)
         self.listens = ListenSessionRecorder(base: base.listenSessions, clock: options.clock)
+        if let path { state.withLock { $0.file = CassetteFile(path: path) } }
     }
 
     /// Sends `request` through the live transport and records the exchange.
@@ -114,7 +130,15 @@ public final class RecordingTransport: HTTPTransport {
         do {
             response = try await live.send(request)
         } catch {
-            state.withLock { $0.failures += 1 }
+            let saved = state.withLock { state -> Result<Void, FirestoreError> in
+                state.failures += 1
+                guard state.file != nil else { return .success(()) }
+                state.failed.insert(sequence)
+                return flush(&state)
+            }
+            if case .failure(let failure) = saved {
+                throw FirestoreError(code: .dataLoss, message: "recording: \(failure.message)")
+            }
             throw error
         }
         let end = stopwatch.elapsed
@@ -126,17 +150,64 @@ public final class RecordingTransport: HTTPTransport {
             sequence: sequence, start: start, duration: end - start, request: recordedRequest,
             response: recordedResponse)
         let saved: Result<Void, FirestoreError> = state.withLock { state in
-            let position = state.entries.firstIndex { $0.sequence > sequence } ?? state.entries.endIndex
+            let position = state.entries.lastIndex { $0.sequence < sequence }.map { $0 + 1 } ?? 0
             state.entries.insert(entry, at: position)
-            guard let path else { return .success(()) }
-            let cassette = Self.cassette(
-                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
-            return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
+            guard state.file != nil else { return .success(()) }
+            state.pending[sequence] = entry
+            return flush(&state)
         }
         if case .failure(let error) = saved {
             throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
         }
         return response
+    }
+
+    /// Bytes written to the cassette file (and its journal) so far; about twice the file's size after a long
+    /// recording, never the square of it.
+    package var bytesWritten: Int {
+        state.withLock { $0.file?.bytesWritten ?? 0 }
+    }
+
+    /// Writes every finished interaction whose predecessors are all finished to the file, in order.
+    private func flush(_ state: inout State) -> Result<Void, FirestoreError> {
+        while state.nextToWrite < state.nextSequence {
+            let sequence = state.nextToWrite
+            if state.failed.remove(sequence) != nil {
+                state.nextToWrite += 1
+                continue
+            }
+            guard let entry = state.pending.removeValue(forKey: sequence) else { break }
+            state.nextToWrite += 1
+            do throws(FirestoreError) {
+                try write(entry, &state)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(())
+    }
+
+    /// Adds `entry` to the file: appended, scrubbed of every secret found so far; or, when it brings a secret that
+    /// must also leave the interactions already written, the whole file rewritten.
+    private func write(_ entry: Entry, _ state: inout State) throws(FirestoreError) {
+        guard var file = state.file else { return }
+        defer { state.file = file }
+        let previousStart = state.written.last?.start
+        state.written.append(entry)
+        let raw = Self.interaction(entry, previousStart: previousStart)
+        let scrubber = options.scrubber
+        let before = scrubber.propagated(state.secrets)
+        state.secrets.formUnion(scrubber.secrets(in: raw))
+        let everywhere = scrubber.propagated(state.secrets)
+        let written = state.written
+        let base = self.base
+        let listens = self.listens
+        let whole = { Self.cassette(base: base, entries: written, listens: listens, scrubber: scrubber) }
+        if everywhere != before, written.count > 1 {
+            try file.rewrite(whole())
+        } else {
+            try file.append(scrubber.scrub(raw, also: everywhere), rewriting: whole)
+        }
     }
 
     /// What was recorded so far, after the base interactions, secrets scrubbed.
@@ -145,14 +216,16 @@ public final class RecordingTransport: HTTPTransport {
         state.withLock { Self.cassette(base: base, entries: $0.entries, listens: listens, scrubber: options.scrubber) }
     }
 
-    /// Rewrites the cassette file, when there is one, after a Listen session changed.
+    /// Rewrites the cassette file, when there is one, after a Listen session changed: the interactions written so
+    /// far and the Listen sessions as they stand (later interactions are appended after them). O(file size).
     /// - Throws: ``FirestoreError`` `.dataLoss` when the file cannot be written.
     func saveListenSessions() throws(FirestoreError) {
-        guard let path else { return }
         let saved: Result<Void, FirestoreError> = state.withLock { state in
+            guard var file = state.file else { return .success(()) }
+            defer { state.file = file }
             let cassette = Self.cassette(
-                base: base, entries: state.entries, listens: listens, scrubber: options.scrubber)
-            return Result { () throws(FirestoreError) in try cassette.write(toFile: path) }
+                base: base, entries: state.written, listens: listens, scrubber: options.scrubber)
+            return Result { () throws(FirestoreError) in try file.rewrite(cassette) }
         }
         if case .failure(let error) = saved {
             throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
@@ -183,17 +256,21 @@ public final class RecordingTransport: HTTPTransport {
         var interactions = base
         var previousStart: Duration?
         for entry in entries {
-            let elapsed = previousStart.map { entry.start - $0 } ?? .zero
+            interactions.append(interaction(entry, previousStart: previousStart))
             previousStart = entry.start
-            interactions.append(
-                Cassette.Interaction(
-                    request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
-                    duration: milliseconds(entry.duration)))
         }
         let scrubbed = scrubber.scrub(
             Cassette(interactions: Array(interactions.dropFirst(base.count)), listenSessions: listens.recorded))
         return Cassette(
             interactions: base + scrubbed.interactions, listenSessions: listens.base + scrubbed.listenSessions)
+    }
+
+    /// The interaction of `entry`, its `elapsed` counted from the start of the one before (`nil`: the first).
+    private static func interaction(_ entry: Entry, previousStart: Duration?) -> Cassette.Interaction {
+        let elapsed = previousStart.map { entry.start - $0 } ?? .zero
+        return Cassette.Interaction(
+            request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
+            duration: milliseconds(entry.duration))
     }
 
     /// Seconds rounded to the millisecond, so recorded times stay short in the file.

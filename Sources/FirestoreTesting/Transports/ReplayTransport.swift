@@ -166,7 +166,7 @@ public final class ReplayTransport: HTTPTransport {
     ///   - cassette: the existing cassette, or `nil` when there is none yet (`.once` then records).
     ///   - mode: when to record.
     ///   - live: the transport that records go through; needed by every mode that may record.
-    ///   - path: when recording, the file rewritten after every new interaction.
+    ///   - path: when recording, the file each new interaction is added to (see ``RecordingTransport``).
     ///   - options: matching, order, repeats, pace and what recording keeps.
     ///   - name: how to name the cassette in error messages.
     /// - Throws: ``FirestoreError`` `.invalidArgument` when the mode may record and `live` is `nil`.
@@ -197,7 +197,7 @@ public final class ReplayTransport: HTTPTransport {
     }
 
     /// A transport in any ``RecordMode`` over the cassette file at `path`: a missing file counts as no
-    /// cassette; recording modes rewrite the file after every new interaction.
+    /// cassette; recording modes add each new interaction to the file as it completes.
     /// - Throws: ``FirestoreError`` `.notFound` for a missing file in mode `.none`, the errors of
     ///   ``Cassette/init(contentsOfFile:)`` for an unreadable or malformed one, `.invalidArgument` when the
     ///   mode may record and `live` is `nil`, or `.unavailable` when the file's folder does not exist.
