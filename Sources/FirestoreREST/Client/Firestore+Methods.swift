@@ -14,14 +14,19 @@ extension Firestore {
     ///   - structuredQuery: the StructuredQuery JSON.
     ///   - readTime: read the result as of this time (within the last 270 seconds), or now.
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
-    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
-    ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
-    ///   naming the element index when an element is malformed, or when the body is empty.
+    ///   - newTransaction: begin a transaction of this mode with this read (REST `newTransaction`); the
+    ///     response's ``RunQueryResponse/transaction`` is its ID, for the reads and the commit that follow.
+    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when more than one of `readTime`,
+    ///   `transaction` and `newTransaction` is given; the server's error (also one that arrives as an element after
+    ///   some documents), or `.internal` naming the element index when an element is malformed, or when the body
+    ///   is empty.
     package func runQuery(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil
+        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
+        newTransaction: TransactionMode? = nil
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
-        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
+        try Self.addConsistency(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
         let (decoded, bytes) = try await callDecoding(
             "POST", encodedName(of: parent) + ":runQuery", body: .object(body)
         ) { (data) throws(FirestoreError) in try Self.decodeRunQuery(body: data) }
@@ -83,6 +88,7 @@ extension Firestore {
         throws(FirestoreError)
     {
         try noteReadTime(element, position: position, into: &result.readTime)
+        try noteTransaction(element, position: position, method: "runQuery", into: &result.transaction)
         if let skipped = element["skippedResults"] {
             // An int32 in proto3 JSON: a number or a decimal string, never negative.
             let count: Int?
@@ -128,13 +134,17 @@ extension Firestore {
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///     This is how a transaction reads a document: the emulator hangs on a GET with `?transaction=`
     ///     (REST reference: `BatchGetDocumentsRequest.transaction`).
-    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:)``.
+    ///   - newTransaction: begin a transaction of this mode with this read; the response's
+    ///     ``BatchGetResponse/transaction`` is its ID (the emulator sends it as a first element of its own).
+    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:)``.
     package func batchGet(
-        names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil
+        names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil,
+        newTransaction: TransactionMode? = nil
     ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
-        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
+        try Self.addConsistency(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
         let (json, bytes) = try await callMeasured("POST", database.documentsRoot + ":batchGet", body: .object(body))
         guard bytes > 0 else {
             throw FirestoreError(code: .internal, message: "batchGet response body is empty")
@@ -151,6 +161,7 @@ extension Firestore {
         var result = BatchGetResponse(found: [:], missing: [], readTime: nil)
         for (position, element) in elements.enumerated() {
             try noteReadTime(element, position: position, into: &result.readTime)
+            try noteTransaction(element, position: position, method: "batchGet", into: &result.transaction)
             if let found = element["found"] {
                 do {
                     let document = try Document(restJSON: found)
@@ -180,25 +191,22 @@ extension Firestore {
     ///     or `nil` for a plain atomic commit.
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
-    ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed.
+    ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed;
+    ///   `.internal` when the response does not hold one well-formed result per write (the commit was applied).
     @discardableResult
     package func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
         var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         if let transaction { body["transaction"] = .string(transaction) }
         let json = try await call("POST", database.documentsRoot + ":commit", body: .object(body))
-        var response = CommitResponse(updateTimes: [], commitTime: nil)
-        if case .string(let text)? = json["commitTime"] { response.commitTime = try? Timestamp(rfc3339: text) }
-        for result in json["writeResults"]?.arrayValue ?? [] {
-            response.updateTimes.append(result["updateTime"]?.stringValue.flatMap { try? Timestamp(rfc3339: $0) })
-        }
-        return response
+        return try CommitResponse(decoding: json, writeCount: writes.count)
     }
 
     /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (REST reference:
     /// `projects.databases.documents.beginTransaction`). Most code wants ``runTransaction(maxAttempts:isolation:_:)``,
     /// which begins, retries and commits.
-    /// - Returns: the transaction ID (base64), for `transaction:` of ``batchGet(names:mask:readTime:transaction:)``,
-    ///   ``runQuery(parent:structuredQuery:readTime:transaction:)``, ``commit(_:transaction:)`` and
+    /// - Returns: the transaction ID (base64), for `transaction:` of
+    ///   ``batchGet(names:mask:readTime:transaction:newTransaction:)``,
+    ///   ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:)``, ``commit(_:transaction:)`` and
     ///   ``rollback(transaction:)``.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
     package func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
@@ -218,15 +226,33 @@ extension Firestore {
             "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)])
     }
 
-    /// Adds the consistency selector (`readTime` or `transaction`, a oneof) to a read request body.
-    static func addConsistency(readTime: Timestamp?, transaction: String?, to body: inout [String: JSONValue])
-        throws(FirestoreError)
-    {
-        if readTime != nil && transaction != nil {
-            throw .invalidArgument("a read takes a readTime or a transaction, not both")
+    /// Adds the consistency selector (`readTime`, `transaction` or `newTransaction`, a oneof) to a read request
+    /// body.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` when more than one is given.
+    static func addConsistency(
+        readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode? = nil,
+        to body: inout [String: JSONValue]
+    ) throws(FirestoreError) {
+        let given = [readTime != nil, transaction != nil, newTransaction != nil].filter { $0 }.count
+        guard given <= 1 else {
+            throw .invalidArgument("a read takes one of readTime, transaction and newTransaction, not several")
         }
         if let readTime { body["readTime"] = .string(readTime.rfc3339) }
         if let transaction { body["transaction"] = .string(transaction) }
+        if let newTransaction { body["newTransaction"] = newTransaction.restJSON }
+    }
+
+    /// Notes the `transaction` of a stream element (the ID a `newTransaction` read began).
+    /// - Throws: ``FirestoreError`` `.internal` when it is not a non-empty string.
+    static func noteTransaction(_ element: JSONValue, position: Int, method: String, into id: inout String?)
+        throws(FirestoreError)
+    {
+        guard let value = element["transaction"] else { return }
+        guard case .string(let text) = value, !text.isEmpty else {
+            throw FirestoreError(
+                code: .internal, message: "\(method) element \(position): transaction is not a transaction ID")
+        }
+        id = text
     }
 
     /// The elements of a streamed response, or the error element's error.
