@@ -31,22 +31,25 @@ package struct CommitResponse: Sendable, Hashable {
             FirestoreError(
                 code: .internal, message: "commit response (the commit was applied): \(what)")
         }
+        func kind(_ value: JSONValue) -> String {
+            (["array", "object"].contains(value.typeName) ? "an " : "a ") + value.typeName
+        }
         func time(_ value: JSONValue?, _ what: String) throws(FirestoreError) -> Timestamp? {
             guard let value else { return nil }
-            guard case .string(let text) = value else { throw malformed("\(what) is a \(value.typeName)") }
+            guard case .string(let text) = value else { throw malformed("\(what) is \(kind(value))") }
             do {
                 return try Timestamp(rfc3339: text)
             } catch {
                 throw malformed("\(what): \(error.message)")
             }
         }
-        guard case .object = json else { throw malformed("the body is a \(json.typeName), not an object") }
+        guard case .object = json else { throw malformed("the body is \(kind(json)), not an object") }
         let commitTime = try time(json["commitTime"], "commitTime")
         let elements: [JSONValue]
         switch json["writeResults"] {
         case nil: elements = []
         case .array(let array)?: elements = array
-        case let other?: throw malformed("writeResults is a \(other.typeName)")
+        case let other?: throw malformed("writeResults is \(kind(other))")
         }
         guard elements.count == writeCount else {
             throw malformed("\(elements.count) write results for \(writeCount) writes")
@@ -55,7 +58,7 @@ package struct CommitResponse: Sendable, Hashable {
         results.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             let what = "writeResults[\(index)]"
-            guard case .object = element else { throw malformed("\(what) is a \(element.typeName)") }
+            guard case .object = element else { throw malformed("\(what) is \(kind(element))") }
             let updateTime = try time(element["updateTime"], "\(what).updateTime")
             var transforms: [FirestoreValue] = []
             switch element["transformResults"] {
@@ -68,7 +71,7 @@ package struct CommitResponse: Sendable, Hashable {
                         throw malformed(error.message)
                     }
                 }
-            case let other?: throw malformed("\(what).transformResults is a \(other.typeName)")
+            case let other?: throw malformed("\(what).transformResults is \(kind(other))")
             }
             guard let writeTime = updateTime ?? commitTime else {
                 throw malformed("\(what) has no updateTime and the response no commitTime")

@@ -40,7 +40,9 @@ extension Firestore {
         case nil: return []
         case .array(let items)?: return items
         case let other?:
-            throw FirestoreError(code: .internal, message: "\(what): \(listKey) is a \(other.typeName), not an array")
+            let article = ["array", "object"].contains(other.typeName) ? "an" : "a"
+            throw FirestoreError(
+                code: .internal, message: "\(what): \(listKey) is \(article) \(other.typeName), not an array")
         }
     }
 

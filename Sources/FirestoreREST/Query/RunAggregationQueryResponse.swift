@@ -49,9 +49,10 @@ public struct RunAggregationQueryResponse: Sendable, Hashable {
             case nil: members = [:]
             case .object(let object)?: members = object
             case let other?:
+                let article = ["array", "object"].contains(other.typeName) ? "an" : "a"
                 throw FirestoreError(
                     code: .internal,
-                    message: "runAggregationQuery element \(position): aggregateFields is a \(other.typeName)")
+                    message: "runAggregationQuery element \(position): aggregateFields is \(article) \(other.typeName)")
             }
             for (alias, value) in members {
                 fields[alias] = try Self.aggregateValue(value, alias: alias)

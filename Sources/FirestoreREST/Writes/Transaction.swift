@@ -261,6 +261,13 @@ public final class Transaction: WriteCollecting {
         }
     }
 
+    /// How many reads wait for the beginning read in flight (for tests).
+    var waitingReadCount: Int {
+        state.withLock { state in
+            if case .beginning(let waiters) = state.begin { waiters.count } else { 0 }
+        }
+    }
+
     /// Records how the beginning read ended and resumes the reads that waited for it (outside the lock).
     private func settleBeginning(_ outcome: Result<String, any Error>) {
         let waiters = state.withLock { state -> [CheckedContinuation<String, any Error>] in
