@@ -33,7 +33,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ([AggregateField.count(alias: "x"), .sum("pop", alias: "x")], #"aggregation alias "x" is used twice (sum(pop) as x)"#),
+        (
+            [AggregateField.count(alias: "x"), .sum("pop", alias: "x")],
+            #"aggregation alias "x" is used twice (sum(pop) as x)"#
+        ),
         ([.sum("pop", alias: "aggregate_1"), .count()], #"aggregation alias "aggregate_1" is used twice (count())"#),
         ([.count(alias: "")], "an aggregation alias cannot be empty"),
         ([.count(alias: "__bad__")], #"aggregation alias "__bad__" is reserved (the form __…__)"#),
@@ -49,8 +52,11 @@ import Testing
 
     @Test func aLongAliasIsRefused() throws {
         let alias = String(repeating: "a", count: 1501)
-        #expect(throws: FirestoreError.self) { try Self.cities().aggregate([.count(alias: alias)]).structuredAggregationQuery() }
-        _ = try Self.cities().aggregate([.count(alias: String(repeating: "a", count: 1500))]).structuredAggregationQuery()
+        #expect(throws: FirestoreError.self) {
+            try Self.cities().aggregate([.count(alias: alias)]).structuredAggregationQuery()
+        }
+        _ = try Self.cities().aggregate([.count(alias: String(repeating: "a", count: 1500))])
+            .structuredAggregationQuery()
     }
 
     /// The response the emulator sent for aliases `total`, `s` and `a b` (with `newTransaction`), and one for
@@ -75,7 +81,9 @@ import Testing
     }
 
     @Test func theSnapshotGivesResultsByAliasAndByField() throws {
-        let query = try Self.cities().aggregate([.count(alias: "cities"), .sum("pop", alias: "people"), .average("pop")])
+        let query = try Self.cities().aggregate([
+            .count(alias: "cities"), .sum("pop", alias: "people"), .average("pop"),
+        ])
         let response = RunAggregationQueryResponse(
             aggregateFields: ["cities": .integer(6), "people": .integer(100), "aggregate_2": .double(16.5)],
             readTime: ts(1_714_521_600))
@@ -94,7 +102,8 @@ import Testing
         let query = try Self.cities().aggregate([.count(alias: "cities")])
         let response = RunAggregationQueryResponse(aggregateFields: ["aggregate_0": .integer(6)], readTime: nil)
         #expect(
-            throws: FirestoreError(code: .internal, message: "runAggregationQuery response lacks cities (count() as cities)")
+            throws: FirestoreError(
+                code: .internal, message: "runAggregationQuery response lacks cities (count() as cities)")
         ) { try AggregateQuerySnapshot(query: query, response: response) }
     }
 
@@ -124,7 +133,12 @@ import Testing
 
     @Test func anAggregationAtAReadTimeSendsIt() async throws {
         let transport = ScriptedTransport { _, _ in
-            .ok([["result": ["aggregateFields": ["aggregate_0": ["integerValue": "3"]]], "readTime": "2024-05-01T00:00:00Z"]])
+            .ok([
+                [
+                    "result": ["aggregateFields": ["aggregate_0": ["integerValue": "3"]]],
+                    "readTime": "2024-05-01T00:00:00Z",
+                ]
+            ])
         }
         let snapshot = try await transport.firestore().collection("c").count.getAggregation(readTime: ts(1_714_521_600))
         #expect(snapshot.count == 3)

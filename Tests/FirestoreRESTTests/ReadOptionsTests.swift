@@ -44,7 +44,10 @@ import Testing
             transport.bodies == [
                 ["documents": [.string("\(Self.root)/c/a")], "mask": ["fieldPaths": ["name"]]],
                 ["documents": [.string("\(Self.root)/c/a")], "readTime": "2024-05-01T00:00:00Z"],
-                ["documents": [.string("\(Self.root)/c/a")], "mask": ["fieldPaths": []], "readTime": "2024-05-01T00:00:00.000005Z"],
+                [
+                    "documents": [.string("\(Self.root)/c/a")], "mask": ["fieldPaths": []],
+                    "readTime": "2024-05-01T00:00:00.000005Z",
+                ],
             ])
     }
 
@@ -71,7 +74,9 @@ import Testing
         #expect(
             transport.bodies == [
                 [
-                    "documents": [.string("\(Self.root)/c/a"), .string("\(Self.root)/c/b"), .string("\(Self.root)/c/c")],
+                    "documents": [
+                        .string("\(Self.root)/c/a"), .string("\(Self.root)/c/b"), .string("\(Self.root)/c/c"),
+                    ],
                     "mask": ["fieldPaths": ["name"]], "readTime": "2024-05-01T00:00:00Z",
                 ]
             ])
@@ -134,7 +139,10 @@ import Testing
         #expect(listed[1].reference.path == "users/ghost")
         let ordered = try await db.collection("users").listDocuments(
             pageSize: 5000,
-            orderBy: [QueryOrder(field: try fieldPath("age"), descending: true), QueryOrder(field: .documentID, descending: false)])
+            orderBy: [
+                QueryOrder(field: try fieldPath("age"), descending: true),
+                QueryOrder(field: .documentID, descending: false),
+            ])
         #expect(ordered.map(\.documentID) == ["ann", "ghost"])
         #expect(
             transport.requests.map(\.url) == [
@@ -179,7 +187,8 @@ import Testing
         }
         #expect(error?.message == "list users: documents is an object, not an array")
         let token = await #expect(throws: FirestoreError.self) {
-            try await Self.answering(#"{"nextPageToken":7}"#).firestore().collection("users").listDocuments(pageToken: nil)
+            try await Self.answering(#"{"nextPageToken":7}"#).firestore().collection("users").listDocuments(
+                pageToken: nil)
         }
         #expect(token?.message == "list users: nextPageToken is a number")
     }

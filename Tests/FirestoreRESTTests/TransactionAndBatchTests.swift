@@ -87,7 +87,8 @@ import Testing
                 return .init(
                     status: 200,
                     body: Data(
-                        "[{\"transaction\":\"VDE=\"},{\"found\":\(Self.document),\"readTime\":\"2024-01-01T00:00:01Z\"}]".utf8)
+                        "[{\"transaction\":\"VDE=\"},{\"found\":\(Self.document),\"readTime\":\"2024-01-01T00:00:01Z\"}]"
+                            .utf8)
                 )
             }
             return .ok(["writeResults": [["updateTime": "2024-01-01T00:00:02Z"]]])
@@ -137,7 +138,9 @@ import Testing
             if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
             if index == 1 { return .error(409, "ABORTED", "Transaction lock timeout.") }
             if request.url.hasSuffix(":commit") {
-                return .ok(["writeResults": [["updateTime": "2024-01-01T00:00:02Z"]], "commitTime": "2024-01-01T00:00:02Z"])
+                return .ok([
+                    "writeResults": [["updateTime": "2024-01-01T00:00:02Z"]], "commitTime": "2024-01-01T00:00:02Z",
+                ])
             }
             return .ok([:])
         }

@@ -81,7 +81,9 @@ import Testing
         try await db.runTransaction { transaction in
             async let first = transaction.getDocument(db.document("c/a"))
             let deadline = ContinuousClock.now + .seconds(60)
-            while transport.requests.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            while transport.requests.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             async let second = transaction.getDocument(db.document("c/b"))
             while transaction.waitingReadCount == 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
@@ -99,7 +101,9 @@ import Testing
                 ["documents": [.string("\(Self.root)/c/a")], "newTransaction": Self.readWrite],
                 ["documents": [.string("\(Self.root)/c/b")], "transaction": "VDE="],
                 [
-                    "writes": [["update": ["name": .string("\(Self.root)/c/a"), "fields": ["n": ["integerValue": "1"]]]]],
+                    "writes": [
+                        ["update": ["name": .string("\(Self.root)/c/a"), "fields": ["n": ["integerValue": "1"]]]]
+                    ],
                     "transaction": "VDE=",
                 ],
             ])
@@ -136,7 +140,10 @@ import Testing
         let db = try transport.firestore()
         let transaction = Transaction(firestore: db, mode: .readWrite())
         let error = await #expect(throws: FirestoreError.self) { try await transaction.getDocument(db.document("c/a")) }
-        #expect(error == FirestoreError(code: .internal, message: "the read that began the transaction returned no transaction ID"))
+        #expect(
+            error
+                == FirestoreError(
+                    code: .internal, message: "the read that began the transaction returned no transaction ID"))
         #expect(transaction.id == nil)
     }
 
@@ -158,7 +165,9 @@ import Testing
             }
             if index == 1 { return .error(409, "ABORTED", "Transaction lock timeout.") }
             if request.url.hasSuffix(":commit") {
-                return .ok(["writeResults": [["updateTime": "2024-05-01T00:00:01Z"]], "commitTime": "2024-05-01T00:00:01Z"])
+                return .ok([
+                    "writeResults": [["updateTime": "2024-05-01T00:00:01Z"]], "commitTime": "2024-05-01T00:00:01Z",
+                ])
             }
             return .ok([:])
         }
@@ -213,7 +222,8 @@ import Testing
         #expect(exists == [false, false])
         #expect(
             transport.bodies.first == [
-                "documents": [.string("\(Self.root)/c/a")], "mask": ["fieldPaths": ["n"]], "newTransaction": Self.readWrite,
+                "documents": [.string("\(Self.root)/c/a")], "mask": ["fieldPaths": ["n"]],
+                "newTransaction": Self.readWrite,
             ])
     }
 

@@ -28,7 +28,8 @@ import Testing
                 WriteResult(
                     updateTime: written, writeTime: written,
                     transformResults: [
-                        .timestamp(try Timestamp(rfc3339: "2026-12-01T11:01:52.673Z")), .integer(5), .null, .double(2.5),
+                        .timestamp(try Timestamp(rfc3339: "2026-12-01T11:01:52.673Z")), .integer(5), .null,
+                        .double(2.5),
                     ]),
                 WriteResult(updateTime: nil, writeTime: written),
             ])
@@ -63,7 +64,9 @@ import Testing
         (#"[]"#, 0, "commit response (the commit was applied): the body is an array, not an object"),
     ])
     func aResponseThatDoesNotFitTheCommitIsAnErrorNamingWhat(body: String, writes: Int, message: String) throws {
-        let error = #expect(throws: FirestoreError.self) { try CommitResponse(decoding: json(body), writeCount: writes) }
+        let error = #expect(throws: FirestoreError.self) {
+            try CommitResponse(decoding: json(body), writeCount: writes)
+        }
         #expect(error?.code == .internal)
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
     }
@@ -77,7 +80,8 @@ import Testing
             #"{"writeResults":[{"updateTime":"2024-01-01T00:00:02Z","transformResults":[{"integerValue":"43"}]}],"commitTime":"2024-01-01T00:00:02Z"}"#
         let transport = Self.transport(answering: body)
         let db = try transport.firestore()
-        let expected = WriteResult(updateTime: ts(1_704_067_202), writeTime: ts(1_704_067_202), transformResults: [.integer(43)])
+        let expected = WriteResult(
+            updateTime: ts(1_704_067_202), writeTime: ts(1_704_067_202), transformResults: [.integer(43)])
         let counter = db.document("counters/visits")
         #expect(try await counter.updateData(["n": .increment(Int64(1))]) == expected)
         #expect(try await counter.setData(["n": .increment(Int64(1))], merge: true) == expected)
@@ -163,7 +167,8 @@ import Testing
         #expect(outcome.value == 2)
         #expect(
             outcome.writeResults == [
-                WriteResult(updateTime: ts(1_704_067_206), writeTime: ts(1_704_067_206), transformResults: [.integer(7)]),
+                WriteResult(
+                    updateTime: ts(1_704_067_206), writeTime: ts(1_704_067_206), transformResults: [.integer(7)]),
                 WriteResult(updateTime: nil, writeTime: ts(1_704_067_206)),
             ])
         #expect(

@@ -50,7 +50,9 @@ import Testing
 
     @Test func getAllReadsInTheOrderAskedWithAMaskAndAReadTime() async throws {
         let db = try LiveFirestore.make("getall")
-        let apple = db.document("fruits/apple"), fig = db.document("fruits/fig"), none = db.document("fruits/none")
+        let apple = db.document("fruits/apple")
+        let fig = db.document("fruits/fig")
+        let none = db.document("fruits/none")
         let first = try #require(try await apple.setData(["name": "Apple", "kcal": 52]).updateTime)
         try await fig.setData(["name": "Fig", "kcal": 74])
         let snapshots = try await db.getAll([fig, none, apple, fig], fieldMask: [try FieldPath(["name"])])

@@ -1,5 +1,5 @@
 /// One page of a collection's documents (REST `ListDocumentsResponse`).
-public struct ListDocumentsResponse: Sendable {
+public struct ListDocumentsResponse: Sendable, Hashable {
     /// The page's documents in the order asked for; with `showMissing`, a document that exists only as the
     /// parent of a subcollection is a snapshot with `exists == false`.
     public let documents: [DocumentSnapshot]
@@ -8,9 +8,9 @@ public struct ListDocumentsResponse: Sendable {
 }
 
 extension CollectionReference {
-    /// Every document of the collection: GET `/v1/{parent}/{collectionId}` (REST reference:
-    /// `projects.databases.documents.list`, https://cloud.google.com/firestore/docs/reference/rest/v1/projects.databases.documents/list),
-    /// following `nextPageToken` until the server sends none.
+    /// Every document of the collection: GET `/v1/{parent}/{collectionId}`, following `nextPageToken` until the
+    /// server sends none (REST reference: `projects.databases.documents.list`,
+    /// https://cloud.google.com/firestore/docs/reference/rest/v1/projects.databases.documents/list).
     ///
     /// ```swift
     /// // Documents that exist only as parents of subcollections come too, as the server SDKs' listDocuments()

@@ -65,7 +65,9 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     ///   its field transforms).
     /// - Throws: as ``addDocument(data:)``.
     @discardableResult
-    public func add(_ data: [String: WriteValue]) async throws -> (reference: DocumentReference, writeResult: WriteResult) {
+    public func add(_ data: [String: WriteValue])
+        async throws -> (reference: DocumentReference, writeResult: WriteResult)
+    {
         let reference = document()
         let response = try await firestore.commit([try reference.createWrite(data)])
         guard let result = response.writeResults.first else {

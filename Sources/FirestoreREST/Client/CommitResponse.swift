@@ -66,7 +66,8 @@ package struct CommitResponse: Sendable, Hashable {
             case .array(let values)?:
                 for (position, value) in values.enumerated() {
                     do {
-                        transforms.append(try FirestoreValue(restJSON: value, at: "\(what).transformResults[\(position)]"))
+                        transforms.append(
+                            try FirestoreValue(restJSON: value, at: "\(what).transformResults[\(position)]"))
                     } catch {
                         throw malformed(error.message)
                     }

@@ -182,7 +182,9 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   segment or one of `~*/[]` (`update-badchar`), one key that is a prefix of another (`update-prefix-*`),
     ///   or a misplaced sentinel.
     @discardableResult
-    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws -> WriteResult {
+    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws
+        -> WriteResult
+    {
         try await commitOne(updateWrite(dottedFields: fields, precondition: precondition))
     }
 
@@ -192,7 +194,9 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as ``updateData(_:precondition:)``.
     @discardableResult
-    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws -> WriteResult {
+    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws
+        -> WriteResult
+    {
         try await commitOne(updateWrite(Array(fields), precondition: precondition))
     }
 
@@ -241,7 +245,8 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
         try await firestore.listCollectionIds(parent: resourcePath(), pageSize: pageSize, readTime: readTime)
     }
 
-    /// One page of this document's subcollection IDs; see ``Firestore/listCollectionIds(pageToken:pageSize:readTime:)``.
+    /// One page of this document's subcollection IDs; see
+    /// ``Firestore/listCollectionIds(pageToken:pageSize:readTime:)``.
     /// - Throws: as ``listCollectionIds(pageSize:)``.
     public func listCollectionIds(pageToken: String?, pageSize: Int = 300, readTime: Timestamp? = nil)
         async throws -> ListCollectionIdsResponse

@@ -45,7 +45,8 @@ extension Firestore {
     func listCollectionIds(parent: ResourcePath, pageSize: Int, readTime: Timestamp?) async throws -> [String] {
         let what = Self.listCollectionIdsWhat(parent)
         return try await collectPages(what, listKey: "collectionIds") { pageToken in
-            try await sendListCollectionIds(parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
+            try await sendListCollectionIds(
+                parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
         } decode: { element, position throws(FirestoreError) in
             try Self.collectionID(element, position: position, what: what)
         }
@@ -62,7 +63,8 @@ extension Firestore {
         for (position, element) in try Self.pageElements(page, what: what, listKey: "collectionIds").enumerated() {
             ids.append(try Self.collectionID(element, position: position, what: what))
         }
-        return ListCollectionIdsResponse(collectionIds: ids, nextPageToken: try Self.nextPageToken(of: page, what: what))
+        return ListCollectionIdsResponse(
+            collectionIds: ids, nextPageToken: try Self.nextPageToken(of: page, what: what))
     }
 
     private func sendListCollectionIds(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)

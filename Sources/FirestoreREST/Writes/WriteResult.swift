@@ -2,9 +2,13 @@
 /// `WriteResult`: https://cloud.google.com/firestore/docs/reference/rest/v1/WriteResult).
 ///
 /// ```swift
-/// let result = try await db.document("counters/visits").updateData(["n": .increment(Int64(1)), "at": .serverTimestamp()])
-/// result.transformResults   // [.integer(42), .timestamp(...)]: the counter after the increment, the server time
+/// let visits = db.document("counters/visits")
+/// let result = try await visits.updateData(["n": .increment(Int64(1)), "at": .serverTimestamp()])
+/// result.transformResults   // [.timestamp(...), .integer(42)]: the server time, the counter after the increment
 /// ```
+///
+/// The results follow the write's transforms, which ``DocumentReference`` and ``WriteBatch`` send sorted by
+/// field path (`at` before `n`).
 ///
 /// `WriteResultLiveTests` pins the emulator's answers: `increment`, `maximum` and `minimum` give the field's new
 /// value, `serverTimestamp()` the time it wrote (millisecond precision, and on the emulator earlier than
