@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["FirestoreFeedCLI", "FirestoreREST"]
+            dependencies: ["FirestoreFeedCLI", "FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
         // The emulator, loopback servers and child processes; `swift test --skip Integration` leaves them out.
         .testTarget(

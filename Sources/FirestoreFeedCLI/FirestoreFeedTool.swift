@@ -2,7 +2,8 @@ import FirestoreREST
 import Foundation
 
 /// The `firestore-feed` command-line tool: dispatches to a subcommand and maps errors to exit codes
-/// (2: usage error with help on stderr; 1: runtime error as `error: <code>: <message>`).
+/// (2: usage error, `error: <message>` and `see 'firestore-feed help <command>'` on stderr; 1: runtime error as
+/// `error: <code>: <message>`).
 package enum FirestoreFeedTool {
     static let help = """
         USAGE: firestore-feed <command> [options]
@@ -14,9 +15,25 @@ package enum FirestoreFeedTool {
           query COLLECTION_PATH   run a query once, one JSON line per document
           get DOCUMENT_PATH       print one document as a JSON line
           count COLLECTION_PATH   print how many documents a query matches
-          demo                    seed a fruits collection, watch it while writing, print the feed
+          set DOCUMENT_PATH JSON  write a document (--merge: only the fields given)
+          update DOCUMENT_PATH JSON
+                                  change fields of an existing document
+          create DOCUMENT_PATH JSON
+                                  create a document that must not exist
+          add COLLECTION_PATH JSON
+                                  add a document with an automatic ID
+          delete PATH             delete a document (--recursive: and everything below it,
+                                  or a whole collection)
+          import COLLECTION_PATH FILE
+                                  write one document per JSON line of FILE
+          export COLLECTION_PATH  print a query's documents as JSON lines that import reads back
+          demo                    seed a collection of its own, watch it while writing, print the feed
                                   (--replay: the same from a recording, with no emulator)
           serve-cassette FILE     serve a recorded cassette over HTTP on 127.0.0.1
+
+        Every command talks to the emulator named by --emulator or FIRESTORE_EMULATOR_HOST, and
+        without one to production Firestore with Application Default Credentials (--credentials
+        FILE to name a key, --project, --database).
 
         Run 'firestore-feed help <command>' or 'firestore-feed <command> --help' for a command's options;
         'firestore-feed --version' prints the version.
@@ -41,22 +58,36 @@ package enum FirestoreFeedTool {
         } catch {
             // The command's help when the command itself is readable, the tool's otherwise.
             let command = rawArguments.first.flatMap { String(validating: $0, as: UTF8.self) }
-            await fail(.usage(error.message, help: command.flatMap(Self.help(of:)) ?? help))
+            let known = command.flatMap { Self.help(of: $0) == nil ? nil : $0 }
+            await fail(.usage(error.message, help: known.flatMap(Self.help(of:)) ?? help), command: known ?? "")
         }
     }
 
-    /// The help of `command`, or `nil` for an unknown command.
-    static func help(of command: String) -> String? {
-        switch command {
-        case "watch": WatchCommand.help
-        case "query": QueryCommand.help
-        case "get": GetCommand.help
-        case "count": CountCommand.help
-        case "demo": DemoCommand.help
-        case "serve-cassette": ServeCassetteCommand.help
-        default: nil
-        }
+    /// A subcommand: its help and what runs it.
+    struct Command: Sendable {
+        let help: String
+        let run: @Sendable ([String]) async throws(CLIError) -> Void
     }
+
+    /// Every subcommand by name.
+    static let commands: [String: Command] = [
+        "watch": Command(help: WatchCommand.help, run: WatchCommand.run),
+        "query": Command(help: QueryCommand.help, run: QueryCommand.run),
+        "get": Command(help: GetCommand.help, run: GetCommand.run),
+        "count": Command(help: CountCommand.help, run: CountCommand.run),
+        "set": Command(help: SetCommand.help, run: SetCommand.run),
+        "update": Command(help: UpdateCommand.help, run: UpdateCommand.run),
+        "create": Command(help: CreateCommand.help, run: CreateCommand.run),
+        "add": Command(help: AddCommand.help, run: AddCommand.run),
+        "delete": Command(help: DeleteCommand.help, run: DeleteCommand.run),
+        "import": Command(help: ImportCommand.help, run: ImportCommand.run),
+        "export": Command(help: ExportCommand.help, run: ExportCommand.run),
+        "demo": Command(help: DemoCommand.help, run: DemoCommand.run),
+        "serve-cassette": Command(help: ServeCassetteCommand.help, run: ServeCassetteCommand.run),
+    ]
+
+    /// The help of `command`, or `nil` for an unknown command.
+    static func help(of command: String) -> String? { commands[command]?.help }
 
     /// Runs the tool on `arguments` (those after the tool's name) and exits the process: 0 on success, 1 on a
     /// runtime error, 2 on a usage error.
@@ -66,50 +97,58 @@ package enum FirestoreFeedTool {
             await finish(2)
         }
         let rest = Array(arguments.dropFirst())
-        let commandHelp: String
-        let run: ([String]) async throws(CLIError) -> Void
-        switch command {
-        case "watch": (commandHelp, run) = (WatchCommand.help, WatchCommand.run)
-        case "query": (commandHelp, run) = (QueryCommand.help, QueryCommand.run)
-        case "get": (commandHelp, run) = (GetCommand.help, GetCommand.run)
-        case "count": (commandHelp, run) = (CountCommand.help, CountCommand.run)
-        case "demo": (commandHelp, run) = (DemoCommand.help, DemoCommand.run)
-        case "serve-cassette": (commandHelp, run) = (ServeCassetteCommand.help, ServeCassetteCommand.run)
-        case "help" where rest.count == 1:
-            await main(arguments: [rest[0], "--help"])
-        case "-h", "--help", "help":
-            await Console.output(help)
-            await finish(0)
-        case "--version", "version":
-            await Console.output("firestore-feed \(version)")
-            await finish(0)
-        default:
-            Console.error("error: unknown command \"\(command)\"\n\n" + help)
-            await finish(2)
+        guard let selected = commands[command] else {
+            switch command {
+            case "help" where rest.count == 1 && help(of: rest[0]) != nil:
+                await main(arguments: [rest[0], "--help"])
+            case "-h", "--help", "help":
+                await Console.output(help)
+                await finish(0)
+            case "--version", "version":
+                await Console.output("firestore-feed \(version)")
+                await finish(0)
+            default:
+                await fail(.usage("unknown command \"\(command)\"", help: help), command: "")
+            }
         }
         if rest.contains("-h") || rest.contains("--help") {
-            await Console.output(commandHelp)
+            await Console.output(selected.help)
             await finish(0)
         }
         do {
-            try await run(rest)
+            try await selected.run(rest)
             await finish(0)
         } catch {
-            await fail(error)
+            await fail(error, command: command)
         }
     }
 
-    /// Reports `error` on stderr and exits: a usage error with the message and the command's help (exit 2), a
-    /// runtime error as `error: <code>: <message>` (exit 1).
-    package static func fail(_ error: CLIError) async -> Never {
+    /// Reports `error` on stderr and exits: a usage error as `error: <message>` (exit 2), then, when `command` is
+    /// given, `see 'firestore-feed help <command>'` (`""`: the tool's `see 'firestore-feed help'`), else the
+    /// help the error carries; a runtime error as `error: <code>: <message>` (exit 1).
+    package static func fail(_ error: CLIError, command: String? = nil) async -> Never {
         switch error {
         case .usage(let message, let help):
-            Console.error("error: \(message)\n\n" + help)
+            switch command {
+            case nil: Console.error("error: \(message)\n\n" + help)
+            case ""?: Console.error("error: \(message)\nsee 'firestore-feed help'")
+            case let command?: Console.error("error: \(message)\nsee 'firestore-feed help \(command)'")
+            }
             await finish(2)
         case .runtime(let error):
-            Console.error("error: \(error.code.name): \(error.message)")
+            Console.error("error: \(error.code.name): \(commandLineWording(error.message))")
             await finish(1)
         }
+    }
+
+    /// A library message in the command line's words: the replay hint names the option, not the Swift property
+    /// (`ReplayTransport.Options.allowPlaybackRepeats` is `--allow-playback-repeats` here).
+    /// A message over several lines (the emulator's Datastore wording) is joined into one.
+    package static func commandLineWording(_ message: String) -> String {
+        let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        return oneLine.replacingOccurrences(
+            of: "(allowPlaybackRepeats repeats the last one)", with: "(--allow-playback-repeats repeats the last one)")
     }
 
     /// Exits with `status` once everything printed is written (``Console/drain()``).

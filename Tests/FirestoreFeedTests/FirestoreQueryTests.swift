@@ -93,7 +93,10 @@ import Testing
         registrations.source.send(Self.appleAndBroken, on: 1)
         #expect(await eventually { query.value.isEmpty })
         #expect(query.error != nil)
-        #expect(!(query.error is DocumentDecodingFailure))  // .raise reports the document's own error
+        // .raise reports the document's failure, printed short (issue 17).
+        #expect(
+            (query.error as? DocumentDecodingFailure)?.description
+                == "fruits/broken: name: expected String, found integerValue")
     }
 
     /// 4. Result form created with `.raise`, changed to `.ignore`: `.success([Apple])` with the error set.

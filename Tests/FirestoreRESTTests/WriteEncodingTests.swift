@@ -117,6 +117,28 @@ import Testing
         #expect(error?.message.contains("is reserved") == true)
     }
 
+    /// A vector value is the map `{"__type__":"__vector__","value":[...]}` (Firestore docs, "Vector search"):
+    /// its reserved `__type__` may be written (what `import` of an exported vector does); any other map with a
+    /// reserved name, or a vector whose value is no array, is refused.
+    @Test func aVectorMapMayHoldItsReservedType() throws {
+        let vector: FirestoreValue = ["__type__": "__vector__", "value": [1.0, 2.5]]
+        let write = try WriteEncoder.set([String: WriteValue](["embedding": vector]), at: path, merge: .overwrite)
+        guard case .update(_, let fields, _, _, _) = write else {
+            throw FirestoreError.invalidArgument("not an update")
+        }
+        #expect(fields == ["embedding": vector])
+        let other: FirestoreValue = ["__type__": "__other__", "value": [1.0]]
+        let refused = #expect(throws: FirestoreError.self) {
+            try WriteEncoder.set([String: WriteValue](["m": other]), at: path, merge: .overwrite)
+        }
+        #expect(refused?.message == "field name \"__type__\" is reserved: names matching __.*__ cannot be written")
+        let noArray: FirestoreValue = ["__type__": "__vector__", "value": 1.0]
+        let malformed = #expect(throws: FirestoreError.self) {
+            try WriteEncoder.set([String: WriteValue](["v": noArray]), at: path, merge: .overwrite)
+        }
+        #expect(malformed?.message == "a vector value's \"value\" must be an array of numbers (field v)")
+    }
+
     @Test func namesThatOnlyLookReservedAreFine() throws {
         _ = try WriteEncoder.set(["__": 1, "_a_": 2, "__a": 3, "a__": 4], at: path, merge: .overwrite)
     }

@@ -1,5 +1,6 @@
 import FirestoreTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirestoreREST
@@ -183,9 +184,47 @@ import Testing
         throw FirestoreError(code: .deadlineExceeded, message: "no live call within 20 s")
     }
 
+    /// In session order a response waits for the interactions sent before it arrived (`afterInteractions`):
+    /// the snapshot that a write caused comes after that write, as when it was recorded.
+    @Test func inSessionOrderAResponseWaitsForTheInteractionsSentBeforeIt() async throws {
+        let responses = ListenTesting.appleResponses
+        var messages = [Cassette.ListenSession.Message(.request, try ListenTesting.addApple().protoJSON())]
+        messages += responses.prefix(2).map { .init(.response, $0.protoJSON) }
+        messages += responses.dropFirst(2).map { .init(.response, $0.protoJSON, afterInteractions: 1) }
+        let write = Cassette.Interaction(
+            request: Cassette.Request(method: "POST", path: "/commit"), response: Cassette.Response(status: 200))
+        let cassette = Cassette(
+            interactions: [write], listenSessions: [Cassette.ListenSession(messages: messages, end: .finished)])
+        let transport = ReplayTransport(cassette: cassette, options: .init(ordering: .session))
+        let call = try Self.call(transport)
+        try call.send(ListenTesting.addApple())
+        let taken = Mutex<[ListenResponse]>([])
+        let consumer = Task {
+            for try await response in call.responses { taken.withLock { $0.append(response) } }
+        }
+        for _ in 0..<30_000 where taken.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        // Held: nothing more arrives while the write is not played.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(taken.withLock { $0 } == Array(responses.prefix(2)))
+        #expect(try await transport.send(HTTPRequest(method: "POST", url: "http://h/commit")).status == 200)
+        try await consumer.value
+        #expect(taken.withLock { $0 } == responses)
+
+        // `perRequest` order never holds a response back; neither does a cassette recorded without the counts.
+        let unordered = ReplayTransport(cassette: cassette)
+        let free = try Self.call(unordered)
+        try free.send(ListenTesting.addApple())
+        #expect(try await ListenTesting.take(4, from: free) == responses)
+    }
+
     @Test func listenSessionsRoundTripThroughTheFileAndOldCassettesReadUnchanged() throws {
         let cassette = Cassette(listenSessions: [
             try Self.session(times: [0.001, 0.25, 0.5, 1.5], end: .cancelledByClient),
+            Cassette.ListenSession(
+                messages: [
+                    .init(.request, try ListenTesting.addApple().protoJSON()),
+                    .init(.response, [:], afterInteractions: 3),
+                ]),
             try Self.session(responses: [], end: .finished),
             try Self.session(responses: [], end: .failed(code: .permissionDenied, message: "denied")),
             try Self.session(responses: [], end: nil),

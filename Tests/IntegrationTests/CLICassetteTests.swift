@@ -72,15 +72,23 @@ import Testing
         let badMode = try await CLIProcess.run(["count", "a", "--cassette", missing, "--record-mode", "sometimes"])
         #expect(badMode.status == 2)
         #expect(
-            badMode.stderr.hasPrefix(
-                "error: --record-mode \"sometimes\": expected once, none, all or new-episodes\n\nUSAGE: firestore-feed count"
-            ))
+            badMode.stderr
+                == "error: --record-mode \"sometimes\": expected once, none, all or new-episodes\n"
+                + "see 'firestore-feed help count'\n")
         let modeAlone = try await CLIProcess.run(["query", "a", "--emulator", "h:1", "--record-mode", "all"])
         #expect(modeAlone.status == 2)
         #expect(modeAlone.stderr.hasPrefix("error: --record-mode needs --cassette FILE\n"))
-        let recordWithoutEmulator = try await CLIProcess.run(["get", "a/b", "--cassette", missing])
-        #expect(recordWithoutEmulator.status == 2)
-        #expect(recordWithoutEmulator.stderr.hasPrefix("error: no emulator: pass --emulator HOST:PORT"))
+        // Recording with no emulator records production; here it finds no project (no variable, no key, a metadata
+        // server that refuses) and stops before the cassette is made.
+        let home = try CLIEnvironment.emptyHome("cassette")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let recordWithoutEmulator = try await CLIProcess(
+            ["get", "a/b", "--cassette", missing],
+            environment: CLIEnvironment.production(
+                home: home.path, ["GCE_METADATA_HOST": CLIEnvironment.deadMetadataHost])
+        ).finish()
+        #expect(recordWithoutEmulator.status == 1)
+        #expect(recordWithoutEmulator.stderr.hasPrefix("error: unavailable: "), "\(recordWithoutEmulator.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 }

@@ -184,8 +184,25 @@ import Testing
             .getDocuments(as: U.self, strategy: .ignore)
         #expect(decoded.values == [U(name: "Ann")])
         #expect(decoded.failures.map(\.description) == ["users/u2: name: expected String, found integerValue"])
-        await #expect(throws: DecodingError.self) {
+        let raised = await #expect(throws: DocumentDecodingFailure.self) {
             try await db.collection("users").getDocuments(as: U.self, strategy: .raise)
+        }
+        #expect(raised?.description == "users/u2: name: expected String, found integerValue")
+        #expect(raised?.error is DecodingError)
+    }
+
+    /// Issue 17: a decode failure of `getDocument(as:)` prints as the package's other errors do, the document and
+    /// field named in one short line, not as `DecodingError.typeMismatch: ... Debug description: ...`.
+    @Test func getDocumentAsFailurePrintsShort() async throws {
+        struct U: Codable { var name: String }
+        let db = try LiveFirestore.make("codable-short")
+        try await db.document("fruits/u2").setData(["name": 7])
+        do {
+            _ = try await db.document("fruits/u2").getDocument(as: U.self)
+            Issue.record("expected a decoding failure")
+        } catch {
+            #expect("\(error)" == "fruits/u2: name: expected String, found integerValue")
+            #expect((error as? DocumentDecodingFailure)?.documentPath == "fruits/u2")
         }
     }
 

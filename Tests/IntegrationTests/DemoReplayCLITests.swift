@@ -62,12 +62,15 @@ import Testing
     @Test func offlineAndLivePrintTheSameChangeList() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("demo-live")
-        // Live, the demo listens (the default mode); --mode keys polls.
-        let live = try await CLIProcess.run(["demo", "--emulator", host, "--project", project])
+        // Live, the demo listens (the default mode); --mode keys polls. The recordings seeded `fruits` (their
+        // first request lists it), so the live runs are told the same collection.
+        let live = try await CLIProcess.run([
+            "demo", "--emulator", host, "--project", project, "--collection", "fruits",
+        ])
         #expect(live.status == 0, "stderr: \(live.stderr)")
         #expect(live.stderr.isEmpty, "no fallback note: \(live.stderr)")
         let polled = try await CLIProcess.run([
-            "demo", "--emulator", host, "--project", project + "-k", "--mode", "keys",
+            "demo", "--emulator", host, "--project", project + "-k", "--mode", "keys", "--collection", "fruits",
         ])
         #expect(polled.status == 0, "stderr: \(polled.stderr)")
         // Offline: the Listen recording (FILE holds a Listen session, so the demo listens) and the polling one.
@@ -83,7 +86,7 @@ import Testing
         #expect(Self.withoutTimes(offlinePolled.stdout) == Self.expectedText)
 
         let liveLines = try await CLIProcess.run([
-            "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl",
+            "demo", "--emulator", host, "--project", project + "-j", "--format", "jsonl", "--collection", "fruits",
         ])
         let offlineLines = try await CLIProcess.run(["demo", "--replay=\(Self.listenRecording)", "--format", "jsonl"])
         #expect(liveLines.status == 0 && offlineLines.status == 0)
@@ -139,7 +142,7 @@ import Testing
             let result = try await CLIProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(
-                result.stderr.hasPrefix(message + "\n\nUSAGE: firestore-feed demo"), "\(arguments): \(result.stderr)")
+                result.stderr == message + "\nsee 'firestore-feed help demo'\n", "\(arguments): \(result.stderr)")
         }
         let missing = try await CLIProcess.run(["demo", "--replay", "/nonexistent/demo.json"])
         #expect(missing.status == 1)

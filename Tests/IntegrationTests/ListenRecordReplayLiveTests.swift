@@ -6,8 +6,8 @@ import Foundation
 import Testing
 
 /// A Listen session recorded from the real emulator through `RecordingTransport` (a query listener and a
-/// document listener sharing one stream, under writes) replays offline, from the saved file, to the same
-/// snapshots: documents, changes with their indexes, read times.
+/// document listener sharing one stream, under writes) replays offline, from the saved file, with the writes in
+/// session order, to the same snapshots: documents, changes with their indexes, read times.
 @Suite(.timeLimit(.minutes(2))) struct ListenRecordReplayLiveTests {
     /// One snapshot as a JSON value, so that live and replayed ones compare exactly.
     static func summary(_ snapshot: QuerySnapshot) -> JSONValue {
@@ -31,6 +31,15 @@ import Testing
             "id": .string(snapshot.documentID), "exists": .bool(snapshot.exists),
             "data": FirestoreValue.map(snapshot.data() ?? [:]).plainJSON,
         ]
+    }
+
+    /// Writes apple, banana and cherry.
+    static func seed(_ db: Firestore) async throws {
+        for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
+            try await db.document("fruits/\(id)").setData([
+                "name": .string(id.capitalized), "kcal": .integer(Int64(kcal)),
+            ])
+        }
     }
 
     /// Listens to the three `fruits` lowest in kcal and to `fruits/kiwi`; with `write`, adds kiwi (it enters the
@@ -72,11 +81,7 @@ import Testing
 
         let recorder = RecordingTransport(wrapping: CurlTransport(), savingTo: path)
         let db = try Firestore.emulator(host: host, projectID: project, transport: recorder)
-        for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
-            try await db.document("fruits/\(id)").setData([
-                "name": .string(id.capitalized), "kcal": .integer(Int64(kcal)),
-            ])
-        }
+        try await Self.seed(db)
         let live = try await Self.session(db, write: true)
         #expect(live.count == 7)
         #expect(live[0]["changes"] == ["added cherry -1->0", "added apple -1->1", "added banana -1->2"])
@@ -96,14 +101,23 @@ import Testing
         #expect(session.end == .cancelledByClient)
         #expect(session.metadata.first { $0.name == "authorization" }?.value == "Bearer <REDACTED>")
 
-        // Offline: the same snapshots from the file, without the writes (the Listen stream alone carries them).
-        let replay = ReplayTransport(cassette: saved, name: "\(project).json")
+        // Every response is held until the writes sent before it arrived were played (session order).
+        let after = session.messages.filter { $0.direction == .response }.compactMap(\.afterInteractions)
+        #expect(after.first == 3)
+        #expect(after.last == 6)
+        #expect(after == after.sorted())
+
+        // Offline: the same snapshots from the file, the recorded writes replayed in session order, so each
+        // snapshot follows the write that caused it (a consumer that keeps up gets every snapshot).
+        let replay = ReplayTransport(cassette: saved, options: .init(ordering: .session), name: "\(project).json")
         let offline = Firestore(
             database: try DatabaseID(projectID: project), baseURL: "http://replay.invalid/v1/",
             credentials: EmulatorOwnerCredentials(), transport: replay, isEmulator: true)
-        let replayed = try await Self.session(offline, write: false)
+        try await Self.seed(offline)
+        let replayed = try await Self.session(offline, write: true)
         #expect(replayed == live)
         #expect(replay.unplayedListenSessionIndices.isEmpty)
+        #expect(replay.unplayedIndices.isEmpty)
     }
 
     /// The cassette file once the Listen session in it has ended (the leaving listeners cancel the call from

@@ -28,15 +28,16 @@ package struct CLIProcess {
     package let stderr: PipeCollector
 
     /// Starts the tool (or another executable of the package) with `arguments`, in `environment` (this process's
-    /// by default); FIRESTORE_EMULATOR_HOST is removed from it so only the flags count.
+    /// by default); FIRESTORE_EMULATOR_HOST is removed from it so only the flags count, unless
+    /// `keepingEmulatorHost` (a test of the variable itself).
     package init(
         _ arguments: [String], executable: URL = Self.executable,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, keepingEmulatorHost: Bool = false
     ) throws {
         process.executableURL = executable
         process.arguments = arguments
         var environment = environment
-        environment["FIRESTORE_EMULATOR_HOST"] = nil
+        if !keepingEmulatorHost { environment["FIRESTORE_EMULATOR_HOST"] = nil }
         process.environment = environment
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe

@@ -14,7 +14,8 @@ enum CountCommand {
             throw .usage("count needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let aggregate = options.query(firestore, collectionPath: collectionPath).count
         do {
             _ = try aggregate.structuredAggregationQuery()

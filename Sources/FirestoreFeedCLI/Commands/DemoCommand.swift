@@ -3,23 +3,29 @@ import FirestoreREST
 import FirestoreTesting
 import Foundation
 
-/// `firestore-feed demo`: the main job end to end. Seeds a `fruits` collection, watches "fruits where
-/// isFavourite == true, ordered by name", applies a scripted sequence of writes, and prints every snapshot's
-/// changes and the resulting list.
+/// `firestore-feed demo`: the main job end to end. Seeds a collection of its own (``defaultCollection``, or
+/// `--collection`; its old documents are deleted first), watches "where isFavourite == true, ordered by name",
+/// applies a scripted sequence of writes, and prints every snapshot's changes and the resulting list.
 package enum DemoCommand {
     static let spec = CommandSpec(
         usage: ["demo [options]", "demo --replay [FILE] [options]"],
         abstract: """
-            Seeds a 'fruits' collection (its old documents are deleted first), watches
-            "fruits where isFavourite == true, ordered by name", then adds a favourite, modifies one,
-            renames one so that the order changes, unfavourites one and deletes one, printing every
-            snapshot's changes and the resulting list. The query is watched through Firestore's
-            Listen stream (--mode keys polls instead). With --replay, the same scenario runs on a
-            recorded session (Scripts/record made Recordings/demo-listen.json and, polling,
-            Recordings/demo.json from the real emulator) and prints the same output with no
-            emulator at all.
+            Seeds a collection of its own, firestore-feed-demo (or --collection), whose old
+            documents are DELETED first; watches "where isFavourite == true, ordered by name",
+            then adds a favourite, modifies one, renames one so that the order changes,
+            unfavourites one and deletes one, printing every snapshot's changes and the resulting
+            list. The query is watched through Firestore's Listen stream (--mode keys polls
+            instead). With --replay, the same scenario runs on a recorded session (Scripts/record
+            made Recordings/demo-listen.json and, polling, Recordings/demo.json from the real
+            emulator) and prints the same output with no emulator at all.
             """,
         options: ConnectionOptions.options + DemoReplay.options + [
+            .value(
+                "--collection", "ID",
+                help: """
+                    the collection to seed, whose documents are deleted first
+                    (default firestore-feed-demo; with --replay the recorded one)
+                    """),
             .value(
                 "--mode", "listen|keys",
                 help: """
@@ -31,9 +37,12 @@ package enum DemoCommand {
         ])
     static let help = spec.help
 
+    /// The collection the demo seeds when none is named: its own, so that no data of the user's is deleted.
+    package static let defaultCollection = "firestore-feed-demo"
+
     struct Step {
         let title: String
-        let write: @Sendable (Firestore) async throws -> Void
+        let write: @Sendable (CollectionReference) async throws -> Void
     }
 
     static let seeds: [(id: String, fields: [String: FirestoreValue])] = [
@@ -44,21 +53,21 @@ package enum DemoCommand {
     ]
 
     static let steps: [Step] = [
-        Step(title: "add a favourite: fig") { db in
-            try await db.document("fruits/fig").setData(
+        Step(title: "add a favourite: fig") { fruits in
+            try await fruits.document("fig").setData(
                 ["name": "Fig", "color": "purple", "isFavourite": true, "calories": 74])
         },
-        Step(title: "modify apple: color red -> green") { db in
-            try await db.document("fruits/apple").updateData(["color": "green"])
+        Step(title: "modify apple: color red -> green") { fruits in
+            try await fruits.document("apple").updateData(["color": "green"])
         },
-        Step(title: "rename banana to 'Plantain' (moves it after Fig)") { db in
-            try await db.document("fruits/banana").updateData(["name": "Plantain"])
+        Step(title: "rename banana to 'Plantain' (moves it after Fig)") { fruits in
+            try await fruits.document("banana").updateData(["name": "Plantain"])
         },
-        Step(title: "unfavourite date (it leaves the query)") { db in
-            try await db.document("fruits/date").updateData(["isFavourite": false])
+        Step(title: "unfavourite date (it leaves the query)") { fruits in
+            try await fruits.document("date").updateData(["isFavourite": false])
         },
-        Step(title: "delete fig") { db in
-            try await db.document("fruits/fig").delete()
+        Step(title: "delete fig") { fruits in
+            try await fruits.document("fig").delete()
         },
     ]
 
@@ -77,8 +86,9 @@ package enum DemoCommand {
         if let replay {
             firestore = try replay.firestore()
         } else {
-            firestore = try ConnectionOptions(reader, help: help).firestore(help: help)
+            firestore = try await ConnectionOptions.firestore(reader, help: help)
         }
+        let collection = reader.value("--collection") ?? replay?.recordedCollection ?? defaultCollection
         var interval = Duration.milliseconds(200)
         if let text = reader.value("--interval") {
             guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
@@ -94,24 +104,26 @@ package enum DemoCommand {
             if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
             // Replayed, the feed polls without sleeping: the transport gives the pace.
             try await play(
-                firestore, interval: interval, format: format, source: replay?.source ?? source ?? .listen,
+                firestore, collection: collection, interval: interval, format: format,
+                source: replay?.source ?? source ?? .listen,
                 pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
         }
     }
 
-    /// The demo's scenario on `firestore`: seeds, watches (`source`: the Listen stream, or polling in keys mode
-    /// through `pool`), writes each step and prints every snapshot in `format`. `Scripts/record` records
-    /// `Recordings/demo-listen.json` and `Recordings/demo.json` with it.
+    /// The demo's scenario on `firestore`: seeds `collection` (deleting its documents first), watches (`source`:
+    /// the Listen stream, or polling in keys mode through `pool`), writes each step and prints every snapshot in
+    /// `format`. `Scripts/record` records `Recordings/demo-listen.json` and `Recordings/demo.json` with it.
     /// - Throws: what the writes or the feed throw; exits 1 when no snapshot comes within 30 s.
     package static func play(
-        _ firestore: Firestore, interval: Duration, format: OutputFormat, source: FeedSource = .listen,
+        _ firestore: Firestore, collection: String = DemoReplay.recordingsCollection, interval: Duration,
+        format: OutputFormat, source: FeedSource = .listen,
         pool: PollerPool = .shared
     ) async throws {
-        let fruits = firestore.collection("fruits")
+        let fruits = firestore.collection(collection)
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
         for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
         await note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
-        await note("watching: fruits where isFavourite == true, ordered by name", format)
+        await note("watching: \(collection) where isFavourite == true, ordered by name", format)
 
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
         let policy = PollingPolicy(interval: interval)
@@ -140,7 +152,7 @@ package enum DemoCommand {
         try await nextSnapshot()
         for step in steps {
             await note("\n> " + step.title, format)
-            try await step.write(firestore)
+            try await step.write(fruits)
             try await nextSnapshot()
         }
         await note("\ndone: \(number) snapshots", format)

@@ -16,13 +16,9 @@ enum GetCommand {
         guard reader.positionals.count == 1, let documentPath = reader.positionals.first else {
             throw .usage("get needs exactly one DOCUMENT_PATH", help: help)
         }
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        try PathArgument.check(documentPath, collection: false, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let reference = firestore.document(documentPath)
-        do {
-            _ = try reference.resourcePath()
-        } catch {
-            throw .usage(error.message, help: help)
-        }
         try await CLIError.runtimeErrors {
             let snapshot = try await reference.getDocument()
             guard snapshot.exists else {

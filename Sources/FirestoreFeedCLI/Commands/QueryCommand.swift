@@ -25,20 +25,20 @@ enum QueryCommand {
             throw .usage("query needs exactly one COLLECTION_PATH", help: help)
         }
         let options = try QueryOptions(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
         let firestore: Firestore
         if reader.has("--dry-run") {
-            // A dry run needs no emulator: the request is only printed.
-            let project = ConnectionOptions.projectID(reader)
-            let host =
-                reader.value("--emulator") ?? ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"]
-                ?? "127.0.0.1:8080"
+            // A dry run needs no server and no credentials: the request is only printed.
+            let host = try ConnectionOptions.emulatorHost(reader, help: help) ?? "127.0.0.1:8080"
+            let project = ConnectionOptions.emulatorProject(reader, where: "in the dry run")
             do {
-                firestore = try Firestore.emulator(host: host, projectID: project)
+                firestore = try Firestore.emulator(
+                    host: host, projectID: project, databaseID: ConnectionOptions.databaseID(reader))
             } catch {
                 throw .usage(error.message, help: help)
             }
         } else {
-            firestore = try CassetteOptions.firestore(reader, help: help)
+            firestore = try await CassetteOptions.firestore(reader, help: help)
         }
         let query = options.query(firestore, collectionPath: collectionPath)
         let body: JSONValue

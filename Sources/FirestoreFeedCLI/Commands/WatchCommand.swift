@@ -32,6 +32,7 @@ enum WatchCommand {
                     {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
                      "readTime","size"}
                     """),
+            FailureLimit.option,
         ])
     static let help = spec.help
 
@@ -61,38 +62,43 @@ enum WatchCommand {
             throw .usage("--mode \"\(modeText)\": expected listen, keys or full", help: help)
         }
         let verbose = reader.has("--verbose")
+        let failureLimit = try FailureLimit(reader, help: help)
         let formatText = reader.value("--format") ?? "text"
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
-        let firestore = try CassetteOptions.firestore(reader, help: help)
+        try options.check(collectionPath: collectionPath, help: help)
+        let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
         do {
             _ = try query.structuredQuery()
         } catch {
             throw .usage(error.message, help: help)
         }
-        var printed = 0
         // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
         StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
-            let stream = query.snapshots(source: source, interval: interval, onEvent: Console.report)
-            for try await snapshot in stream {
-                printed += 1
-                if verbose, let statistics = snapshot.statistics {
-                    Console.error("poll \(printed): \(statistics)")
-                } else if verbose {
-                    // A listener is billed one read per document delivered: added or modified (Firestore pricing,
-                    // "Listening to query results"); a removal delivers no document.
-                    let delivered = snapshot.documentChanges.filter { $0.type != .removed }.count
-                    Console.error(
-                        "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)")
+            try await failureLimit.watching(report: Console.report) { [interval, count] onEvent in
+                var printed = 0
+                let stream = query.snapshots(source: source, interval: interval, onEvent: onEvent)
+                for try await snapshot in stream {
+                    printed += 1
+                    if verbose, let statistics = snapshot.statistics {
+                        Console.error("poll \(printed): \(statistics)")
+                    } else if verbose {
+                        // A listener is billed one read per document delivered: added or modified (Firestore pricing,
+                        // "Listening to query results"); a removal delivers no document.
+                        let delivered = snapshot.documentChanges.filter { $0.type != .removed }.count
+                        Console.error(
+                            "listen \(printed): \(delivered) document\(delivered == 1 ? "" : "s") delivered (billed reads)"
+                        )
+                    }
+                    switch format {
+                    case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
+                    case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                    }
+                    if let count, printed >= count { return }
                 }
-                switch format {
-                case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-                case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
-                }
-                if let count, printed >= count { return }
             }
         }
     }

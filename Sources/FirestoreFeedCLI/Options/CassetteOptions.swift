@@ -2,10 +2,11 @@ import FirestoreREST
 import FirestoreTesting
 import Foundation
 
-/// `--cassette FILE` and `--record-mode MODE`, shared by `watch`, `query`, `get` and `count`: record the
-/// command's HTTP exchanges to a cassette, or replay them from one with no emulator.
-struct CassetteOptions {
-    static let options: [OptionSpec] = [
+/// `--cassette FILE`, `--record-mode MODE` and `--allow-playback-repeats`, shared by `watch`, `query`, `get`,
+/// `count` and `export`: record the command's HTTP exchanges to a cassette, or replay them from one with no
+/// server at all.
+package struct CassetteOptions {
+    package static let options: [OptionSpec] = [
         .value(
             "--cassette", "FILE",
             help: """
@@ -19,56 +20,61 @@ struct CassetteOptions {
                 none (replay only), all (record again), new-episodes (replay what
                 matches, record the rest)
                 """),
+        .flag(
+            "--allow-playback-repeats",
+            help: "with --cassette: past the last matching response, repeat it instead of failing"),
     ]
 
-    /// The client for a command: on the emulator of ``ConnectionOptions`` without `--cassette`; with it, on a
-    /// ``ReplayTransport`` over the file (which records through the emulator in the recording modes and
-    /// rewrites the file after every request, so Ctrl-C keeps what was recorded).
-    /// - Throws: ``CLIError/usage(_:help:)`` for a bad mode, a missing emulator when recording, a malformed
-    ///   host or project; ``CLIError/runtime(_:)`` for a missing cassette in mode none or a malformed one.
-    static func firestore(_ reader: ArgumentReader, help: String) throws(CLIError) -> Firestore {
+    /// The client for a command: ``ConnectionOptions/firestore(_:help:transport:)`` without `--cassette`; with
+    /// it, on a ``ReplayTransport`` over the file (which records through the emulator or production in the
+    /// recording modes and rewrites the file after every request, so Ctrl-C keeps what was recorded).
+    /// - Throws: ``CLIError/usage(_:help:)`` for a bad mode, `--record-mode` or `--allow-playback-repeats`
+    ///   without `--cassette`, and the usage errors of the connection; ``CLIError/runtime(_:)`` for a missing
+    ///   cassette in mode none or a malformed one, and the runtime errors of the connection.
+    package static func firestore(_ reader: ArgumentReader, help: String) async throws(CLIError) -> Firestore {
+        let repeats = reader.has("--allow-playback-repeats")
         guard let path = reader.value("--cassette") else {
             if reader.value("--record-mode") != nil { throw .usage("--record-mode needs --cassette FILE", help: help) }
-            return try ConnectionOptions(reader, help: help).firestore(help: help)
+            if repeats { throw .usage("--allow-playback-repeats needs --cassette FILE", help: help) }
+            return try await ConnectionOptions.firestore(reader, help: help)
         }
         guard !path.isEmpty else { throw .usage("--cassette needs a file name", help: help) }
         let modeText = reader.value("--record-mode") ?? "once"
         guard let mode = ReplayTransport.RecordMode(rawValue: modeText) else {
             throw .usage("--record-mode \"\(modeText)\": expected once, none, all or new-episodes", help: help)
         }
+        let options = ReplayTransport.Options(allowPlaybackRepeats: repeats)
         let replaysOnly = mode == .none || (mode == .once && FileManager.default.fileExists(atPath: path))
         if replaysOnly {
-            return try replayClient(path: path, reader: reader, help: help)
+            return try replayClient(path: path, options: options, reader: reader, help: help)
         }
-        let connection = try ConnectionOptions(reader, help: help)
-        let transport: ReplayTransport
-        do {
-            transport = try ReplayTransport(file: path, mode: mode, live: CurlTransport())
-        } catch {
-            throw .runtime(error)
-        }
-        do {
-            return try Firestore.emulator(host: connection.host, projectID: connection.projectID, transport: transport)
-        } catch {
-            throw .usage(error.message, help: help)
+        return try await ConnectionOptions.firestore(reader, help: help) { (live) throws(CLIError) in
+            do throws(FirestoreError) {
+                return try ReplayTransport(file: path, mode: mode, live: live, options: options)
+            } catch {
+                throw .runtime(error)
+            }
         }
     }
 
     /// A client that only replays `path`: no request leaves the process.
-    private static func replayClient(path: String, reader: ArgumentReader, help: String) throws(CLIError) -> Firestore {
+    private static func replayClient(
+        path: String, options: ReplayTransport.Options, reader: ArgumentReader, help: String
+    ) throws(CLIError) -> Firestore {
         let transport: ReplayTransport
         do {
-            transport = try ReplayTransport(file: path, mode: .none, live: nil)
+            transport = try ReplayTransport(file: path, mode: .none, live: nil, options: options)
         } catch {
             throw .runtime(error)
         }
         let recorded = transport.cassette.database
-        let environment = ProcessInfo.processInfo.environment
         let projectID =
-            reader.value("--project") ?? recorded?.projectID ?? environment["GCLOUD_PROJECT"] ?? "demo-project"
+            reader.value("--project") ?? recorded?.projectID
+            ?? ConnectionOptions.emulatorProject(reader, where: "to replay \(path) (it names none)")
+        let databaseID = ConnectionOptions.optional(reader, "--database") ?? recorded?.databaseID ?? "(default)"
         do {
             return Firestore(
-                database: try DatabaseID(projectID: projectID, databaseID: recorded?.databaseID ?? "(default)"),
+                database: try DatabaseID(projectID: projectID, databaseID: databaseID),
                 baseURL: "http://replay.invalid/v1/", credentials: EmulatorOwnerCredentials(), transport: transport,
                 isEmulator: true)
         } catch {

@@ -88,6 +88,19 @@ struct DemoReplay {
         self.source = recorded
     }
 
+    /// The collection the recordings of `Scripts/record` seed.
+    package static let recordingsCollection = "fruits"
+
+    /// The collection the recorded demo seeded: the one its first request (the listing of the old documents,
+    /// `GET .../documents/COLLECTION`) names, else ``recordingsCollection``.
+    var recordedCollection: String {
+        guard let first = transport.cassette.interactions.first?.request.path,
+            let range = first.range(of: "/documents/")
+        else { return Self.recordingsCollection }
+        let rest = first[range.upperBound...].prefix { $0 != "?" }
+        return rest.isEmpty || rest.contains("/") ? Self.recordingsCollection : String(rest)
+    }
+
     /// The client on the replaying transport, for the recorded project (`demo-fruits` if none is named).
     func firestore() throws(CLIError) -> Firestore {
         let database: DatabaseID

@@ -83,6 +83,9 @@ struct QueryOptions {
             guard case .array(let values) = parsed, !values.isEmpty else {
                 throw .usage("\(flag) \"\(text)\": expected comma-separated JSON values", help: help)
             }
+            if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
+                throw .usage("\(flag) \"\(text)\": the integer \(literal) does not fit in 64 bits", help: help)
+            }
             cursors.append((flag, values.map(FirestoreValue.init(plainJSON:))))
         }
         if reader.value("--start-at") != nil, reader.value("--start-after") != nil {
@@ -115,6 +118,20 @@ struct QueryOptions {
             throw .usage("\(flag) \"\(text)\": expected a whole number from 0 to \(Int32.max)", help: help)
         }
         return number
+    }
+
+    /// Checks, before any connection is made (and before any note is printed), that these options make a query
+    /// over `collectionPath` that can be sent: the path, the cursors against the orders, the limits.
+    /// - Throws: ``CLIError/usage(_:help:)`` with the query's own message.
+    func check(collectionPath: String, help: String) throws(CLIError) {
+        do {
+            let offline = Firestore(
+                database: try DatabaseID(projectID: "check"), baseURL: "http://check.invalid/v1/",
+                credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)
+            _ = try query(offline, collectionPath: collectionPath).runQueryBody()
+        } catch {
+            throw .usage(error.message, help: help)
+        }
     }
 
     /// The query over `collectionPath` (a collection ID with `--collection-group`) with these options.

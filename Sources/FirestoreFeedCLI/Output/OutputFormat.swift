@@ -18,6 +18,25 @@ package enum OutputFormat: String {
         return .object(members)
     }
 
+    /// One document for `export` and `import`: `{"id","path","createTime","updateTime","fields"}`, the fields
+    /// as Firestore REST `Value` objects (REST reference: `Value`), which keep every type exactly.
+    package static func exportJSON(_ snapshot: DocumentSnapshot) -> JSONValue {
+        [
+            "id": .string(snapshot.documentID), "path": .string(snapshot.reference.path),
+            "createTime": snapshot.createTime.map { .string($0.rfc3339) } ?? .null,
+            "updateTime": snapshot.updateTime.map { .string($0.rfc3339) } ?? .null,
+            "fields": .object((snapshot.data() ?? [:]).mapValues(\.restJSON)),
+        ]
+    }
+
+    /// The result of one write: `{"id","path","updateTime"}`.
+    static func writeJSON(_ reference: DocumentReference, updateTime: Timestamp?) -> JSONValue {
+        [
+            "id": .string(reference.documentID), "path": .string(reference.path),
+            "updateTime": updateTime.map { .string($0.rfc3339) } ?? .null,
+        ]
+    }
+
     /// One snapshot as `{"readTime","size","changes":[{"type","id","path","oldIndex","newIndex","data"}]}`.
     static func snapshotJSON(_ snapshot: QuerySnapshot) -> JSONValue {
         let changes: [JSONValue] = snapshot.documentChanges.map { change in

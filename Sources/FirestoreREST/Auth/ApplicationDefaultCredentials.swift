@@ -114,7 +114,7 @@ public enum ApplicationDefaultCredentials {
 
     /// The project ID the credentials belong to, when known without a request: a service-account key's
     /// `project_id`. `nil` for other credentials.
-    static func knownProjectID(of credentials: any Credentials) -> String? {
+    package static func knownProjectID(of credentials: any Credentials) -> String? {
         (credentials as? ServiceAccountCredentials)?.key.projectID
     }
 }

@@ -23,8 +23,8 @@ public struct DecodedDocuments<T> {
     ///   - decoder: the decoder (its strategies) to use.
     ///   - strategy: ``DecodingFailureStrategy/raise`` throws the first failure and returns no partial list;
     ///     ``DecodingFailureStrategy/ignore`` keeps what decodes and lists the rest in ``failures``.
-    /// - Throws: with `.raise`, the first document's error (a `DecodingError` naming the document and field
-    ///   path, or ``FirestoreError`` `.notFound` for a snapshot of a missing document decoded into a
+    /// - Throws: with `.raise`, the first document's error (a ``DocumentDecodingFailure`` naming the document
+    ///   and field path, or ``FirestoreError`` `.notFound` for a snapshot of a missing document decoded into a
     ///   non-optional type).
     /// - Complexity: O(n) in the total size of the documents.
     public init(
@@ -39,7 +39,9 @@ public struct DecodedDocuments<T> {
                 values.append(try snapshot.data(as: type, decoder: decoder))
             } catch {
                 if strategy == .raise { throw error }
-                failures.append(DocumentDecodingFailure(documentPath: snapshot.reference.path, error: error))
+                failures.append(
+                    error as? DocumentDecodingFailure
+                        ?? DocumentDecodingFailure(documentPath: snapshot.reference.path, error: error))
             }
         }
         self.init(values: values, failures: failures)

@@ -11,7 +11,7 @@ public enum DecodingFailureStrategy: Sendable, Hashable {
 extension Error {
     /// A `DecodingError`'s `debugDescription` (which names the document and field path when it comes from
     /// ``FirestoreDecoder``), or the error's description.
-    var firestoreDecodingDescription: String {
+    package var firestoreDecodingDescription: String {
         switch self as? DecodingError {
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?,
             .dataCorrupted(let context)?:

@@ -1,4 +1,7 @@
-/// One document that did not decode: its path and the error.
+/// One document that did not decode: its path and the error. ``DocumentSnapshot/data(as:decoder:)`` (and so
+/// `getDocument(as:)`, `getDocuments(as:)` and `documents(as:)`) throws it, so that `print(error)` shows
+/// `fruits/u2: name: expected String, found integerValue` rather than the `DecodingError`'s long form; the
+/// `DecodingError` itself, with its coding path, is ``error``.
 public struct DocumentDecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The document's path below the documents root, `fruits/u2`.
     public let documentPath: String

@@ -4,7 +4,8 @@ extension DocumentReference {
     /// (`getDocument(as: User?.self)`), an error otherwise
     /// (`CodableFieldCaseTests.c13MissingDocumentIsNilForAnOptionalAndNotFoundOtherwise`).
     /// - Throws: ``FirestoreError`` from the read, or `.notFound` for a missing document and a non-optional
-    ///   `type`; `DecodingError` naming the document and field path.
+    ///   `type`; ``DocumentDecodingFailure`` naming the document and field path
+    ///   (`fruits/u2: name: expected String, found integerValue`), wrapping the `DecodingError`.
     public func getDocument<T: Decodable>(as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder())
         async throws -> T
     {

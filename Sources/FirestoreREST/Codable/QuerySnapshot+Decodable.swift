@@ -12,8 +12,8 @@ extension QuerySnapshot {
     ///   - decoder: the decoder (its strategies) to use.
     ///   - strategy: ``DecodingFailureStrategy/raise`` (the default) throws the first failure and returns no
     ///     partial list; ``DecodingFailureStrategy/ignore`` returns what decodes and lists the rest.
-    /// - Throws: with `.raise`, the first failure's `DecodingError` (its `debugDescription` names the document
-    ///   and field path).
+    /// - Throws: with `.raise`, the first ``DocumentDecodingFailure`` (`fruits/u2: name: expected String, found
+    ///   integerValue`; its ``DocumentDecodingFailure/error`` is the `DecodingError`).
     /// - Complexity: O(n) in the total size of the documents.
     public func documents<T: Decodable>(
         as type: T.Type, decoder: FirestoreDecoder = FirestoreDecoder(), strategy: DecodingFailureStrategy = .raise

@@ -312,13 +312,20 @@ enum WriteEncoder {
     }
 
     /// Every map key and array element of a plain value: no empty or reserved name, no array directly inside
-    /// an array (an array inside a map inside an array is fine).
+    /// an array (an array inside a map inside an array is fine). A vector value, the map
+    /// `{"__type__": "__vector__", "value": [...]}` the SDKs write for `FieldValue.vector` (Firestore docs,
+    /// "Vector search"), may hold its reserved `__type__`.
     private static func checkPlain(_ value: FirestoreValue, at path: FieldPath) throws(FirestoreError) {
         switch value {
         case .map(let fields):
+            let isVector = fields.count == 2 && fields["__type__"] == .string("__vector__")
+            if isVector, case .array? = fields["value"] {
+            } else if isVector {
+                throw .invalidArgument("a vector value's \"value\" must be an array of numbers (field \(path))")
+            }
             for (name, inner) in fields {
                 let innerPath = FieldPath(uncheckedSegments: path.segments + [name])
-                try checkName(name, in: innerPath)
+                if !(isVector && name == "__type__") { try checkName(name, in: innerPath) }
                 try checkPlain(inner, at: innerPath)
             }
         case .array(let elements):

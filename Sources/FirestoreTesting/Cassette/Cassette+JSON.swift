@@ -180,6 +180,16 @@ struct CassetteReader {
         throw fail(path, "expected a number of seconds, 0 or more")
     }
 
+    /// A count, 0 or more; `nil` when the member is missing.
+    func count(_ value: JSONValue?, at path: String) throws(FirestoreError) -> Int? {
+        switch value {
+        case nil: return nil
+        case .integer(let number)?: if number >= 0, number <= Int64(Int32.max) { return Int(number) }
+        default: break
+        }
+        throw fail(path, "expected a count, 0 or more")
+    }
+
     func interaction(_ value: JSONValue, at path: String) throws(FirestoreError) -> Cassette.Interaction {
         let members = try object(value, at: path)
         let requestPath = path + ".request"

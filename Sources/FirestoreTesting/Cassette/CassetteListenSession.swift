@@ -76,12 +76,18 @@ extension Cassette {
             /// Seconds from the start of the call to this message (sent, or taken by the client); never
             /// negative.
             public var at: Double
+            /// For a response: how many of the cassette's ``Cassette/interactions`` the client had sent when the
+            /// response arrived (their requests had started). Replayed with ``ReplayTransport/Ordering/session``,
+            /// the response is held until those interactions were played, so a feed's snapshot follows the write
+            /// that caused it, as it did when recorded. `nil` (cassettes recorded before, requests): no hold.
+            public var afterInteractions: Int?
 
-            /// A message; a negative or non-finite time is stored as 0.
-            public init(_ direction: Direction, _ body: JSONValue, at: Double = 0) {
+            /// A message; a negative or non-finite time is stored as 0, a negative `afterInteractions` as `nil`.
+            public init(_ direction: Direction, _ body: JSONValue, at: Double = 0, afterInteractions: Int? = nil) {
                 self.direction = direction
                 self.body = body
                 self.at = at.isFinite ? max(0, at) : 0
+                self.afterInteractions = afterInteractions.flatMap { $0 >= 0 ? $0 : nil }
             }
         }
 
@@ -105,7 +111,11 @@ extension Cassette.ListenSession {
             "method": .string(method),
             "messages": .array(
                 messages.map { message in
-                    ["at": .double(message.at), message.direction.rawValue: message.body]
+                    var members: [String: JSONValue] = [
+                        "at": .double(message.at), message.direction.rawValue: message.body,
+                    ]
+                    if let count = message.afterInteractions { members["afterInteractions"] = .integer(Int64(count)) }
+                    return .object(members)
                 }),
         ]
         if !metadata.isEmpty { members["metadata"] = Cassette.headersJSON(metadata) }
@@ -135,7 +145,10 @@ extension CassetteReader {
             guard case .object = body else {
                 throw fail(place + "." + direction.rawValue, "expected an object, found \(body.typeName)")
             }
-            messages.append(.init(direction, body, at: try seconds(message["at"], at: place + ".at")))
+            messages.append(
+                .init(
+                    direction, body, at: try seconds(message["at"], at: place + ".at"),
+                    afterInteractions: try count(message["afterInteractions"], at: place + ".afterInteractions")))
         }
         return Cassette.ListenSession(
             method: method, metadata: try headers(members["metadata"], at: path + ".metadata"), messages: messages,

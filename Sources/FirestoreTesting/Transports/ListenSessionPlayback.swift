@@ -135,6 +135,11 @@ final class ListenSessionPlayback: Sendable {
                     return
                 }
             case .response:
+                do {
+                    try await player.waitForTurn(of: message)
+                } catch {
+                    return
+                }
                 if let speed = player.options.pace.speed {
                     let moment = begin + Stopwatch.duration(seconds: message.at) / speed
                     do {

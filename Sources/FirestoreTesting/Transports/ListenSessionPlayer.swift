@@ -12,6 +12,8 @@ final class ListenSessionPlayer: Sendable {
     /// Times the replayed calls.
     let stopwatch: Stopwatch
     private let claimed: Mutex<[Bool]>
+    /// With ``ReplayTransport/Ordering/session``: returns once the first `n` interactions were played.
+    private let turn = Mutex<(@Sendable (_ n: Int) async throws -> Void)?>(nil)
 
     init(sessions: [Cassette.ListenSession], options: ReplayTransport.Options, name: String) {
         self.sessions = sessions
@@ -19,6 +21,19 @@ final class ListenSessionPlayer: Sendable {
         self.name = name
         self.stopwatch = Stopwatch(options.clock)
         self.claimed = Mutex(Array(repeating: false, count: sessions.count))
+    }
+
+    /// Makes responses wait for ``Cassette/ListenSession/Message/afterInteractions`` through `wait` (session
+    /// order).
+    func setTurn(_ wait: @escaping @Sendable (_ n: Int) async throws -> Void) {
+        turn.withLock { $0 = wait }
+    }
+
+    /// Returns once the interactions sent before `message` when it was recorded have been played (session
+    /// order; at once otherwise). Throws `CancellationError` when the waiting task is cancelled.
+    func waitForTurn(of message: Cassette.ListenSession.Message) async throws {
+        guard let count = message.afterInteractions, count > 0, let wait = turn.withLock({ $0 }) else { return }
+        try await wait(count)
     }
 
     /// The indices of sessions no call has taken yet, in order.

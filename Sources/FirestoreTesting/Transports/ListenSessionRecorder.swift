@@ -31,14 +31,16 @@ final class ListenSessionRecorder: Sendable {
         return (index, start)
     }
 
-    /// Appends a message to session `index`, timed to the millisecond from `start`; nothing once it has ended.
+    /// Appends a message to session `index`, timed to the millisecond from `start`, with
+    /// ``Cassette/ListenSession/Message/afterInteractions`` for a response; nothing once it has ended.
     func record(
-        _ direction: Cassette.ListenSession.Message.Direction, _ body: JSONValue, in index: Int, since start: Duration
+        _ direction: Cassette.ListenSession.Message.Direction, _ body: JSONValue, in index: Int, since start: Duration,
+        afterInteractions: Int? = nil
     ) {
         let at = (Stopwatch.seconds(stopwatch.elapsed - start) * 1000).rounded() / 1000
         sessions.withLock { sessions in
             guard sessions.indices.contains(index), sessions[index].end == nil else { return }
-            sessions[index].messages.append(.init(direction, body, at: at))
+            sessions[index].messages.append(.init(direction, body, at: at, afterInteractions: afterInteractions))
         }
     }
 

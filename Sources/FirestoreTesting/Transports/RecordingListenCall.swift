@@ -54,7 +54,9 @@ final class RecordingListenCall: ListenCall {
             try transport.saveListenSessions()
             return
         }
-        transport.listens.record(.response, response.protoJSON, in: index, since: start)
+        let sent = transport.interactionsSent
+        transport.listens.record(
+            .response, response.protoJSON, in: index, since: start, afterInteractions: sent > 0 ? sent : nil)
         if case .targetChange = response { try transport.saveListenSessions() }
     }
 

@@ -66,6 +66,8 @@ public final class RecordingTransport: HTTPTransport {
 
     private struct State {
         var nextSequence = 0
+        /// Requests the live transport failed (never recorded).
+        var failures = 0
         var entries: [Entry] = []
     }
 
@@ -108,7 +110,13 @@ public final class RecordingTransport: HTTPTransport {
             defer { state.nextSequence += 1 }
             return (state.nextSequence, stopwatch.elapsed)
         }
-        let response = try await live.send(request)
+        let response: HTTPResponse
+        do {
+            response = try await live.send(request)
+        } catch {
+            state.withLock { $0.failures += 1 }
+            throw error
+        }
         let end = stopwatch.elapsed
         var recordedRequest = Cassette.Request(request)
         recordedRequest.headers.removeAll { !options.requestHeaders.contains($0.name) }
@@ -149,6 +157,13 @@ public final class RecordingTransport: HTTPTransport {
         if case .failure(let error) = saved {
             throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
         }
+    }
+
+    /// How many interactions of the cassette have been sent so far (the base's, and the requests started here
+    /// that have not failed), for ``Cassette/ListenSession/Message/afterInteractions``. A request in flight that
+    /// fails later is still counted.
+    var interactionsSent: Int {
+        state.withLock { base.count + $0.nextSequence - $0.failures }
     }
 
     /// The number of interactions recorded by this transport (the base not counted).

@@ -29,8 +29,9 @@ import Synchronization
 /// call takes the first unplayed session that starts with the call's first request, then gets the recorded
 /// responses in order, each at its recorded time after the call's start divided by the ``Pace`` speed (at once
 /// with ``Pace/instant``), and ends as the recorded call ended. A cassette without a Listen session makes the
-/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). ``Ordering/session`` does not hold Listen
-/// responses back: they follow their call's own recorded times. `.once` without a cassette and `.all`
+/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). With ``Ordering/session`` a Listen
+/// response is also held until the interactions sent before it arrived were played
+/// (``Cassette/ListenSession/Message/afterInteractions``), so a snapshot follows the write that caused it. `.once` without a cassette and `.all`
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
@@ -248,6 +249,12 @@ public final class ReplayTransport: HTTPTransport {
             State(
                 claimed: Array(repeating: false, count: replayed.count),
                 delivered: Array(repeating: false, count: replayed.count)))
+        if options.ordering == .session {
+            let count = replayed.count
+            listens.setTurn { [weak self] interactions in
+                try await self?.waitForTurn(min(interactions, count))
+            }
+        }
     }
 
     /// Whether requests that match nothing are recorded through the live transport.

@@ -43,10 +43,14 @@ import Testing
             partial = try snapshot.documents(as: U.self, strategy: .raise)
             Issue.record("expected the decoding failure to be thrown")
         } catch {
-            #expect(codingMessage(error) == "users/u2: name: expected String, found integerValue")
-            #expect(codingPath(error) == ["name"])
-            guard case DecodingError.typeMismatch = error else {
-                Issue.record("expected typeMismatch, got \(error)")
+            // The failure prints short (issue 17: not "DecodingError.typeMismatch: ... Debug description: ...");
+            // the DecodingError with its coding path is inside.
+            #expect("\(error)" == "users/u2: name: expected String, found integerValue")
+            let failure = try #require(error as? DocumentDecodingFailure)
+            #expect(codingMessage(failure.error) == "users/u2: name: expected String, found integerValue")
+            #expect(codingPath(failure.error) == ["name"])
+            guard case DecodingError.typeMismatch = failure.error else {
+                Issue.record("expected typeMismatch, got \(failure.error)")
                 return
             }
         }
@@ -57,10 +61,10 @@ import Testing
             Issue.record("expected .failure, got \(result)")
             return
         }
-        #expect(codingMessage(error) == "users/u2: name: expected String, found integerValue")
+        #expect("\(error)" == "users/u2: name: expected String, found integerValue")
         // The default strategy is `.raise`, as in the SDK.
         let byDefault = thrownError { try snapshot.documents(as: U.self) }
-        #expect(byDefault.map(codingMessage) == "users/u2: name: expected String, found integerValue")
+        #expect(byDefault.map { "\($0)" } == "users/u2: name: expected String, found integerValue")
     }
 
     @Test func c12ThroughGetDocumentsOverTheTransport() async throws {
@@ -70,7 +74,10 @@ import Testing
         let decoded = try await db.collection("users").getDocuments(as: U.self, strategy: .ignore)
         #expect(decoded.values == [U(name: "Ann")])
         #expect(decoded.failures.map(\.description) == ["users/u2: name: expected String, found integerValue"])
-        await #expect(throws: DecodingError.self) { try await db.collection("users").getDocuments(as: U.self) }
+        let raised = await #expect(throws: DocumentDecodingFailure.self) {
+            try await db.collection("users").getDocuments(as: U.self)
+        }
+        #expect(raised?.description == "users/u2: name: expected String, found integerValue")
     }
 
     // MARK: C-13

@@ -290,9 +290,13 @@ import Testing
             reference: db.document("fruits/u2"),
             document: Document(
                 name: resourceName("fruits/u2"), fields: ["name": "Ann", "groups": [["age": 1], ["age": "x"]]]))
+        // A snapshot's data(as:) throws a DocumentDecodingFailure: printed short, the DecodingError inside.
         let error = thrownError { try snapshot.data(as: Model.self) }
-        #expect(error.map(codingMessage) == "fruits/u2: groups[1].age: expected Int, found stringValue")
-        #expect(error.map(codingPath) == ["groups", "Index 1", "age"])
+        let failure = try #require(error as? DocumentDecodingFailure)
+        #expect("\(failure)" == "fruits/u2: groups[1].age: expected Int, found stringValue")
+        #expect(failure.documentPath == "fruits/u2")
+        #expect(codingMessage(failure.error) == "fruits/u2: groups[1].age: expected Int, found stringValue")
+        #expect(codingPath(failure.error) == ["groups", "Index 1", "age"])
         let missing = thrownError {
             try FirestoreDecoder().decode(Model.self, from: ["groups": [["age": 1]]], in: db.document("fruits/u3"))
         }

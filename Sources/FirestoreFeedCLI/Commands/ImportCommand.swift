@@ -1,0 +1,94 @@
+import FirestoreREST
+import Foundation
+
+/// `firestore-feed import COLLECTION_PATH FILE`: writes one document per JSON line of FILE (``ImportLine``), in
+/// commits of up to 500 writes.
+enum ImportCommand {
+    static let spec = CommandSpec(
+        usage: ["import COLLECTION_PATH FILE [options]"],
+        abstract: """
+            Writes one document per line of FILE (JSON lines; - reads standard input) into the
+            collection, replacing documents that exist. Each line is an object with "id" (the
+            document ID; without it an automatic one) and either "data" (plain JSON values, as
+            set takes them) or "fields" (Firestore REST values, {"integerValue":"52"}, which
+            keep every type); "path", "createTime" and "updateTime" are ignored, so what export
+            prints imports as it is. Every line is checked before anything is written: a bad
+            line is an error naming FILE:LINE (exit 1) and writes nothing. The writes go in
+            commits of up to 500 (each one atomic); a failed commit ends the command with exit 1,
+            saying which lines were written. Prints {"collection","commits","documents"}.
+            """,
+        options: ConnectionOptions.options)
+    static let help = spec.help
+
+    /// Writes per commit: Firestore's limit (REST reference: `projects.databases.documents.commit`).
+    static let batchSize = 500
+
+    static func run(_ arguments: [String]) async throws(CLIError) {
+        let reader = try ArgumentReader(arguments, command: spec)
+        guard reader.positionals.count == 2 else {
+            throw .usage("import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)", help: help)
+        }
+        let (collectionPath, file) = (reader.positionals[0], reader.positionals[1])
+        try PathArgument.check(collectionPath, collection: true, help: help)
+        let firestore = try await ConnectionOptions.firestore(reader, help: help)
+        let collection = firestore.collection(collectionPath)
+        let name = file == "-" ? "standard input" : file
+        let parsed = try await CLIError.runtimeErrors {
+            try await Self.writes(from: InputFile.contents(of: file), name: name, into: collection)
+        }
+        let (writes, lines) = (parsed.writes, parsed.lines)
+        var written = 0
+        var commits = 0
+        while written < writes.count {
+            let end = min(written + batchSize, writes.count)
+            do {
+                try await firestore.commit(Array(writes[written..<end]))
+            } catch {
+                let failure = (error as? FirestoreError) ?? FirestoreError(code: .unknown, message: "\(error)")
+                let before =
+                    written == 0
+                    ? "nothing was written" : "lines \(lines[0])-\(lines[written - 1]) were written before"
+                throw .runtime(
+                    FirestoreError(
+                        code: failure.code,
+                        message: "\(name) lines \(lines[written])-\(lines[end - 1]) (commit \(commits + 1)) were not "
+                            + "written, nor the lines after them: \(failure.message) (\(before))",
+                        httpStatus: failure.httpStatus))
+            }
+            written = end
+            commits += 1
+        }
+        let summary: JSONValue = [
+            "collection": .string(collectionPath), "documents": .integer(Int64(written)),
+            "commits": .integer(Int64(commits)),
+        ]
+        await Console.output(summary.serializedString())
+    }
+
+    /// One set write per non-blank line of `data`, and each write's line number (from 1).
+    /// - Throws: ``FirestoreError`` `.invalidArgument` as `NAME:LINE: problem` for a line that is not valid
+    ///   UTF-8, not an ``ImportLine``, or data Firestore refuses (a reserved field name, an array in an array).
+    static func writes(from data: Data, name: String, into collection: CollectionReference) throws(FirestoreError)
+        -> (writes: [Write], lines: [Int])
+    {
+        let batch = collection.firestore.batch()
+        var lines: [Int] = []
+        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            guard var text = String(validating: bytes, as: UTF8.self) else {
+                throw .invalidArgument("\(name):\(number): not valid UTF-8")
+            }
+            if text.hasSuffix("\r") { text.removeLast() }
+            if text.allSatisfy(\.isWhitespace) { continue }
+            do {
+                let line = try ImportLine(parsing: text)
+                let reference = line.id.map(collection.document) ?? collection.document()
+                try batch.setData([String: WriteValue](line.fields), forDocument: reference)
+            } catch {
+                throw .invalidArgument("\(name):\(number): \(error.message)")
+            }
+            lines.append(number)
+        }
+        return (batch.writes, lines)
+    }
+}

@@ -1,0 +1,360 @@
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+/// The CLI's production path with no emulator named: credentials from `--credentials FILE`, ADC
+/// (`GOOGLE_APPLICATION_CREDENTIALS`, gcloud's user file, the metadata server), the project from the command
+/// line, the environment, the key or the metadata server, `--database`, over TLS with `--endpoint` and
+/// `--ca-bundle`.
+///
+/// Production is played by ``ProductionStandIn``: nginx on loopback with a throwaway CA's certificate, which
+/// refuses every request whose bearer token is not an OAuth access token (`Bearer ya29.`, what the loopback
+/// token endpoint and metadata server of ``LoopbackAuthServer`` issue) and passes the rest, REST and the gRPC
+/// Listen stream, to the emulator with the emulator's owner token instead. Its access log keeps the token each
+/// request came with, so the tests see what the CLI sent.
+///
+/// The tests run one at a time (`.serialized`): each starts nginx, a Python server and several CLI processes, and
+/// the whole suite shares two cores.
+@Suite("CLI against a production stand-in", .serialized, .timeLimit(.minutes(3)))
+struct CLIProductionLiveTests {
+    /// What the CLI's result is compared against: stdout lines with the volatile times removed.
+    static func stable(_ result: CLIProcess.Result) throws -> [JSONValue] {
+        try result.lines.map(CLILiveTests.stable)
+    }
+
+    /// A folder with a service-account key whose `token_uri` is `server`'s `/token` (`key.json`, project
+    /// `demo-sa-project`).
+    static func keyFolder(_ server: LoopbackAuthServer, label: String) async throws -> URL {
+        let folder = try OpenSSLTool.temporaryFolder(label)
+        try await OpenSSLTool.makeRSAKey(in: folder)
+        try OpenSSLTool.serviceAccountJSON(in: folder, tokenURI: server.baseURL + "/token").write(
+            to: folder.appendingPathComponent("key.json"))
+        return folder
+    }
+
+    /// A key named by `--credentials`: the project comes from the key (said on stderr), every command gets its
+    /// token from the token endpoint (the JWT-bearer grant) and sends it over TLS; writes, reads, the Listen
+    /// stream and a recursive delete all work, and no request reached the server without a token.
+    @Test func aServiceAccountKeyNamedOnTheCommandLine() async throws {
+        try await LoopbackAuthServer.with { server in
+            let folder = try await Self.keyFolder(server, label: "cli-prod-key")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await ProductionStandIn.with(emulatorHost: EmulatorEnvironment.requireHost()) { standIn in
+                let collection = "prod-\(UUID().uuidString.prefix(8).lowercased())"
+                let key = folder.appendingPathComponent("key.json").path
+                let connection = ["--credentials", key] + standIn.arguments
+                let environment = CLIEnvironment.production(home: folder.path)
+                func run(_ arguments: [String]) async throws -> CLIProcess.Result {
+                    try await CLIProcess(arguments + connection, environment: environment).finish()
+                }
+                let note =
+                    "note: using project \"demo-sa-project\" (the project_id of the service-account key \(key); "
+                    + "--project or GOOGLE_CLOUD_PROJECT chooses another)\n"
+
+                let set = try await run(["set", "\(collection)/apple", #"{"name":"Apple","kcal":52}"#])
+                #expect(set.status == 0, "\(set.stderr)")
+                #expect(set.stderr == note)
+                #expect(
+                    try Self.stable(set) == [try JSONValue.parse(#"{"id":"apple","path":"\#(collection)/apple"}"#)])
+                #expect(set.stdout.contains(#""updateTime":"20"#))
+
+                let get = try await run(["get", "\(collection)/apple"])
+                #expect(get.status == 0, "\(get.stderr)")
+                #expect(
+                    try Self.stable(get) == [
+                        try JSONValue.parse(
+                            #"{"data":{"kcal":52,"name":"Apple"},"id":"apple","path":"\#(collection)/apple"}"#)
+                    ])
+
+                // The Listen stream over TLS (HTTP/2 by ALPN) with the access token: no fallback, no failure.
+                let watch = try await run([
+                    "watch", collection, "--count", "1", "--format", "jsonl", "--max-failures", "1",
+                ])
+                #expect(watch.status == 0, "\(watch.stderr)")
+                #expect(watch.stderr == note)
+                #expect(
+                    try Self.stable(watch) == [
+                        try JSONValue.parse(
+                            #"{"changes":[{"data":{"kcal":52,"name":"Apple"},"id":"apple","newIndex":0,"oldIndex":null,"#
+                                + #""path":"\#(collection)/apple","type":"added"}],"size":1}"#)
+                    ])
+
+                let delete = try await run(["delete", collection, "--recursive"])
+                #expect(delete.status == 0, "\(delete.stderr)")
+                #expect(delete.stdout == #"{"deleted":1,"path":"\#(collection)"}"# + "\n")
+
+                // One JWT-bearer grant per process; every request came over HTTP/2 with an access token.
+                let forms = try await server.tokenForms()
+                #expect(forms.count == 4)
+                #expect(forms.allSatisfy { $0["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" })
+                let log = standIn.accessLog()
+                let root = "/v1/projects/demo-sa-project/databases/(default)/documents"
+                #expect(log.contains(#"POST \#(root):commit HTTP/2.0 200 "Bearer ya29.token-1""#), "\(log)")
+                #expect(log.contains(#"GET \#(root)/\#(collection)/apple HTTP/2.0 200 "Bearer ya29.token-2""#))
+                #expect(log.contains(#"POST /google.firestore.v1.Firestore/Listen HTTP/2.0 200 "Bearer ya29.token-3""#))
+                #expect(!log.contains(" 401 "), "\(log)")
+            }
+        }
+    }
+
+    /// ADC from `GOOGLE_APPLICATION_CREDENTIALS` with the project from `GOOGLE_CLOUD_PROJECT` (no note: it was
+    /// named) and a named database: the document lands in that database and not in `(default)`.
+    @Test func applicationDefaultCredentialsAndANamedDatabase() async throws {
+        try await LoopbackAuthServer.with { server in
+            let folder = try await Self.keyFolder(server, label: "cli-prod-adc")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let host = try EmulatorEnvironment.requireHost()
+            try await ProductionStandIn.with(emulatorHost: host) { standIn in
+                let project = EmulatorEnvironment.uniqueProjectID("cli-prod-adc")
+                let environment = CLIEnvironment.production(
+                    home: folder.path,
+                    [
+                        "GOOGLE_APPLICATION_CREDENTIALS": folder.appendingPathComponent("key.json").path,
+                        "GOOGLE_CLOUD_PROJECT": project,
+                    ])
+                let set = try await CLIProcess(
+                    ["set", "fruits/fig", #"{"name":"Fig"}"#, "--database", "orchard"] + standIn.arguments,
+                    environment: environment
+                ).finish()
+                #expect(set.status == 0, "\(set.stderr)")
+                #expect(set.stderr == "")
+                #expect(try Self.stable(set) == [try JSONValue.parse(#"{"id":"fig","path":"fruits/fig"}"#)])
+                let orchard = try Firestore.emulator(host: host, projectID: project, databaseID: "orchard")
+                #expect(try await orchard.document("fruits/fig").getDocument().data() == ["name": "Fig"])
+                let byDefault = try Firestore.emulator(host: host, projectID: project)
+                #expect(try await byDefault.document("fruits/fig").getDocument().exists == false)
+                #expect(
+                    standIn.accessLog().contains(
+                        #"POST /v1/projects/\#(project)/databases/orchard/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#
+                    ))
+            }
+        }
+    }
+
+    /// gcloud's user file (`authorized_user`, found in `$HOME/.config/gcloud`) names no project: without one the
+    /// command is refused before anything is sent; with `--project` it runs on the refresh-token grant.
+    @Test func theGcloudUserFileNeedsAProject() async throws {
+        try await LoopbackAuthServer.with { server in
+            let home = try CLIEnvironment.emptyHome("gcloud-user")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let gcloud = home.appendingPathComponent(".config/gcloud")
+            try FileManager.default.createDirectory(at: gcloud, withIntermediateDirectories: true)
+            try Data(
+                #"""
+                {"type":"authorized_user","client_id":"cli-test.apps.googleusercontent.com","client_secret":"s3cret",
+                 "refresh_token":"1//refresh","token_uri":"\#(server.baseURL)/token"}
+                """#.utf8
+            ).write(to: gcloud.appendingPathComponent("application_default_credentials.json"))
+            try await ProductionStandIn.with(emulatorHost: EmulatorEnvironment.requireHost()) { standIn in
+                let environment = CLIEnvironment.production(home: home.path)
+                let refused = try await CLIProcess(["count", "fruits"] + standIn.arguments, environment: environment)
+                    .finish()
+                #expect(refused.status == 2)
+                #expect(
+                    refused.stderr
+                        == "error: no project for production Firestore: pass --project ID or set GOOGLE_CLOUD_PROJECT "
+                        + "(the credentials name none: AuthorizedUserCredentials(client_id: "
+                        + "cli-test.apps.googleusercontent.com, client_secret: <redacted>, refresh_token: <redacted>))\n"
+                        + "see 'firestore-feed help count'\n")
+                #expect(try await server.tokenForms() == [])
+
+                let project = EmulatorEnvironment.uniqueProjectID("cli-prod-user")
+                let counted = try await CLIProcess(
+                    ["count", "fruits", "--project", project] + standIn.arguments, environment: environment
+                ).finish()
+                #expect(counted.status == 0, "\(counted.stderr)")
+                #expect(counted.stdout == "0\n")
+                #expect(try await server.tokenForms().map { $0["grant_type"] } == ["refresh_token"])
+            }
+        }
+    }
+
+    /// No file anywhere: ADC asks the metadata server (`GCE_METADATA_HOST`) for the token and, with no project
+    /// named, for the project, which stderr names.
+    @Test func theMetadataServerGivesTheTokenAndTheProject() async throws {
+        try await LoopbackAuthServer.with { server in
+            let home = try CLIEnvironment.emptyHome("metadata")
+            defer { try? FileManager.default.removeItem(at: home) }
+            try await ProductionStandIn.with(emulatorHost: EmulatorEnvironment.requireHost()) { standIn in
+                let metadataHost = "127.0.0.1:\(server.port)"
+                let collection = "metadata-\(UUID().uuidString.prefix(8).lowercased())"
+                let added = try await CLIProcess(
+                    ["add", collection, #"{"n":1}"#] + standIn.arguments,
+                    environment: CLIEnvironment.production(home: home.path, ["GCE_METADATA_HOST": metadataHost])
+                ).finish()
+                #expect(added.status == 0, "\(added.stderr)")
+                #expect(
+                    added.stderr
+                        == "note: using project \"demo-metadata\" (the metadata server's at \(metadataHost); "
+                        + "--project or GOOGLE_CLOUD_PROJECT chooses another)\n")
+                let line = try JSONValue.parse(try #require(added.lines.first))
+                let id = try #require(line["id"]?.stringValue)
+                #expect(id.count == 20)
+                #expect(line["path"] == .string("\(collection)/\(id)"))
+                let log = try await server.log()
+                #expect(log["metadata_requests"]?.arrayValue?.count == 1)
+                #expect(
+                    standIn.accessLog().contains(
+                        #"databases/(default)/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#))
+            }
+        }
+    }
+
+    /// Without `--ca-bundle` the stand-in's certificate is not trusted: TLS verification fails and nothing is
+    /// written.
+    @Test func theSystemTrustStoreDoesNotTrustTheStandIn() async throws {
+        try await LoopbackAuthServer.with { server in
+            let folder = try await Self.keyFolder(server, label: "cli-prod-untrusted")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await ProductionStandIn.with(emulatorHost: EmulatorEnvironment.requireHost()) { standIn in
+                let result = try await CLIProcess(
+                    [
+                        "set", "fruits/kiwi", "{}", "--credentials", folder.appendingPathComponent("key.json").path,
+                        "--endpoint", standIn.baseURL,
+                    ],
+                    environment: CLIEnvironment.production(home: folder.path)
+                ).finish()
+                #expect(result.status == 1)
+                #expect(
+                    result.stderr.hasSuffix(
+                        "error: failed-precondition: TLS certificate verification failed: \(standIn.baseURL)"
+                            + "/v1/projects/demo-sa-project/databases/(default)/documents:commit "
+                            + "(SSL certificate problem: unable to get local issuer certificate)\n"), "\(result.stderr)"
+                )
+            }
+        }
+    }
+}
+
+/// Production Firestore played on loopback: nginx with TLS and HTTP/2 (a throwaway CA's certificate for
+/// `127.0.0.1`, made by ``TLSGRPCProxy/makeCertificates(in:)``) in front of the emulator. A request whose
+/// `Authorization` is not `Bearer ya29.…` gets 401 `UNAUTHENTICATED`, as production answers a missing or
+/// malformed token; the others go to the emulator with `Bearer owner` instead of their token (the emulator
+/// refuses tokens that are not JWTs). The access log line of each request is
+/// `METHOD URI PROTOCOL STATUS "AUTHORIZATION"`.
+struct ProductionStandIn {
+    /// `https://127.0.0.1:PORT`.
+    let baseURL: String
+    /// The CA that signed the stand-in's certificate.
+    let caBundlePath: String
+    let folder: URL
+    private let process: Process
+
+    /// The CLI options that reach it: `--endpoint` and `--ca-bundle`.
+    var arguments: [String] { ["--endpoint", baseURL, "--ca-bundle", caBundlePath] }
+
+    static func configuration(port: Int, emulatorHost: String, folder: URL) -> String {
+        let prefix = folder.path
+        let unauthenticated =
+            #"{"error":{"code":401,"message":"Request is missing required authentication credential.","#
+            + #""status":"UNAUTHENTICATED"}}"#
+        return """
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log info;
+            events { worker_connections 128; }
+            http {
+                log_format withtoken '$request_method $request_uri $server_protocol $status "$http_authorization"';
+                access_log \(prefix)/access.log withtoken;
+                client_body_temp_path \(prefix)/client_body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+                client_max_body_size 0;
+                server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(prefix)/server.pem;
+                    ssl_certificate_key \(prefix)/server-key.pem;
+                    location /google.firestore.v1.Firestore/ {
+                        if ($http_authorization !~ "^Bearer ya29[.]") { return 401; }
+                        grpc_set_header Authorization "Bearer owner";
+                        grpc_pass grpc://\(emulatorHost);
+                        grpc_read_timeout 1h;
+                        grpc_send_timeout 1h;
+                    }
+                    location /v1/ {
+                        default_type application/json;
+                        if ($http_authorization !~ "^Bearer ya29[.]") { return 401 '\(unauthenticated)'; }
+                        proxy_set_header Authorization "Bearer owner";
+                        proxy_pass http://\(emulatorHost);
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                    }
+                }
+            }
+
+            """
+    }
+
+    /// Makes the certificates and the configuration, starts nginx and waits until it listens (a port taken in
+    /// between is retried with another).
+    static func start(emulatorHost: String) async throws -> ProductionStandIn {
+        let nginx = try TLSGRPCProxy.nginxPath()
+        let folder = try OpenSSLTool.temporaryFolder("production-stand-in")
+        do {
+            try await TLSGRPCProxy.makeCertificates(in: folder)
+            var lastFailure = ""
+            for _ in 0..<3 {
+                let port = closedLoopbackPort()
+                let conf = folder.appendingPathComponent("nginx.conf")
+                try configuration(port: port, emulatorHost: emulatorHost, folder: folder).write(
+                    to: conf, atomically: true, encoding: .utf8)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: nginx)
+                process.arguments = [
+                    "-p", folder.path + "/", "-c", conf.path, "-e", folder.appendingPathComponent("error.log").path,
+                    "-g", "daemon off;",
+                ]
+                process.standardInput = FileHandle.nullDevice
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let listening: Bool
+                do {
+                    listening = try await TLSGRPCProxy.waitUntilListening(process, port: port)
+                } catch {
+                    await TLSGRPCProxy.finish(process)
+                    throw error
+                }
+                if listening {
+                    return ProductionStandIn(
+                        baseURL: "https://127.0.0.1:\(port)",
+                        caBundlePath: folder.appendingPathComponent("ca.pem").path, folder: folder, process: process)
+                }
+                await TLSGRPCProxy.finish(process)
+                lastFailure =
+                    (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                if !lastFailure.contains("Address already in use") { break }
+            }
+            throw TLSGRPCProxy.Failure(description: "nginx did not start; its error log:\n\(lastFailure)")
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// What nginx logged of the requests it finished.
+    func accessLog() -> String {
+        (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `body` with a fresh stand-in, then stops it whether `body` returned or threw.
+    static func with(emulatorHost: String, _ body: (ProductionStandIn) async throws -> Void) async throws {
+        let standIn = try await start(emulatorHost: emulatorHost)
+        do {
+            try await body(standIn)
+        } catch {
+            await standIn.stop()
+            throw error
+        }
+        await standIn.stop()
+    }
+
+    /// Ends nginx, waits for its exit, removes its folder.
+    func stop() async {
+        await TLSGRPCProxy.finish(process)
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
