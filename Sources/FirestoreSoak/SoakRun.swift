@@ -65,7 +65,7 @@ enum SoakRun {
             } catch {
                 failure = "\(error)"
             }
-            try? await items.document("marker").setData(["n": .integer(Int64.max)])
+            _ = try? await items.document("marker").setData(["n": .integer(Int64.max)])
             return (step, failure)
         }
 

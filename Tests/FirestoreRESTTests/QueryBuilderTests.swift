@@ -143,18 +143,23 @@ import Testing
                                      {"alias":"aggregate_1","sum":{"field":{"fieldPath":"pop"}}},
                                      {"alias":"aggregate_2","avg":{"field":{"fieldPath":"pop"}}}]}
                     """))
-        let snapshot = try query.decode(
-            json(
-                """
-                [{"result":{"aggregateFields":{"aggregate_0":{"integerValue":"2"},"aggregate_1":{"integerValue":"5"},
-                  "aggregate_2":{"doubleValue":2.5}}},"readTime":"2024-05-01T00:00:00Z"}]
-                """))
+        let snapshot = try AggregateQuerySnapshot(
+            query: query,
+            response: RunAggregationQueryResponse(
+                decoding: json(
+                    """
+                    [{"result":{"aggregateFields":{"aggregate_0":{"integerValue":"2"},"aggregate_1":{"integerValue":"5"},
+                      "aggregate_2":{"doubleValue":2.5}}},"readTime":"2024-05-01T00:00:00Z"}]
+                    """)))
         #expect(snapshot.count == 2)
         #expect(snapshot.get(.sum("pop")) == .integer(5))
         #expect(snapshot.get(.average("pop")) == .double(2.5))
         #expect(snapshot.readTime == ts(1_714_521_600))
         #expect(throws: FirestoreError.self) {
-            try query.decode(json(#"[{"result":{"aggregateFields":{"aggregate_0":{"integerValue":"2"}}}}]"#))
+            try AggregateQuerySnapshot(
+                query: query,
+                response: RunAggregationQueryResponse(
+                    decoding: json(#"[{"result":{"aggregateFields":{"aggregate_0":{"integerValue":"2"}}}}]"#)))
         }
     }
 

@@ -162,7 +162,8 @@ struct BatchGetDecodingTests {
         #expect(
             response
                 == BatchGetResponse(
-                    found: [:], missing: ["projects/p/databases/(default)/documents/c/x"], readTime: may1Midnight))
+                    found: [:], missing: ["projects/p/databases/(default)/documents/c/x"], readTime: may1Midnight,
+                    transaction: "ESUAAAAAAAAA"))
     }
 
     @Test func errorAfterFound() throws {

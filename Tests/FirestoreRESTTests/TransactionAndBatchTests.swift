@@ -9,7 +9,11 @@ import Testing
 /// `listCollectionIds`, on a scripted transport.
 @Suite(.timeLimit(.minutes(2))) struct WriteBatchTests {
     @Test func commitsAllWritesInOneRequest() async throws {
-        let transport = ScriptedTransport { _, _ in .init(status: 200, body: Data(#"{"writeResults":[{},{},{}]}"#.utf8))
+        let transport = ScriptedTransport { _, _ in
+            .ok([
+                "writeResults": [["updateTime": "2024-01-01T00:00:02Z"], ["updateTime": "2024-01-01T00:00:02Z"], [:]],
+                "commitTime": "2024-01-01T00:00:02Z",
+            ])
         }
         let db = try transport.firestore()
         let batch = db.batch()
@@ -75,13 +79,16 @@ import Testing
     static let document =
         #"{"name":"projects/p/databases/(default)/documents/c/n","fields":{"v":{"integerValue":"41"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
 
-    /// begin → batchGet with the transaction → commit with the transaction; the closure's result returns.
-    @Test func readsAndCommitsWithTheTransaction() async throws {
+    /// The first read begins the transaction (batchGet with `newTransaction`, its ID in the first element), the
+    /// commit uses that ID: two requests, no beginTransaction; the closure's result returns.
+    @Test func firstReadBeginsTheTransactionAndTheCommitUsesItsID() async throws {
         let transport = ScriptedTransport { request, _ in
-            if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": "VDE="]) }
             if request.url.hasSuffix(":batchGet") {
                 return .init(
-                    status: 200, body: Data("[{\"found\":\(Self.document),\"readTime\":\"2024-01-01T00:00:01Z\"}]".utf8)
+                    status: 200,
+                    body: Data(
+                        "[{\"transaction\":\"VDE=\"},{\"found\":\(Self.document),\"readTime\":\"2024-01-01T00:00:01Z\"}]"
+                            .utf8)
                 )
             }
             return .ok(["writeResults": [["updateTime": "2024-01-01T00:00:02Z"]]])
@@ -95,22 +102,22 @@ import Testing
             return value + 1
         }
         #expect(result == 42)
-        #expect(transport.calls == ["POST :beginTransaction", "POST :batchGet", "POST :commit"])
-        #expect(transport.bodies[0] == ["options": ["readWrite": .object([:])]])
+        #expect(transport.calls == ["POST :batchGet", "POST :commit"])
         #expect(
-            transport.bodies[1] == [
-                "documents": ["projects/p/databases/(default)/documents/c/n"], "transaction": "VDE=",
+            transport.bodies.first == [
+                "documents": ["projects/p/databases/(default)/documents/c/n"],
+                "newTransaction": ["readWrite": .object([:])],
             ])
-        #expect(transport.bodies[2]["transaction"] == "VDE=")
-        #expect(transport.bodies[2]["writes"]?.arrayValue?.count == 1)
+        #expect(transport.bodies.last?["transaction"] == "VDE=")
+        #expect(transport.bodies.last?["writes"]?.arrayValue?.count == 1)
     }
 
     @Test func missingDocumentReadsAsNotExisting() async throws {
         let transport = ScriptedTransport { request, _ in
-            if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": "VDE="]) }
             if request.url.hasSuffix(":batchGet") {
                 return .ok([
-                    ["missing": "projects/p/databases/(default)/documents/c/none", "readTime": "2024-01-01T00:00:01Z"]
+                    ["transaction": "VDE="],
+                    ["missing": "projects/p/databases/(default)/documents/c/none", "readTime": "2024-01-01T00:00:01Z"],
                 ])
             }
             return .ok([:])
@@ -124,11 +131,17 @@ import Testing
     }
 
     /// An ABORTED commit rolls its transaction back (releasing locks the server may still hold) and runs the
-    /// closure again in a new transaction that names the aborted one.
+    /// closure again in a new transaction that names the aborted one. Without reads, each attempt begins its
+    /// transaction at the commit.
     @Test func abortedCommitRetriesTheClosure() async throws {
         let transport = ScriptedTransport { request, index in
             if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
             if index == 1 { return .error(409, "ABORTED", "Transaction lock timeout.") }
+            if request.url.hasSuffix(":commit") {
+                return .ok([
+                    "writeResults": [["updateTime": "2024-01-01T00:00:02Z"]], "commitTime": "2024-01-01T00:00:02Z",
+                ])
+            }
             return .ok([:])
         }
         let db = try transport.firestore(clock: CountingClock())
@@ -206,11 +219,30 @@ import Testing
 
     struct UserError: Error, Equatable {}
 
-    /// The closure's own error rolls back and is rethrown; nothing is committed, nothing retried.
+    /// The closure's own error rolls back the transaction its read began and is rethrown; nothing is
+    /// committed, nothing retried.
     @Test func throwingClosureRollsBack() async throws {
         let transport = ScriptedTransport { request, _ in
-            request.url.hasSuffix(":beginTransaction") ? .ok(["transaction": "VDE="]) : .ok([:])
+            if request.url.hasSuffix(":batchGet") {
+                return .ok([["transaction": "VDE="], ["missing": "projects/p/databases/(default)/documents/c/d"]])
+            }
+            return .ok([:])
         }
+        let db = try transport.firestore()
+        await #expect(throws: UserError.self) {
+            try await db.runTransaction { transaction in
+                _ = try await transaction.getDocument(db.document("c/d"))
+                try transaction.setData(["a": 1], forDocument: db.document("c/d"))
+                throw UserError()
+            }
+        }
+        #expect(transport.calls == ["POST :batchGet", "POST :rollback"])
+        #expect(transport.bodies.last == ["transaction": "VDE="])
+    }
+
+    /// A closure that throws before reading began no transaction: nothing is sent at all.
+    @Test func throwingClosureWithoutReadsSendsNothing() async throws {
+        let transport = ScriptedTransport { _, _ in .ok([:]) }
         let db = try transport.firestore()
         await #expect(throws: UserError.self) {
             try await db.runTransaction { transaction in
@@ -218,8 +250,7 @@ import Testing
                 throw UserError()
             }
         }
-        #expect(transport.calls == ["POST :beginTransaction", "POST :rollback"])
-        #expect(transport.bodies[1] == ["transaction": "VDE="])
+        #expect(transport.calls == [])
     }
 
     @Test func readAfterWriteIsRefused() async throws {
@@ -235,7 +266,7 @@ import Testing
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("all its reads before its writes") == true)
-        #expect(transport.calls == ["POST :beginTransaction", "POST :rollback"])
+        #expect(transport.calls == [])
     }
 
     @Test func transactionIsUnusableAfterItsClosure() async throws {

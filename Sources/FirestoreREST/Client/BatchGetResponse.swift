@@ -13,6 +13,8 @@ package struct BatchGetResponse: Sendable, Hashable {
     package var missing: [String]
     /// The newest `readTime` of the stream.
     package var readTime: Timestamp?
+    /// The ID of the transaction a `newTransaction` read began, or `nil`.
+    package var transaction: String?
     /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
     package var responseBytes: Int = 0
 }

@@ -58,25 +58,31 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
         return reference
     }
 
+    /// Creates a document with a random ID holding `data`, as ``addDocument(data:)``, and returns the server's
+    /// ``WriteResult`` with the reference, as the Python server SDK's `CollectionReference.add` returns its
+    /// `(update_time, document_ref)` (https://cloud.google.com/python/docs/reference/firestore/latest/collection).
+    /// - Returns: the new document's reference and the commit's result for it (its `updateTime`, the results of
+    ///   its field transforms).
+    /// - Throws: as ``addDocument(data:)``.
+    @discardableResult
+    public func add(_ data: [String: WriteValue])
+        async throws -> (reference: DocumentReference, writeResult: WriteResult)
+    {
+        let reference = document()
+        let response = try await firestore.commit([try reference.createWrite(data)])
+        guard let result = response.writeResults.first else {
+            throw FirestoreError(code: .internal, message: "commit of \(reference.path) returned no write result")
+        }
+        return (reference, result)
+    }
+
     /// Every document of the collection in document-ID order: GET `/v1/{parent}/{collectionId}`, following
     /// `nextPageToken` until the server sends none (`ValueRoundTripLiveTests.listDocumentsFollowsPageTokens`).
     /// - Parameter pageSize: documents per request (1 ... 1000).
     /// - Throws: ``FirestoreError`` for an invalid path or a server or transport failure; `.internal` when a
     ///   page is malformed or the server repeats a page token.
     public func listDocuments(pageSize: Int = 300) async throws -> [DocumentSnapshot] {
-        let resolved = try pathResult.get()
-        let firestore = self.firestore
-        return try await firestore.collectPages("list \(path)", listKey: "documents") { pageToken in
-            var query = [("pageSize", String(max(1, min(pageSize, 1000))))]
-            if let pageToken { query.append(("pageToken", pageToken)) }
-            return try await firestore.call("GET", firestore.encodedName(of: resolved), query: query)
-        } decode: { element, position in
-            do throws(FirestoreError) {
-                return DocumentSnapshot(firestore: firestore, document: try Document(restJSON: element))
-            } catch {
-                throw FirestoreError(code: .internal, message: "list \(path) element \(position): \(error.message)")
-            }
-        }
+        try await listDocuments(pageSize: pageSize, orderBy: [], fieldMask: nil, showMissing: false)
     }
 
     public var description: String { "CollectionReference(\(path))" }

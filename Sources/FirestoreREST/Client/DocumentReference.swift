@@ -90,6 +90,29 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Reads only the fields in `fieldMask`, or the document as it was at `readTime`: one batchGet (REST
+    /// reference: `projects.databases.documents.batchGet`, body members `mask` and `readTime`), as the Node SDK
+    /// reads a document (`DocumentReference.get`, `Firestore.getAll` with `fieldMask`). The emulator refuses
+    /// `readTime` on a GET ("Only timestamps past epoch are supported."), so a GET is sent only when both are
+    /// `nil` (then this is ``getDocument()``). A missing document (or one that did not exist at `readTime`) is a
+    /// snapshot with `exists == false`.
+    /// - Parameters:
+    ///   - fieldMask: the fields to return (a field not in the document is left out); `nil` for all, `[]` for none.
+    ///   - readTime: read as of this time (microsecond precision, within the last hour in production: the REST
+    ///     reference's `readTime` rule), or now.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid path; `.failedPrecondition` from the server
+    ///   for a `readTime` too old; otherwise the server's or the transport's error (`ReadOptionsLiveTests`).
+    public func getDocument(fieldMask: [FieldPath]? = nil, readTime: Timestamp? = nil) async throws
+        -> DocumentSnapshot
+    {
+        guard fieldMask != nil || readTime != nil else { return try await getDocument() }
+        let snapshots = try await firestore.getAll([self], fieldMask: fieldMask, readTime: readTime)
+        guard let snapshot = snapshots.first else {
+            throw FirestoreError(code: .internal, message: "batchGet returned no result for \(path)")
+        }
+        return snapshot
+    }
+
     /// Writes `data` to the document, creating it if needed: one commit (REST reference:
     /// `projects.databases.documents.commit`).
     ///
@@ -98,36 +121,48 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// and every `FieldValue.delete()`, never a transform (`set-mergeall*`, `set-del-mergeall`). Sentinels
     /// become `updateTransforms`. Plain `[String: FirestoreValue]` data converts with
     /// `[String: WriteValue](fields)`.
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or data that breaks a
     ///   rule of ``WriteValue`` (e.g. `FieldValue.delete()` without `merge`, `set-del-wo-merge`); otherwise the
     ///   server's or the transport's error.
-    public func setData(_ data: [String: WriteValue], merge: Bool = false) async throws {
+    @discardableResult
+    public func setData(_ data: [String: WriteValue], merge: Bool = false) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: merge ? .mergeAll : .overwrite))
     }
 
     /// Writes only the fields named by dotted paths in `mergeFields` (`"stats.kcal"`), creating the document if
     /// needed; data outside them is ignored, sentinels outside them too (`set-merge*`, `set-st-nomerge`).
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: ``FirestoreError`` `.invalidArgument` before sending when a merge field is not in `data`
     ///   (`set-merge-present`), one prefixes another (`set-merge-prefix`), a `FieldValue.delete()` is not
     ///   exactly at a merge field (`set-del-nomerge`, `set-del-nonleaf`), or a path is malformed; otherwise the
     ///   server's or the transport's error.
-    public func setData(_ data: [String: WriteValue], mergeFields: [String]) async throws {
+    @discardableResult
+    public func setData(_ data: [String: WriteValue], mergeFields: [String]) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: .mergeFields(WriteEncoder.dottedPaths(mergeFields))))
     }
 
     /// Writes only the fields named by `mergeFields`; as the dotted `[String]` form.
     /// A ``FieldPath`` names a field whose name holds dots or other special characters (`set-merge-fp`).
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as the dotted form.
-    public func setData(_ data: [String: WriteValue], mergeFields: [FieldPath]) async throws {
+    @discardableResult
+    public func setData(_ data: [String: WriteValue], mergeFields: [FieldPath]) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: .mergeFields(mergeFields)))
     }
 
     /// Creates the document with `data`; fails if it exists (`create-*`: a set with
     /// `currentDocument.exists = false`).
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: ``FirestoreError`` `.alreadyExists` when the document exists; `.invalidArgument` before sending
     ///   for an invalid path or data (`FieldValue.delete()` is refused, `create-nodel`); otherwise the server's or
     ///   the transport's error.
-    public func create(_ data: [String: WriteValue]) async throws {
+    @discardableResult
+    public func create(_ data: [String: WriteValue]) async throws -> WriteResult {
         try await commitOne(createWrite(data))
     }
 
@@ -140,27 +175,40 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   - fields: dotted field paths and their new values or sentinels.
     ///   - precondition: `nil` means `exists: true`; `.updateTime(t)` replaces it (`update-uptime`);
     ///     `.exists(false)` is refused (`update-exists-false-precond`).
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: ``FirestoreError`` `.notFound` when the document does not exist, `.failedPrecondition` for an
     ///   `updateTime` mismatch; `.invalidArgument` before sending for no fields, a key that is empty, has an empty
     ///   segment or one of `~*/[]` (`update-badchar`), one key that is a prefix of another (`update-prefix-*`),
     ///   or a misplaced sentinel.
-    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws {
+    @discardableResult
+    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws
+        -> WriteResult
+    {
         try await commitOne(updateWrite(dottedFields: fields, precondition: precondition))
     }
 
     /// Updates fields named by ``FieldPath`` (segments are literal, never split: `update-paths-fp-nosplit`);
     /// see ``updateData(_:precondition:)``.
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as ``updateData(_:precondition:)``.
-    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws {
+    @discardableResult
+    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws
+        -> WriteResult
+    {
         try await commitOne(updateWrite(Array(fields), precondition: precondition))
     }
 
     /// Updates fields given as ordered path–value pairs (the `update-paths-*` conformance form). Unlike a
     /// dictionary literal, which traps on a repeated key, a repeated path here is reported as an error
     /// (`update-paths-fp-dup`).
+    /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
+    ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as ``updateData(_:precondition:)``.
+    @discardableResult
     public func updateData(pathsAndValues: [(FieldPath, WriteValue)], precondition: Precondition? = nil)
-        async throws
+        async throws -> WriteResult
     {
         try await commitOne(updateWrite(pathsAndValues, precondition: precondition))
     }
@@ -169,9 +217,12 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// (`delete-*`).
     /// - Parameter precondition: `.exists(true)` to fail on a missing document, `.updateTime(t)` to fail when
     ///   the document changed since `t`.
+    /// - Returns: the server's ``WriteResult``: no `updateTime` (the server sends none for a delete), the commit
+    ///   time as its `writeTime`.
     /// - Throws: ``FirestoreError`` `.notFound` / `.failedPrecondition` when the precondition fails,
     ///   `.invalidArgument` for an invalid path, or a server or transport failure.
-    public func delete(precondition: Precondition? = nil) async throws {
+    @discardableResult
+    public func delete(precondition: Precondition? = nil) async throws -> WriteResult {
         try await commitOne(deleteWrite(precondition: precondition))
     }
 
@@ -183,13 +234,35 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``FirestoreError`` for an invalid path, a server or transport failure, or `.internal` when the
     ///   server repeats a page token.
     public func listCollectionIds(pageSize: Int = 300) async throws -> [String] {
-        try await firestore.listCollectionIds(parent: resourcePath(), pageSize: pageSize)
+        try await firestore.listCollectionIds(parent: resourcePath(), pageSize: pageSize, readTime: nil)
+    }
+
+    /// The subcollections of this document as they were at `readTime`, every page; see
+    /// ``listCollectionIds(pageSize:)`` and ``Firestore/listCollectionIds(pageSize:readTime:)``.
+    /// - Throws: as ``listCollectionIds(pageSize:)``; `.failedPrecondition` from the server for a `readTime` too
+    ///   old.
+    public func listCollectionIds(pageSize: Int = 300, readTime: Timestamp?) async throws -> [String] {
+        try await firestore.listCollectionIds(parent: resourcePath(), pageSize: pageSize, readTime: readTime)
+    }
+
+    /// One page of this document's subcollection IDs; see
+    /// ``Firestore/listCollectionIds(pageToken:pageSize:readTime:)``.
+    /// - Throws: as ``listCollectionIds(pageSize:)``.
+    public func listCollectionIds(pageToken: String?, pageSize: Int = 300, readTime: Timestamp? = nil)
+        async throws -> ListCollectionIdsResponse
+    {
+        try await firestore.listCollectionIdsPage(
+            parent: resourcePath(), pageToken: pageToken, pageSize: pageSize, readTime: readTime)
     }
 
     // MARK: - Write encoding shared with WriteBatch and Transaction
 
-    private func commitOne(_ write: Write) async throws {
-        _ = try await firestore.commit([write])
+    /// Commits `write` alone and returns its result.
+    private func commitOne(_ write: Write) async throws -> WriteResult {
+        guard let result = try await firestore.commit([write]).writeResults.first else {
+            throw FirestoreError(code: .internal, message: "commit of \(path) returned no write result")
+        }
+        return result
     }
 
     func setWrite(_ data: [String: WriteValue], merge: SetMergeOption) throws(FirestoreError) -> Write {

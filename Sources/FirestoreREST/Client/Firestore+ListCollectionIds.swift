@@ -1,3 +1,11 @@
+/// One page of collection IDs (REST `ListCollectionIdsResponse`).
+public struct ListCollectionIdsResponse: Sendable, Hashable {
+    /// The page's collection IDs, sorted.
+    public let collectionIds: [String]
+    /// The token for the next page, or `nil` on the last page.
+    public let nextPageToken: String?
+}
+
 extension Firestore {
     /// The names of the top-level collections, sorted: POST `/v1/{database}/documents:listCollectionIds`,
     /// following `nextPageToken` to the end (REST reference: `projects.databases.documents.listCollectionIds`;
@@ -6,22 +14,78 @@ extension Firestore {
     /// - Throws: ``FirestoreError`` from the server or the transport, or `.internal` when a page is malformed or
     ///   the server repeats a page token.
     public func listCollectionIds(pageSize: Int = 300) async throws -> [String] {
-        try await listCollectionIds(parent: .root, pageSize: pageSize)
+        try await listCollectionIds(parent: .root, pageSize: pageSize, readTime: nil)
+    }
+
+    /// The top-level collections as they were at `readTime` (REST `ListCollectionIdsRequest.readTime`), every
+    /// page; see ``listCollectionIds(pageSize:)``.
+    /// - Parameters:
+    ///   - pageSize: IDs per request (1 ... 1000).
+    ///   - readTime: read as of this time (within the last hour in production), or `nil` for now.
+    /// - Throws: as ``listCollectionIds(pageSize:)``; `.failedPrecondition` from the server for a `readTime` too
+    ///   old.
+    public func listCollectionIds(pageSize: Int = 300, readTime: Timestamp?) async throws -> [String] {
+        try await listCollectionIds(parent: .root, pageSize: pageSize, readTime: readTime)
+    }
+
+    /// One page of the top-level collection IDs, for callers that page themselves.
+    /// - Parameters:
+    ///   - pageToken: `nil` for the first page, then the previous page's
+    ///     ``ListCollectionIdsResponse/nextPageToken``.
+    ///   - pageSize: IDs per request (1 ... 1000).
+    ///   - readTime: read as of this time, or `nil` for now (keep it the same on every page).
+    /// - Throws: as ``listCollectionIds(pageSize:readTime:)``.
+    public func listCollectionIds(pageToken: String?, pageSize: Int = 300, readTime: Timestamp? = nil)
+        async throws -> ListCollectionIdsResponse
+    {
+        try await listCollectionIdsPage(parent: .root, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
     }
 
     /// The collection IDs directly below `parent` (the root or a document), every page.
-    func listCollectionIds(parent: ResourcePath, pageSize: Int) async throws -> [String] {
-        try await collectPages("listCollectionIds of \"\(parent)\"", listKey: "collectionIds") { pageToken in
-            var body: [String: JSONValue] = ["pageSize": .integer(Int64(max(1, min(pageSize, 1000))))]
-            if let pageToken { body["pageToken"] = .string(pageToken) }
-            return try await call("POST", encodedName(of: parent) + ":listCollectionIds", body: .object(body))
-        } decode: { element, position in
-            guard case .string(let id) = element else {
-                throw FirestoreError(
-                    code: .internal,
-                    message: "listCollectionIds of \"\(parent)\": element \(position) is a \(element.typeName)")
-            }
-            return id
+    func listCollectionIds(parent: ResourcePath, pageSize: Int, readTime: Timestamp?) async throws -> [String] {
+        let what = Self.listCollectionIdsWhat(parent)
+        return try await collectPages(what, listKey: "collectionIds") { pageToken in
+            try await sendListCollectionIds(
+                parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
+        } decode: { element, position throws(FirestoreError) in
+            try Self.collectionID(element, position: position, what: what)
         }
+    }
+
+    /// One page of the collection IDs directly below `parent`.
+    func listCollectionIdsPage(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)
+        async throws -> ListCollectionIdsResponse
+    {
+        let what = Self.listCollectionIdsWhat(parent)
+        let page = try await sendListCollectionIds(
+            parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
+        var ids: [String] = []
+        for (position, element) in try Self.pageElements(page, what: what, listKey: "collectionIds").enumerated() {
+            ids.append(try Self.collectionID(element, position: position, what: what))
+        }
+        return ListCollectionIdsResponse(
+            collectionIds: ids, nextPageToken: try Self.nextPageToken(of: page, what: what))
+    }
+
+    private func sendListCollectionIds(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)
+        async throws -> JSONValue
+    {
+        var body: [String: JSONValue] = ["pageSize": .integer(Int64(max(1, min(pageSize, 1000))))]
+        if let pageToken { body["pageToken"] = .string(pageToken) }
+        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
+        return try await call("POST", encodedName(of: parent) + ":listCollectionIds", body: .object(body))
+    }
+
+    private static func listCollectionIdsWhat(_ parent: ResourcePath) -> String {
+        "listCollectionIds of \"\(parent)\""
+    }
+
+    private static func collectionID(_ element: JSONValue, position: Int, what: String) throws(FirestoreError)
+        -> String
+    {
+        guard case .string(let id) = element else {
+            throw FirestoreError(code: .internal, message: "\(what): element \(position) is a \(element.typeName)")
+        }
+        return id
     }
 }

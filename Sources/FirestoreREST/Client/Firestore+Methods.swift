@@ -16,15 +16,19 @@ extension Firestore {
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///   - priority: how urgently the request needs a connection: ``HTTPRequest/Priority/background`` for a
     ///     change feed's polls.
-    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when both `readTime` and `transaction` are
-    ///   given; the server's error (also one that arrives as an element after some documents), or `.internal`
-    ///   naming the element index when an element is malformed, or when the body is empty.
+    ///   - newTransaction: begin a transaction of this mode with this read (REST `newTransaction`); the
+    ///     response's ``RunQueryResponse/transaction`` is its ID, for the reads and the commit that follow.
+    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending when more than one of `readTime`,
+    ///   `transaction` and `newTransaction` is given; the server's error (also one that arrives as an element after
+    ///   some documents), or `.internal` naming the element index when an element is malformed, or when the body
+    ///   is empty.
     package func runQuery(
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
-        priority: HTTPRequest.Priority = .normal
+        newTransaction: TransactionMode? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
-        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
+        try Self.addConsistency(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
         let (decoded, bytes) = try await callDecoding(
             "POST", encodedName(of: parent) + ":runQuery", body: .object(body), priority: priority
         ) { (data) throws(FirestoreError) in try Self.decodeRunQuery(body: data) }
@@ -86,6 +90,7 @@ extension Firestore {
         throws(FirestoreError)
     {
         try noteReadTime(element, position: position, into: &result.readTime)
+        try noteTransaction(element, position: position, method: "runQuery", into: &result.transaction)
         if let skipped = element["skippedResults"] {
             // An int32 in proto3 JSON: a number or a decimal string, never negative.
             let count: Int?
@@ -131,16 +136,18 @@ extension Firestore {
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///     This is how a transaction reads a document: the emulator hangs on a GET with `?transaction=`
     ///     (REST reference: `BatchGetDocumentsRequest.transaction`).
-    ///   - priority: how urgently the request needs a connection: ``HTTPRequest/Priority/background`` for a
-    ///     change feed's polls.
-    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:priority:)``.
+    ///   - priority: as for runQuery.
+    ///   - newTransaction: begin a transaction of this mode with this read; the response's
+    ///     ``BatchGetResponse/transaction`` is its ID (the emulator sends it as a first element of its own).
+    /// - Throws: ``FirestoreError`` as ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``.
     package func batchGet(
         names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil,
-        priority: HTTPRequest.Priority = .normal
+        newTransaction: TransactionMode? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
-        try Self.addConsistency(readTime: readTime, transaction: transaction, to: &body)
+        try Self.addConsistency(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
         let (json, bytes) = try await callMeasured(
             "POST", database.documentsRoot + ":batchGet", body: .object(body), priority: priority)
         guard bytes > 0 else {
@@ -158,6 +165,7 @@ extension Firestore {
         var result = BatchGetResponse(found: [:], missing: [], readTime: nil)
         for (position, element) in elements.enumerated() {
             try noteReadTime(element, position: position, into: &result.readTime)
+            try noteTransaction(element, position: position, method: "batchGet", into: &result.transaction)
             if let found = element["found"] {
                 do {
                     let document = try Document(restJSON: found)
@@ -189,7 +197,8 @@ extension Firestore {
     /// - Throws: ``FirestoreError``, e.g. `.notFound` for an update of a missing document, `.alreadyExists`
     ///   for a create of an existing one, `.failedPrecondition` for an `updateTime` mismatch, `.aborted` when a
     ///   transaction lost a conflict (retry it whole), `.invalidArgument` for a transaction that is closed, or
-    ///   before sending for a write that cannot carry ``serverTimestampField``.
+    ///   before sending for a write that cannot carry ``serverTimestampField``; `.internal` when the response does
+    ///   not hold one well-formed result per write (the commit was applied).
     @discardableResult
     package func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
         let writes = try stampingServerTime(writes)
@@ -198,20 +207,15 @@ extension Firestore {
         let json = try await call(
             "POST", database.documentsRoot + ":commit", body: .object(body),
             priority: transaction == nil ? .normal : .high)
-        var response = CommitResponse(updateTimes: [], commitTime: nil)
-        if case .string(let text)? = json["commitTime"] { response.commitTime = try? Timestamp(rfc3339: text) }
-        for result in json["writeResults"]?.arrayValue ?? [] {
-            response.updateTimes.append(result["updateTime"]?.stringValue.flatMap { try? Timestamp(rfc3339: $0) })
-        }
-        return response
+        return try CommitResponse(decoding: json, writeCount: writes.count)
     }
 
     /// beginTransaction: POST `/v1/{database}/documents:beginTransaction` (REST reference:
     /// `projects.databases.documents.beginTransaction`). Most code wants ``runTransaction(maxAttempts:isolation:_:)``,
     /// which begins, retries and commits.
     /// - Returns: the transaction ID (base64), for `transaction:` of
-    ///   ``batchGet(names:mask:readTime:transaction:priority:)``,
-    ///   ``runQuery(parent:structuredQuery:readTime:transaction:priority:)``, ``commit(_:transaction:)`` and
+    ///   ``batchGet(names:mask:readTime:transaction:newTransaction:priority:)``,
+    ///   ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``, ``commit(_:transaction:)`` and
     ///   ``rollback(transaction:)``.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
     package func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
@@ -233,15 +237,33 @@ extension Firestore {
             priority: .high)
     }
 
-    /// Adds the consistency selector (`readTime` or `transaction`, a oneof) to a read request body.
-    static func addConsistency(readTime: Timestamp?, transaction: String?, to body: inout [String: JSONValue])
-        throws(FirestoreError)
-    {
-        if readTime != nil && transaction != nil {
-            throw .invalidArgument("a read takes a readTime or a transaction, not both")
+    /// Adds the consistency selector (`readTime`, `transaction` or `newTransaction`, a oneof) to a read request
+    /// body.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` when more than one is given.
+    static func addConsistency(
+        readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode? = nil,
+        to body: inout [String: JSONValue]
+    ) throws(FirestoreError) {
+        let given = [readTime != nil, transaction != nil, newTransaction != nil].filter { $0 }.count
+        guard given <= 1 else {
+            throw .invalidArgument("a read takes one of readTime, transaction and newTransaction, not several")
         }
         if let readTime { body["readTime"] = .string(readTime.rfc3339) }
         if let transaction { body["transaction"] = .string(transaction) }
+        if let newTransaction { body["newTransaction"] = newTransaction.restJSON }
+    }
+
+    /// Notes the `transaction` of a stream element (the ID a `newTransaction` read began).
+    /// - Throws: ``FirestoreError`` `.internal` when it is not a non-empty string.
+    static func noteTransaction(_ element: JSONValue, position: Int, method: String, into id: inout String?)
+        throws(FirestoreError)
+    {
+        guard let value = element["transaction"] else { return }
+        guard case .string(let text) = value, !text.isEmpty else {
+            throw FirestoreError(
+                code: .internal, message: "\(method) element \(position): transaction is not a transaction ID")
+        }
+        id = text
     }
 
     /// The elements of a streamed response, or the error element's error.

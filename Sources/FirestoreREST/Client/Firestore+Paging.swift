@@ -19,25 +19,41 @@ extension Firestore {
         var seenTokens: Set<String> = []
         repeat {
             let page = try await fetch(pageToken)
-            switch page[listKey] {
-            case nil: break
-            case .array(let items)?:
-                for (position, item) in items.enumerated() { elements.append(try decode(item, position)) }
-            case let other?:
-                throw FirestoreError(
-                    code: .internal, message: "\(what): \(listKey) is a \(other.typeName), not an array")
+            for (position, item) in try Self.pageElements(page, what: what, listKey: listKey).enumerated() {
+                elements.append(try decode(item, position))
             }
-            switch page["nextPageToken"] {
-            case nil, .string("")?: pageToken = nil
-            case .string(let token)?:
+            pageToken = try Self.nextPageToken(of: page, what: what)
+            if let token = pageToken {
                 guard seenTokens.insert(token).inserted else {
                     throw FirestoreError(code: .internal, message: "\(what): the server repeated page token \(token)")
                 }
-                pageToken = token
-            case let other?:
-                throw FirestoreError(code: .internal, message: "\(what): nextPageToken is a \(other.typeName)")
             }
         } while pageToken != nil
         return elements
+    }
+
+    /// The elements of member `listKey` of one page; none when the member is absent (the server leaves an
+    /// empty list out).
+    /// - Throws: ``FirestoreError`` `.internal` when the member is not an array.
+    static func pageElements(_ page: JSONValue, what: String, listKey: String) throws(FirestoreError) -> [JSONValue] {
+        switch page[listKey] {
+        case nil: return []
+        case .array(let items)?: return items
+        case let other?:
+            let article = ["array", "object"].contains(other.typeName) ? "an" : "a"
+            throw FirestoreError(
+                code: .internal, message: "\(what): \(listKey) is \(article) \(other.typeName), not an array")
+        }
+    }
+
+    /// The page's `nextPageToken`, or `nil` when absent or empty (the last page).
+    /// - Throws: ``FirestoreError`` `.internal` when it is not a string.
+    static func nextPageToken(of page: JSONValue, what: String) throws(FirestoreError) -> String? {
+        switch page["nextPageToken"] {
+        case nil, .string("")?: return nil
+        case .string(let token)?: return token
+        case let other?:
+            throw FirestoreError(code: .internal, message: "\(what): nextPageToken is a \(other.typeName)")
+        }
     }
 }

@@ -46,7 +46,7 @@ extension Firestore {
     package func documentTree(at path: ResourcePath) async throws -> [ResourcePath] {
         if path.isDocument {
             var tree: [ResourcePath] = []
-            for id in try await listCollectionIds(parent: path, pageSize: 300) {
+            for id in try await listCollectionIds(parent: path, pageSize: 300, readTime: nil) {
                 tree += try await documentTree(at: path.appending(id))
             }
             return tree + [path]

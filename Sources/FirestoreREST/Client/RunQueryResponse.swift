@@ -13,6 +13,8 @@ package struct RunQueryResponse: Sendable, Hashable {
     package var readTime: Timestamp?
     /// The total of `skippedResults` (rows an `offset` skipped).
     package var skippedResults: Int
+    /// The ID of the transaction a `newTransaction` read began (the stream's first element), or `nil`.
+    package var transaction: String?
     /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
     package var responseBytes: Int = 0
 }

@@ -18,28 +18,34 @@ extension DocumentReference {
     /// unless ``ExplicitNull`` or ``FirestoreEncoder/nilEncodingStrategy-swift.property`` says otherwise (so
     /// with `merge` a `nil` does not clear a stored field by default:
     /// `CodableFieldCaseTests.c15NullStrategyPutsTheNilFieldInTheMergeMask`).
+    /// - Returns: the server's ``WriteResult`` (see ``setData(_:merge:)``).
     /// - Throws: `EncodingError` naming the document and field before sending (a value that does not encode as
     ///   a map, `UInt64` above `Int64.max`); ``FirestoreError`` `.invalidArgument` for data Firestore refuses
     ///   (an array inside an array, a reserved field name); otherwise the server's or the transport's error.
+    @discardableResult
     public func setData<T: Encodable>(
         from value: T, merge: Bool = false, encoder: FirestoreEncoder = FirestoreEncoder()
-    ) async throws {
+    ) async throws -> WriteResult {
         try await setData(encoder.encodeForWrite(value, documentPath: path), merge: merge)
     }
 
     /// Writes only the dotted `mergeFields` of `value` (see ``setData(_:mergeFields:)-(_,[String])``).
+    /// - Returns: the server's ``WriteResult``.
     /// - Throws: as ``setData(from:merge:encoder:)``, and as the `mergeFields` rules.
+    @discardableResult
     public func setData<T: Encodable>(
         from value: T, mergeFields: [String], encoder: FirestoreEncoder = FirestoreEncoder()
-    ) async throws {
+    ) async throws -> WriteResult {
         try await setData(encoder.encodeForWrite(value, documentPath: path), mergeFields: mergeFields)
     }
 
     /// Writes only the ``FieldPath`` `mergeFields` of `value`.
+    /// - Returns: the server's ``WriteResult``.
     /// - Throws: as ``setData(from:merge:encoder:)``, and as the `mergeFields` rules.
+    @discardableResult
     public func setData<T: Encodable>(
         from value: T, mergeFields: [FieldPath], encoder: FirestoreEncoder = FirestoreEncoder()
-    ) async throws {
+    ) async throws -> WriteResult {
         try await setData(encoder.encodeForWrite(value, documentPath: path), mergeFields: mergeFields)
     }
 }

@@ -1,6 +1,6 @@
 /// Aggregations over a query, run with runAggregationQuery (REST reference:
 /// `projects.databases.documents.runAggregationQuery`): `try await query.count.getAggregation().count` or
-/// `try await query.aggregate([.count(), .sum("kcal"), .average("kcal")]).getAggregation()`.
+/// `try await query.aggregate([.count(), .sum("kcal", alias: "total"), .average("kcal")]).getAggregation()`.
 public struct AggregateQuery: Sendable {
     /// The query aggregated over.
     public let query: Query
@@ -13,17 +13,29 @@ public struct AggregateQuery: Sendable {
         self.aggregations = aggregations.filter { seen.insert($0).inserted }
     }
 
-    /// The REST `structuredAggregationQuery`; aggregation *i* has alias `aggregate_i`.
+    /// The alias each aggregation's result is stored under, in order: the caller's ``AggregateField/alias``, or
+    /// `aggregate_<i>` for aggregation *i* without one.
+    public var aliases: [String] {
+        aggregations.enumerated().map { index, aggregation in aggregation.alias ?? "aggregate_\(index)" }
+    }
+
+    /// The REST `structuredAggregationQuery`, every aggregation under its alias (``aliases``).
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid query (see ``Query/structuredQuery()``),
-    ///   no aggregation, more than 5, or an invalid field path.
+    ///   no aggregation, more than 5, an invalid field path, an invalid alias, or an alias used twice (the
+    ///   server's rule: "Aggregation aliases contain duplicate alias").
     package func structuredAggregationQuery() throws(FirestoreError) -> JSONValue {
         guard !aggregations.isEmpty else { throw .invalidArgument("an aggregate query needs an aggregation") }
         guard aggregations.count <= 5 else {
             throw .invalidArgument("an aggregate query takes at most 5 aggregations, got \(aggregations.count)")
         }
         var encoded: [JSONValue] = []
-        for (index, aggregation) in aggregations.enumerated() {
-            encoded.append(try aggregation.restJSON(alias: "aggregate_\(index)"))
+        var used: Set<String> = []
+        for (aggregation, alias) in zip(aggregations, aliases) {
+            if aggregation.alias != nil { try AggregateField.checkAlias(alias) }
+            guard used.insert(alias).inserted else {
+                throw .invalidArgument("aggregation alias \"\(alias)\" is used twice (\(aggregation))")
+            }
+            encoded.append(try aggregation.restJSON(alias: alias))
         }
         return ["structuredQuery": try query.structuredQuery(), "aggregations": .array(encoded)]
     }
@@ -32,39 +44,28 @@ public struct AggregateQuery: Sendable {
     /// - Throws: ``FirestoreError`` from encoding before sending, from the server or transport, or
     ///   `.internal` when the response lacks a requested alias or holds a non-numeric value.
     public func getAggregation() async throws -> AggregateQuerySnapshot {
-        let body: JSONValue = ["structuredAggregationQuery": try structuredAggregationQuery()]
-        let firestore = query.firestore
-        let json = try await firestore.call(
-            "POST", firestore.encodedName(of: try query.parentPath()) + ":runAggregationQuery", body: body)
-        return try decode(json)
+        try AggregateQuerySnapshot(query: self, response: try await run(readTime: nil, transaction: nil))
     }
 
-    func decode(_ json: JSONValue) throws(FirestoreError) -> AggregateQuerySnapshot {
-        let elements = try Firestore.streamElements(json, method: "runAggregationQuery")
-        var readTime: Timestamp?
-        var fields: [String: JSONValue] = [:]
-        for (position, element) in elements.enumerated() {
-            try Firestore.noteReadTime(element, position: position, into: &readTime)
-            if let members = element["result"]?["aggregateFields"]?.objectValue {
-                fields.merge(members) { _, new in new }
-            }
-        }
-        var values: [AggregateField: AggregateValue] = [:]
-        for (index, aggregation) in aggregations.enumerated() {
-            let alias = "aggregate_\(index)"
-            guard let json = fields[alias] else {
-                throw FirestoreError(
-                    code: .internal, message: "runAggregationQuery response lacks \(alias) (\(aggregation))")
-            }
-            switch try FirestoreValue(restJSON: json, at: "aggregate \(aggregation)") {
-            case .integer(let number): values[aggregation] = .integer(number)
-            case .double(let number): values[aggregation] = .double(number)
-            case .null: values[aggregation] = .null
-            case let other:
-                throw FirestoreError(code: .internal, message: "aggregate \(aggregation) is a \(other.typeName)")
-            }
-        }
-        return AggregateQuerySnapshot(query: self, values: values, readTime: readTime)
+    /// Runs the aggregation over the documents as they were at `readTime` (REST
+    /// `RunAggregationQueryRequest.readTime`), or now for `nil`.
+    /// - Throws: as ``getAggregation()``; `.failedPrecondition` from the server for a `readTime` too old.
+    public func getAggregation(readTime: Timestamp?) async throws -> AggregateQuerySnapshot {
+        try AggregateQuerySnapshot(query: self, response: try await run(readTime: readTime, transaction: nil))
+    }
+
+    /// Sends the runAggregationQuery request with at most one consistency selector and decodes the stream.
+    /// - Throws: as ``getAggregation()``; `.invalidArgument` when more than one selector is given.
+    func run(readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode? = nil) async throws
+        -> RunAggregationQueryResponse
+    {
+        var body: [String: JSONValue] = ["structuredAggregationQuery": try structuredAggregationQuery()]
+        try Firestore.addConsistency(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
+        let firestore = query.firestore
+        let json = try await firestore.call(
+            "POST", firestore.encodedName(of: try query.parentPath()) + ":runAggregationQuery", body: .object(body))
+        return try RunAggregationQueryResponse(decoding: json)
     }
 }
 
@@ -72,7 +73,7 @@ extension QueryRepresentable {
     /// The number of documents the query matches, as an aggregate query (`COUNT`).
     public var count: AggregateQuery { AggregateQuery(query: query, aggregations: [.count()]) }
 
-    /// Several aggregations over the query in one request (at most 5).
+    /// Several aggregations over the query in one request (at most 5), each under its alias.
     public func aggregate(_ aggregations: [AggregateField]) -> AggregateQuery {
         AggregateQuery(query: query, aggregations: aggregations)
     }

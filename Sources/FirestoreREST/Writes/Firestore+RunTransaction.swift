@@ -12,9 +12,10 @@ extension Firestore {
     /// }
     /// ```
     ///
-    /// Each attempt begins a transaction (beginTransaction; a retry names the aborted one in
-    /// `retryTransaction`), runs `updateBlock` with a fresh ``Transaction`` whose reads happen inside it, and
-    /// commits the buffered writes with the transaction ID. A retryable failure of a read or of the commit
+    /// Each attempt runs `updateBlock` with a fresh ``Transaction`` whose reads happen inside it: the first read
+    /// begins the transaction (`newTransaction`, saving a round trip as the Node SDK does; an attempt without
+    /// reads begins it with beginTransaction at the commit; a retry names the aborted one in `retryTransaction`),
+    /// then commits the buffered writes with the transaction ID. A retryable failure of a read or of the commit
     /// (`ABORTED`, e.g. the emulator's "Transaction lock timeout." under contention, or a transaction the server
     /// already closed: `INVALID_ARGUMENT` "Transaction is invalid or closed." / expired) rolls back and runs the
     /// closure again after the Node.js server SDK's transaction back-off (`ExponentialBackoff` in
@@ -56,27 +57,23 @@ extension Firestore {
         var previousID: String?
         var attempt = 1
         while true {
-            let id = try await beginTransaction(.readWrite(retrying: previousID))
-            let transaction = Transaction(firestore: self, id: id)
+            // Begun by its first read (newTransaction), or at the commit when the closure reads nothing.
+            let transaction = Transaction(firestore: self, mode: .readWrite(retrying: previousID))
             let owner = ObjectIdentifier(transaction)
             do {
                 let result: Result
                 do {
                     result = try await updateBlock(transaction)
                 } catch {
-                    _ = transaction.finish()
-                    try? await rollback(transaction: id)
+                    await transaction.rollBackIfBegun()
                     throw error
                 }
                 do {
-                    let writes = transaction.finish()
-                    // Documents written without being read: take turns for them too before the commit.
-                    await transactionLocks.acquire(writes.map { database.resourceName(of: $0.path) }, for: owner)
-                    try await commit(writes, transaction: id)
+                    try await transaction.commit()
                 } catch let error as FirestoreError where error.code == .aborted {
                     // As the server SDKs do before a retry: release the attempt's locks in case the server
                     // still holds the transaction open (an error here means it is already closed).
-                    try? await rollback(transaction: id)
+                    await transaction.rollBackIfBegun()
                     throw error
                 }
                 transactionLocks.release(owner)
@@ -88,7 +85,7 @@ extension Firestore {
                 if delay > .zero { try await retryPolicy.clock.sleep(for: delay) }
                 try Task.checkCancellation()
                 attempt += 1
-                previousID = id
+                previousID = transaction.id ?? previousID
             }
         }
     }

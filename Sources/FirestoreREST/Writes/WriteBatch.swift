@@ -35,10 +35,14 @@ public final class WriteBatch: WriteCollecting {
 
     /// Commits every write atomically in one commit request. An empty batch commits fine (the server
     /// answers `{}`). A batch commits once, whatever the outcome.
+    /// - Returns: one ``WriteResult`` per write, in the order the writes were added, as the Node SDK's
+    ///   `WriteBatch.commit()` (a delete's `writeTime` is the commit time).
     /// - Throws: ``FirestoreError`` `.failedPrecondition` when the batch was already committed; otherwise the
     ///   server's error for the whole batch (nothing was written), e.g. `.notFound` for an update of a missing
-    ///   document, or the transport's.
-    public func commit() async throws {
+    ///   document, or the transport's; `.internal` when the response does not hold one result per write (then the
+    ///   commit was applied).
+    @discardableResult
+    public func commit() async throws -> [WriteResult] {
         let writes = try state.withLock { state throws(FirestoreError) -> [Write] in
             guard !state.committed else {
                 throw FirestoreError(code: .failedPrecondition, message: "this write batch was already committed")
@@ -46,7 +50,7 @@ public final class WriteBatch: WriteCollecting {
             state.committed = true
             return state.writes
         }
-        try await firestore.commit(writes)
+        return try await firestore.commit(writes).writeResults
     }
 
     /// Encodes and appends one write (the hook every ``WriteCollecting`` builder goes through).

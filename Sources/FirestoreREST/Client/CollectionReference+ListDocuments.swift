@@ -1,0 +1,127 @@
+/// One page of a collection's documents (REST `ListDocumentsResponse`).
+public struct ListDocumentsResponse: Sendable, Hashable {
+    /// The page's documents in the order asked for; with `showMissing`, a document that exists only as the
+    /// parent of a subcollection is a snapshot with `exists == false`.
+    public let documents: [DocumentSnapshot]
+    /// The token for the next page, or `nil` on the last page.
+    public let nextPageToken: String?
+}
+
+extension CollectionReference {
+    /// Every document of the collection: GET `/v1/{parent}/{collectionId}`, following `nextPageToken` until the
+    /// server sends none (REST reference: `projects.databases.documents.list`,
+    /// https://cloud.google.com/firestore/docs/reference/rest/v1/projects.databases.documents/list).
+    ///
+    /// ```swift
+    /// // Documents that exist only as parents of subcollections come too, as the server SDKs' listDocuments()
+    /// // and recursiveDelete need them.
+    /// let all = try await db.collection("users").listDocuments(showMissing: true)
+    /// let ghosts = all.filter { !$0.exists }
+    /// ```
+    /// - Parameters:
+    ///   - pageSize: documents per request (1 ... 1000; values outside are clamped).
+    ///   - orderBy: the order (`__name__` ascending when empty); a document without an ordered field is left out,
+    ///     as in a query. The emulator fails the second page of an ordered list with 500 `UNKNOWN`, so there
+    ///     ask for one page (`ReadOptionsLiveTests`).
+    ///   - fieldMask: the fields to return; `nil` for all. (The emulator ignores it together with `showMissing`.)
+    ///   - showMissing: also list documents that do not exist but have subcollections, as snapshots with
+    ///     `exists == false` (the server sends them with a name only).
+    /// - Returns: the documents, every page's in order.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or `showMissing` with
+    ///   `orderBy` (the REST reference forbids them together); `.internal` when a page is malformed or the server
+    ///   repeats a page token; otherwise the server's or the transport's error.
+    public func listDocuments(
+        pageSize: Int = 300, orderBy: [QueryOrder] = [], fieldMask: [FieldPath]? = nil, showMissing: Bool = false
+    ) async throws -> [DocumentSnapshot] {
+        let request = try ListDocumentsRequest(
+            collection: self, pageSize: pageSize, orderBy: orderBy, fieldMask: fieldMask, showMissing: showMissing)
+        return try await firestore.collectPages("list \(path)", listKey: "documents") { pageToken in
+            try await request.send(pageToken: pageToken)
+        } decode: { element, position in
+            try request.snapshot(of: element, position: position)
+        }
+    }
+
+    /// One page of the collection's documents, for callers that page themselves (a UI, a resumable job): the
+    /// same request as ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``, sent once.
+    ///
+    /// ```swift
+    /// var token: String? = nil
+    /// repeat {
+    ///     let page = try await db.collection("fruits").listDocuments(pageToken: token, pageSize: 100)
+    ///     handle(page.documents)
+    ///     token = page.nextPageToken
+    /// } while token != nil
+    /// ```
+    /// - Parameters:
+    ///   - pageToken: `nil` for the first page, then the previous page's ``ListDocumentsResponse/nextPageToken``
+    ///     (the other arguments must stay the same, except `pageSize`).
+    ///   - pageSize, orderBy, fieldMask, showMissing: as in ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``.
+    /// - Throws: as ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``; `.internal` for a malformed page.
+    public func listDocuments(
+        pageToken: String?, pageSize: Int = 300, orderBy: [QueryOrder] = [], fieldMask: [FieldPath]? = nil,
+        showMissing: Bool = false
+    ) async throws -> ListDocumentsResponse {
+        let request = try ListDocumentsRequest(
+            collection: self, pageSize: pageSize, orderBy: orderBy, fieldMask: fieldMask, showMissing: showMissing)
+        let page = try await request.send(pageToken: pageToken)
+        let what = "list \(path)"
+        let documents = try Firestore.pageElements(page, what: what, listKey: "documents").enumerated().map {
+            position, element in try request.snapshot(of: element, position: position)
+        }
+        return ListDocumentsResponse(
+            documents: documents, nextPageToken: try Firestore.nextPageToken(of: page, what: what))
+    }
+}
+
+/// The query parameters of one documents.list call, checked before anything is sent.
+struct ListDocumentsRequest: Sendable {
+    let collection: CollectionReference
+    let resource: String
+    let parameters: [(String, String)]
+
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid path or `showMissing` with `orderBy`.
+    init(
+        collection: CollectionReference, pageSize: Int, orderBy: [QueryOrder], fieldMask: [FieldPath]?,
+        showMissing: Bool
+    ) throws(FirestoreError) {
+        let path = try collection.pathResult.get()
+        guard !(showMissing && !orderBy.isEmpty) else {
+            throw .invalidArgument("list \(collection.path): showMissing cannot be combined with orderBy")
+        }
+        var parameters = [("pageSize", String(max(1, min(pageSize, 1000))))]
+        if !orderBy.isEmpty {
+            let clauses = orderBy.map { $0.field.description + ($0.descending ? " desc" : "") }
+            parameters.append(("orderBy", clauses.joined(separator: ", ")))
+        }
+        for field in fieldMask ?? [] { parameters.append(("mask.fieldPaths", field.description)) }
+        if showMissing { parameters.append(("showMissing", "true")) }
+        self.collection = collection
+        self.resource = collection.firestore.encodedName(of: path)
+        self.parameters = parameters
+    }
+
+    /// Sends the request for the page `pageToken` (`nil` for the first) and returns the page's JSON.
+    func send(pageToken: String?) async throws -> JSONValue {
+        var query = parameters
+        if let pageToken { query.append(("pageToken", pageToken)) }
+        return try await collection.firestore.call("GET", resource, query: query)
+    }
+
+    /// The snapshot of one listed document; a name-only element (a missing document, `showMissing`) is a
+    /// snapshot with `exists == false`.
+    /// - Throws: ``FirestoreError`` `.internal` naming the element.
+    func snapshot(of element: JSONValue, position: Int) throws(FirestoreError) -> DocumentSnapshot {
+        let firestore = collection.firestore
+        let document: Document
+        do {
+            document = try Document(restJSON: element)
+        } catch {
+            throw FirestoreError(
+                code: .internal, message: "list \(collection.path) element \(position): \(error.message)")
+        }
+        let snapshot = DocumentSnapshot(firestore: firestore, document: document)
+        guard document.createTime == nil, document.updateTime == nil, document.fields.isEmpty else { return snapshot }
+        return DocumentSnapshot(reference: snapshot.reference, document: nil)
+    }
+}
