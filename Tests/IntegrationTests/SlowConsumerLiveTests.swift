@@ -86,14 +86,16 @@ import Testing
             FeedFollower.Version(id: $0.documentID, updateTime: $0.updateTime)
         }
         let state = try await follower.wait(seconds: 30) { $0.versions == expected }
+        let busySeconds = Int((clock.now - start).components.seconds)
         sampling.cancel()
         let sampled = samples.withLock { $0 }
 
         #expect(state.versions == expected, "\(source): the consumer's last snapshot is the direct query's result")
         #expect(state.problems == [], "\(source)")
         #expect(state.ended == nil, "\(source)")
-        // 30 s at 2 s per snapshot: about 15 snapshots after the first, not hundreds.
-        #expect(state.snapshots <= Self.writeSeconds / 2 + 8, "\(source): \(state.snapshots) snapshots")
+        // At 2 s per snapshot: about one snapshot per 2 s of writing and catching up (15 for 30 s; more when a
+        // loaded machine stretches the writes), not hundreds.
+        #expect(state.snapshots <= busySeconds / 2 + 8, "\(source): \(state.snapshots) snapshots in \(busySeconds) s")
         #expect(!sampled.isEmpty, "\(source)")
         #expect(sampled.allSatisfy { $0 <= 1 }, "\(source): buffered snapshots per consumer: \(Set(sampled))")
         #expect(sampled.last == 1, "\(source): the consumer fell behind and its one slot was used")

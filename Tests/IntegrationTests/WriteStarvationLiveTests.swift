@@ -67,9 +67,10 @@ import Testing
             "write starvation: \(writes) writes in \(String(format: "%.1f", seconds)) s "
                 + "(\(String(format: "%.1f", rate))/s) beside 200 pollers at 0.2 s; \(late.count) intervalNotKept "
                 + "events, mean real interval \(String(format: "%.2f", meanLate)) s")
-        // Generous, for a loaded machine: a third of the writer's own pace. Measured on 2 cores: 6.8 writes a
-        // second; with the polls as normal requests (before the fix) 1.2, each poller polling every 1.5 s.
-        #expect(rate >= 3)
+        // Generous, for a loaded machine: a fifth of the writer's own pace. Measured on 2 cores: 6.8 writes a
+        // second (2.9 with a build running beside the suite); with the polls as normal requests (before the fix)
+        // 1.2, each poller polling every 1.5 s.
+        #expect(rate >= 2)
         #expect(try await writer.getDocument().data() == ["w": .integer(Int64(writes - 1))])
         // 200 pollers on one client cannot poll every 0.2 s, and say so.
         #expect(!late.isEmpty)
