@@ -18,8 +18,7 @@ extension QueryRepresentable {
     package func runQuery(
         readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode?,
         priority: HTTPRequest.Priority = .normal
-    ) async throws -> RunQueryResponse
-    {
+    ) async throws -> RunQueryResponse {
         let query = self.query
         var response = try await query.firestore.runQuery(
             parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), readTime: readTime,
