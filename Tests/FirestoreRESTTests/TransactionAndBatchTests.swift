@@ -191,16 +191,21 @@ import Testing
     }
 
     /// The commit and rollback that end a transaction go out with high priority (they never wait for a
-    /// connection); its reads, beginTransaction and a plain commit with normal priority.
+    /// connection); its reads and a plain commit with normal priority.
     @Test func transactionEndsGoOutWithHighPriority() async throws {
         let transport = ScriptedTransport { request, index in
-            if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": .string("T\(index)")]) }
             if request.url.hasSuffix(":batchGet") {
                 return .ok([
-                    ["missing": "projects/p/databases/(default)/documents/c/d", "readTime": "2024-01-01T00:00:01Z"]
+                    ["transaction": "VDE="],
+                    ["missing": "projects/p/databases/(default)/documents/c/d", "readTime": "2024-01-01T00:00:01Z"],
                 ])
             }
-            if index == 2 { return .error(409, "ABORTED", "Transaction lock timeout.") }
+            if index == 1 { return .error(409, "ABORTED", "Transaction lock timeout.") }
+            if request.url.hasSuffix(":commit") {
+                return .ok([
+                    "writeResults": [["updateTime": "2024-01-01T00:00:02Z"]], "commitTime": "2024-01-01T00:00:02Z",
+                ])
+            }
             return .ok([:])
         }
         let db = try transport.firestore(clock: CountingClock())
@@ -209,10 +214,10 @@ import Testing
             try transaction.setData(["a": 1], forDocument: db.document("c/d"))
         }
         try await db.document("c/e").setData(["b": 2])
+        // The first read begins the transaction (newTransaction), so no beginTransaction request.
         #expect(
             transport.requests.map { "\($0.url.split(separator: ":").last ?? "") \($0.priority)" } == [
-                "beginTransaction normal", "batchGet normal", "commit high", "rollback high", "beginTransaction normal",
-                "batchGet normal", "commit high", "commit normal",
+                "batchGet normal", "commit high", "rollback high", "batchGet normal", "commit high", "commit normal",
             ])
         #expect(db.transactionLocks.heldCount == 0)
     }
