@@ -10,10 +10,15 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ServerTimestampOptionTests {
     static let name = "projects/p/databases/(default)/documents/c/a"
 
+    /// A commit response with one result (the strict decoding of issue 16 wants one per write).
+    static let committed: JSONValue = [
+        "writeResults": [["updateTime": "2024-01-01T00:00:01Z"]], "commitTime": "2024-01-01T00:00:01Z",
+    ]
+
     static func client() throws -> (ScriptedTransport, Firestore) {
         let transport = ScriptedTransport { request, _ in
             if request.url.hasSuffix(":beginTransaction") { return .ok(["transaction": "VDE="]) }
-            return .ok(["writeResults": [[:]]])
+            return .ok(Self.committed)
         }
         return (transport, try transport.firestore().settingServerTimestamp(on: "updatedAt"))
     }
@@ -93,7 +98,7 @@ import Testing
     }
 
     @Test func theOriginalClientIsUnchanged() async throws {
-        let transport = ScriptedTransport { _, _ in .ok(["writeResults": [[:]]]) }
+        let transport = ScriptedTransport { _, _ in .ok(Self.committed) }
         let plain = try transport.firestore()
         let stamping = try plain.settingServerTimestamp(on: "updatedAt")
         #expect(plain.serverTimestampField == nil)
