@@ -27,7 +27,10 @@ import Testing
         let sent = ContinuousClock.now
         let exit = await child.exit(timeout: 30)
         #expect(exit == expected)
-        #expect(ContinuousClock.now - sent < .seconds(10))
+        // Before the fix SIGQUIT never ended it (the 30 s watchdog's SIGKILL fails the status check above). How
+        // fast it ends is RELIABILITY.md's business (3.3 ms median, release build); in the full suite on 2 cores
+        // all three cases once took 10.1 s together, so the bound here only says "not hung".
+        #expect(ContinuousClock.now - sent < .seconds(25))
         #expect(String(decoding: await child.stderr?.all() ?? Data(), as: UTF8.self) == "")
     }
 }
