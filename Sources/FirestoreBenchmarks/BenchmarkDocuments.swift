@@ -69,7 +69,7 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
         do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
         done.signal()
     }
-    done.wait()
+    done.wait()  // the benchmark's main thread (see above)
     return try box.get()
 }
 

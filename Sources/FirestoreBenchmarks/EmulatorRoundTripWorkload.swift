@@ -57,7 +57,7 @@ enum EmulatorRoundTripWorkload {
             + Array(repeating: url, count: count)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitUntilExit()  // the benchmark's main thread (synchronous workload code), never the pool's
         guard process.terminationStatus == 0 else {
             throw BenchmarkError(message: "emulator-rtt: curl exited \(process.terminationStatus)")
         }
