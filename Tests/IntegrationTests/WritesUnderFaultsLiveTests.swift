@@ -15,7 +15,9 @@ import Testing
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID(label)
         let proxy = try await FaultProxy.start(target: host, rate: rate, seed: seed, faults: [fault], only: [":commit"])
-        let transport = CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 10))
+        // No test here waits for a timeout: the deadline only bounds a request that a loaded emulator is slow to
+        // answer (10 s once expired on a batchGet in the full suite).
+        let transport = CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 60))
         return (
             try Firestore.emulator(host: host, projectID: project),
             try Firestore.emulator(host: proxy.host, projectID: project, transport: transport), proxy
