@@ -99,6 +99,7 @@ enum WatchCommand {
             throw .usage("--checkpoint-key needs --checkpoint FILE", help: help)
         }
         if checkpointPath == "" { throw .usage("--checkpoint needs a file name", help: help) }
+        if reader.value("--checkpoint-key") == "" { throw .usage("--checkpoint-key needs a key", help: help) }
         try options.check(collectionPath: collectionPath, help: help)
         let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
@@ -108,7 +109,6 @@ enum WatchCommand {
             throw .usage(error.message, help: help)
         }
         var checkpointKey = reader.value("--checkpoint-key") ?? ""
-        if reader.value("--checkpoint-key") == "" { throw .usage("--checkpoint-key needs a key", help: help) }
         if checkpointKey.isEmpty {
             do throws(FirestoreError) {
                 checkpointKey = try CheckpointQueryIdentity.of(query)
