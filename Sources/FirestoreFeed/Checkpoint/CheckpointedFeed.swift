@@ -39,6 +39,8 @@ final class CheckpointedFeed: Sendable {
         /// The checkpoint loaded at the start, until the first snapshot is rebased on it.
         var stored: FeedCheckpoint?
         var sentResumeToken = false
+        /// The query's identity (``CheckpointQueryIdentity``), written with every snapshot.
+        var identity = ""
         /// Handed to the consumer and not written yet.
         var delivered: QuerySnapshot?
         var deliveries = 0
@@ -114,9 +116,9 @@ final class CheckpointedFeed: Sendable {
 
     private func writeDelivered() async throws(FirestoreError) {
         guard
-            let snapshot = state.withLock({ state -> QuerySnapshot? in
+            let (snapshot, identity) = state.withLock({ state -> (QuerySnapshot, String)? in
                 defer { state.delivered = nil }
-                return state.delivered
+                return state.delivered.map { ($0, state.identity) }
             })
         else {
             // A write taken by a concurrent acknowledgement may still be running: wait for it (the worker runs jobs
@@ -125,7 +127,7 @@ final class CheckpointedFeed: Sendable {
             return
         }
         let commit = CheckpointCommit(
-            key: key, query: try CheckpointQueryIdentity.of(query), source: source.name,
+            key: key, query: identity, source: source.name,
             deltaField: source.deltaField, readTime: snapshot.readTime,
             deltaWatermark: snapshot.resumePoint?.deltaWatermark, lastKeysScan: snapshot.resumePoint?.lastKeysScan,
             resumeToken: snapshot.resumePoint?.resumeToken,
@@ -164,6 +166,7 @@ final class CheckpointedFeed: Sendable {
             state.upstream = upstream
             state.stored = checkpoint
             state.sentResumeToken = token != nil
+            state.identity = identity
             return true
         }
         guard started else {
