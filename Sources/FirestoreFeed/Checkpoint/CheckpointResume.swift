@@ -35,6 +35,24 @@ package enum CheckpointResume {
         return state
     }
 
+    /// The view a Listen target resumes from with `resumeToken`: the stored documents (the published list, in
+    /// query order) and the token; not yet published, so the first snapshot point publishes even when nothing
+    /// changed. Only with a token: a target listened to from scratch is sent the current result, never the
+    /// deletions since the checkpoint, so it must not hold stored documents.
+    /// - Complexity: O(n log n) for n documents.
+    package static func listenView(
+        from checkpoint: FeedCheckpoint, query: Query, resumeToken: [UInt8]
+    ) -> WatchTargetState {
+        var view = WatchTargetState(ordering: DocumentOrdering(query: query), limit: WatchStream.limit(query))
+        let ordered = orderedDocuments(checkpoint, query: query)
+        view.documents = PollFetcher.index(ordered)
+        view.ordered = ordered
+        view.published = ordered
+        view.resumeToken = resumeToken
+        view.readTime = checkpoint.readTime
+        return view
+    }
+
     /// The stored documents in `query`'s order (``DocumentOrdering``).
     static func orderedDocuments(_ checkpoint: FeedCheckpoint, query: Query) -> [Document] {
         let ordering = DocumentOrdering(query: query)

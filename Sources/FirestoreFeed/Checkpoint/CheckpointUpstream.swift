@@ -21,22 +21,23 @@ enum CheckpointUpstream {
         }
     }
 
-    /// A Listen target of its own.
+    /// A Listen target: with a resume token, one of its own whose view starts from the checkpoint's documents and
+    /// sends the token (``CheckpointResume/listenView(from:query:resumeToken:)``), so the server sends only what
+    /// changed since; without one (no checkpoint, or its snapshot is 30 minutes old or more), an ordinary target,
+    /// whose first snapshot the feed rebases on the checkpoint.
     static func listen(
-        _ query: Query, policy: PollingPolicy, pool: WatchStreamPool, onEvent: (@Sendable (FeedEvent) -> Void)?
+        _ query: Query, policy: PollingPolicy, pool: WatchStreamPool, checkpointID: String,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> CheckpointedFeed.Upstream {
-        { _, _ in
+        { checkpoint, resumeToken in
             let buffer = CoalescingBuffer(coalesce: SnapshotCoalescing.query(query, onEvent: onEvent), onEvent: onEvent)
-            let stream = pool.snapshots(of: query, policy: policy, onEvent: onEvent)
-            let forwarding = Task {
-                do {
-                    for try await snapshot in stream { buffer.yield(snapshot) }
-                    buffer.finish()
-                } catch {
-                    buffer.finish(throwing: error)
-                }
+            var seed: (id: String, view: WatchTargetState)?
+            if let checkpoint, let resumeToken {
+                seed = (
+                    checkpointID, CheckpointResume.listenView(from: checkpoint, query: query, resumeToken: resumeToken)
+                )
             }
-            buffer.setOnTermination { forwarding.cancel() }
+            pool.feed(buffer, of: query, policy: policy, onEvent: onEvent, checkpoint: seed)
             return buffer
         }
     }

@@ -52,7 +52,8 @@ extension QueryRepresentable {
         let upstream: CheckpointedFeed.Upstream
         switch checkpointSource {
         case .listen:
-            upstream = CheckpointUpstream.listen(query, policy: policy, pool: .shared, onEvent: onEvent)
+            upstream = CheckpointUpstream.listen(
+                query, policy: policy, pool: .shared, checkpointID: store.path + " " + key, onEvent: onEvent)
         case .poll(let mode):
             upstream = CheckpointUpstream.poll(
                 query, mode: mode, policy: policy, clock: PollerPool.shared.clock, onEvent: onEvent)

@@ -83,9 +83,12 @@ package final class WatchStream: Sendable {
 
     /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
     /// snapshot at once when there is one, every document as added.
+    ///
+    /// With `seed` (a feed resuming from a durable checkpoint), a new target starts from that view: its documents
+    /// and resume token, sent with `add_target`, so the server sends only what changed since.
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
     ///   (the caller then makes a new one).
-    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener) -> Int? {
+    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener, seed: WatchTargetState? = nil) -> Int? {
         delivery.withLock { _ in
             let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
                 guard !state.isFinished else { return nil }
@@ -103,8 +106,9 @@ package final class WatchStream: Sendable {
                     state.targets[targetID] = Target(key: key, query: query)
                     state.aggregator.addTarget(
                         targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
+                    if let seed { state.aggregator.restoreTarget(targetID, from: seed) }
                     if let call = state.call {
-                        Self.sendAdd(targetID, query: query, resumeToken: nil, on: call, firestore)
+                        Self.sendAdd(targetID, query: query, resumeToken: seed?.resumeToken, on: call, firestore)
                     }
                 }
                 state.targets[targetID]?.listeners[listenerID] = listener
@@ -221,9 +225,10 @@ package final class WatchStream: Sendable {
                     switch event {
                     case .snapshot(let id, let documents, let changes, let readTime):
                         guard var target = state.targets[id] else { continue }
-                        let snapshot = Self.snapshot(
+                        var snapshot = Self.snapshot(
                             query: target.query, documents: documents, changes: changes, readTime: readTime,
                             isFirst: target.lastSnapshot == nil)
+                        snapshot.resumePoint = FeedResumePoint(resumeToken: state.aggregator.targets[id]?.resumeToken)
                         target.lastSnapshot = snapshot
                         state.targets[id] = target
                         published.append((snapshot, Array(target.listeners.values)))
@@ -358,8 +363,10 @@ package final class WatchStream: Sendable {
         let changes = snapshot.documents.enumerated().map { position, document in
             DocumentChange(type: .added, document: document, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(
+        var initial = QuerySnapshot(
             query: snapshot.query, documents: snapshot.documents, documentChanges: changes,
             readTime: snapshot.readTime, statistics: snapshot.statistics)
+        initial.resumePoint = snapshot.resumePoint
+        return initial
     }
 }

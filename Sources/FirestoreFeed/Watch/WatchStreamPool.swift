@@ -44,12 +44,23 @@ package final class WatchStreamPool: Sendable {
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
+        feed(buffer, of: query, policy: policy, onEvent: onEvent)
+        return stream
+    }
+
+    /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see ``snapshots(of:policy:onEvent:)``.
+    /// With `checkpoint` (a feed resuming from a durable checkpoint: its store and key, and the view it resumes
+    /// from), the target is that feed's alone and starts from the view (``WatchStream/addListener(query:key:_:seed:)``).
+    func feed(
+        _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, policy: PollingPolicy,
+        onEvent: (@Sendable (FeedEvent) -> Void)?, checkpoint: (id: String, view: WatchTargetState)? = nil
+    ) {
         let key: WatchTargetKey
         do {
-            key = try WatchTargetKey(query)
+            key = try WatchTargetKey(query, checkpoint: checkpoint?.id)
         } catch {
             buffer.finish(throwing: error)
-            return stream
+            return
         }
         let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
         let client = query.firestore
@@ -85,11 +96,11 @@ package final class WatchStreamPool: Sendable {
             switch found {
             case .failure(let reason):
                 WatchFallback.poll(query, for: listener, reason: reason.text)
-                return stream
+                return
             case .success(let watch):
-                if let listenerID = watch.addListener(query: query, key: key, listener) {
+                if let listenerID = watch.addListener(query: query, key: key, listener, seed: checkpoint?.view) {
                     buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
-                    return stream
+                    return
                 }
                 forget(watch, client: id, fallbackReason: nil)
             }
