@@ -56,6 +56,11 @@ let package = Package(
             name: "FirestoreSoak",
             dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
+        // Breaks out of feeds in top-level code and in a function and counts what follows (FeedLeaveLiveTests).
+        .executableTarget(
+            name: "FeedLeaveCheck",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
@@ -89,7 +94,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
-                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak",
+                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck",
             ]
         ),
     ],

@@ -25,12 +25,20 @@ extension QueryRepresentable {
     ///   published holds only the newest, and receives it with the changes from the last snapshot it took
     ///   (`onEvent` hears `FeedEvent.snapshotsCoalesced(count:)` first); a listener that keeps up gets every
     ///   snapshot.
+    /// - On demand: polls are made only while a listener waits for a snapshot (the first at once), so a consumer
+    ///   slower than `interval` is polled at its own pace. A Listen target none of whose listeners has asked for a
+    ///   snapshot for 2.5 to 5 s is removed from the stream until one asks again; it then resumes from its resume
+    ///   token (billed: only what changed meanwhile) and the listener gets the changes from its last snapshot.
+    ///   So a `break` out of `for try await` in the top-level code of a `main.swift`, whose iterator Swift never
+    ///   releases, costs no poll after the loop, and its Listen target ends within 5 s
+    ///   (`FeedLeaveLiveTests`, `FeedDemandTests`).
     /// - Order check: each snapshot's changes are replayed on the previous list; when they do not rebuild the
     ///   server's order (a value the client orders differently), the changes are computed from the server's order
     ///   and `onEvent` hears `FeedEvent.orderingMismatch(reason:)`.
     /// - Sharing: listeners on the same query share one Listen target, or, polling, one poller and one request per
-    ///   interval (`PollerPool.shared`). Cancelling the consuming task or dropping the stream leaves; the last to
-    ///   leave removes the target (closing the stream with its last target) or stops polling.
+    ///   interval (`PollerPool.shared`). Cancelling the consuming task, dropping the stream or breaking out of a
+    ///   loop over it leaves; the last to leave removes the target (closing the stream with its last target) or
+    ///   stops polling.
     ///
     /// - Parameters:
     ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.

@@ -17,6 +17,9 @@ import Synchronization
 /// - A transient error keeps the last snapshot, is reported as ``FeedEvent/pollFailed(_:retryIn:)`` and
 ///   retried after the policy's back-off; a permanent error (``PollingPolicy/isPermanent(_:)``) ends every
 ///   listener's stream with it.
+/// - Polls are made on demand: the first at once, each later one when its delay has passed and a listener is
+///   waiting for a snapshot (``PollDemand``). A consumer that stopped asking without dropping its iterator (a
+///   `break` in top-level code) costs no request after its last snapshot.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
@@ -46,6 +49,7 @@ final class QueryPoller: Sendable {
     /// takes ``state``'s (``removeListener(_:)``), so yielding under ``state``'s lock could deadlock. Taken before
     /// ``state``'s lock, it keeps each listener's snapshots in order.
     private let delivery = Mutex(())
+    private let demand = PollDemand()
 
     init(
         query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
@@ -83,8 +87,17 @@ final class QueryPoller: Sendable {
                 return (id, state.hasSnapshot ? initialSnapshot(state) : nil)
             }
             if let initial = joined?.initial { buffer.yield(initial) }
+            if joined != nil { buffer.setOnDemand { [demand] in demand.signal() } }
             return joined?.id
         }
+    }
+
+    /// Whether the poll loop is holding its next poll until a listener asks (for tests).
+    var isAwaitingDemand: Bool { demand.isWaiting }
+
+    /// Whether a listener is waiting for a snapshot.
+    private var hasWaitingListener: Bool {
+        state.withLock { $0.listeners.values.contains { $0.buffer.isWaiting } }
     }
 
     /// Removes a listener; with the last one gone, polling stops and the in-flight request is cancelled.
@@ -185,6 +198,7 @@ final class QueryPoller: Sendable {
             } catch {
                 return
             }
+            guard await demand.wait(until: { hasWaitingListener }) else { return }
         }
     }
 

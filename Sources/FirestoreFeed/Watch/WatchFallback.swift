@@ -11,7 +11,15 @@ enum WatchFallback {
         let buffer = listener.buffer
         let forwarding = Task {
             do {
-                for try await snapshot in polled { buffer.yield(snapshot) }
+                // Polled on the listener's demand (it may have stopped asking); the first snapshot lists every
+                // document, so it is expressed relative to what the listener received before, if anything.
+                var snapshots = polled.makeAsyncIterator()
+                var isFirst = true
+                while await buffer.wanted() {
+                    guard let snapshot = try await snapshots.next() else { break }
+                    buffer.yield(snapshot, rebased: isFirst)
+                    isFirst = false
+                }
                 buffer.finish()
             } catch {
                 buffer.finish(throwing: error)
