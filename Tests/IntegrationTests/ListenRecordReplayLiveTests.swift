@@ -64,6 +64,15 @@ import Testing
         return results
     }
 
+    /// Apple, banana and cherry with their kcal.
+    static func seed(_ db: Firestore) async throws {
+        for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
+            try await db.document("fruits/\(id)").setData([
+                "name": .string(id.capitalized), "kcal": .integer(Int64(kcal)),
+            ])
+        }
+    }
+
     @Test func aRecordedListenSessionReplaysToTheSameSnapshots() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("listen-record")
@@ -72,11 +81,7 @@ import Testing
 
         let recorder = RecordingTransport(wrapping: CurlTransport(), savingTo: path)
         let db = try Firestore.emulator(host: host, projectID: project, transport: recorder)
-        for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
-            try await db.document("fruits/\(id)").setData([
-                "name": .string(id.capitalized), "kcal": .integer(Int64(kcal)),
-            ])
-        }
+        try await Self.seed(db)
         let live = try await Self.session(db, write: true)
         #expect(live.count == 7)
         #expect(live[0]["changes"] == ["added cherry -1->0", "added apple -1->1", "added banana -1->2"])
@@ -96,14 +101,19 @@ import Testing
         #expect(session.end == .cancelledByClient)
         #expect(session.metadata.first { $0.name == "authorization" }?.value == "Bearer <REDACTED>")
 
-        // Offline: the same snapshots from the file, without the writes (the Listen stream alone carries them).
-        let replay = ReplayTransport(cassette: saved, name: "\(project).json")
+        // Offline: the same snapshots from the file. The writes are replayed too, in session order: each Listen
+        // response at a read time waits for the recorded writes committed by then, so the listeners take the
+        // snapshots one by one as live (an instant replay of the Listen stream alone would deliver every snapshot
+        // at once, and a listener that is not waiting gets them folded into one).
+        let replay = ReplayTransport(cassette: saved, options: .init(ordering: .session), name: "\(project).json")
         let offline = Firestore(
             database: try DatabaseID(projectID: project), baseURL: "http://replay.invalid/v1/",
             credentials: EmulatorOwnerCredentials(), transport: replay, isEmulator: true)
-        let replayed = try await Self.session(offline, write: false)
+        try await Self.seed(offline)
+        let replayed = try await Self.session(offline, write: true)
         #expect(replayed == live)
         #expect(replay.unplayedListenSessionIndices.isEmpty)
+        #expect(replay.unplayedIndices.isEmpty)
     }
 
     /// The cassette file once the Listen session in it has ended (the leaving listeners cancel the call from

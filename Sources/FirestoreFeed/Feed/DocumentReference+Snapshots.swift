@@ -23,8 +23,8 @@ extension DocumentReference {
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
         let reference = self
-        let feed = parent.whereField(FieldPath.documentID, .equal, documentID)
-            .snapshots(source: source, interval: interval, policy: policy, onEvent: onEvent)
+        let (feed, inner) = parent.whereField(FieldPath.documentID, .equal, documentID)
+            .snapshotFeed(source: source, interval: interval, mode: nil, policy: policy, onEvent: onEvent)
         let (stream, buffer) = CoalescingBuffer<DocumentSnapshot>.makeStream(
             coalesce: SnapshotCoalescing.document, onEvent: onEvent)
         let forwarding = Task {
@@ -41,7 +41,11 @@ extension DocumentReference {
                 buffer.finish(throwing: error)
             }
         }
-        buffer.setOnTermination { forwarding.cancel() }
+        // The query feed's listener leaves with this one, at once (its target or poller goes in order).
+        buffer.setOnTermination {
+            inner.terminate()
+            forwarding.cancel()
+        }
         return stream
     }
 

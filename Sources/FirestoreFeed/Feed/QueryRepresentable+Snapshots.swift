@@ -52,17 +52,29 @@ extension QueryRepresentable {
         source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
         policy: PollingPolicy? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+        snapshotFeed(source: source, interval: interval, mode: mode, policy: policy, onEvent: onEvent).stream
+    }
+
+    /// ``snapshots(source:interval:mode:policy:onEvent:)``'s stream and the buffer behind it, which a relay ends
+    /// at once (``CoalescingBuffer/terminate()``) when its own consumer leaves.
+    func snapshotFeed(
+        source: FeedSource, interval: Duration, mode: PollMode?, policy: PollingPolicy?,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) -> (stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>) {
         let policy = policy ?? PollingPolicy(interval: interval)
+        let query = self.query
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         switch (mode, source) {
         case (let mode?, _):
-            return PollerPool.shared.snapshots(of: query, mode: mode, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: mode, policy: policy, onEvent: onEvent)
         case (nil, .keys):
-            return PollerPool.shared.snapshots(of: query, mode: .keys, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: .keys, policy: policy, onEvent: onEvent)
         case (nil, .full):
-            return PollerPool.shared.snapshots(of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
         case (nil, .listen):
-            return WatchStreamPool.shared.snapshots(of: query, policy: policy, onEvent: onEvent)
+            WatchStreamPool.shared.feed(buffer, of: query, policy: policy, onEvent: onEvent)
         }
+        return (stream, buffer)
     }
 
     /// Calls `listener` with each snapshot of this query's change feed from `source` (see

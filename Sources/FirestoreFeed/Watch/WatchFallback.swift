@@ -6,8 +6,9 @@ enum WatchFallback {
     /// Feeds `listener` from polling `query` with the listener's own polling policy, from now on.
     static func poll(_ query: Query, for listener: WatchStream.Listener, reason: String) {
         listener.onEvent?(.fellBackToPolling(reason: reason))
-        let polled = PollerPool.shared.snapshots(
-            of: query, mode: .keys, policy: listener.fallbackPolicy, onEvent: listener.onEvent)
+        let (polled, inner) = SnapshotCoalescing.makeQueryStream(query, onEvent: listener.onEvent)
+        PollerPool.shared.feed(
+            inner, of: query, mode: .keys, policy: listener.fallbackPolicy, onEvent: listener.onEvent)
         let buffer = listener.buffer
         let forwarding = Task {
             do {
@@ -25,6 +26,9 @@ enum WatchFallback {
                 buffer.finish(throwing: error)
             }
         }
-        buffer.setOnTermination { forwarding.cancel() }
+        buffer.setOnTermination {
+            inner.terminate()
+            forwarding.cancel()
+        }
     }
 }

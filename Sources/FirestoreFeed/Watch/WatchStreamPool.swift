@@ -56,16 +56,25 @@ package final class WatchStreamPool: Sendable {
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
+        feed(buffer, of: query, policy: policy, onEvent: onEvent)
+        return stream
+    }
+
+    /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see
+    /// ``snapshots(of:policy:onEvent:)``.
+    func feed(
+        _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, policy: PollingPolicy,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) {
         let key: WatchTargetKey
         do {
             key = try WatchTargetKey(query)
         } catch {
             buffer.finish(throwing: error)
-            return stream
+            return
         }
         let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
         attach(query: query, key: key, listener, resuming: nil)
-        return stream
     }
 
     /// Attaches `listener` (of a target suspended while it was idle) again: see

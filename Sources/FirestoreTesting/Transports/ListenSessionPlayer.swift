@@ -11,13 +11,24 @@ final class ListenSessionPlayer: Sendable {
     let name: String
     /// Times the replayed calls.
     let stopwatch: Stopwatch
+    /// In session order, the transport's recorded writes, which Listen responses wait for.
+    let writes: Writes?
     private let claimed: Mutex<[Bool]>
 
-    init(sessions: [Cassette.ListenSession], options: ReplayTransport.Options, name: String) {
+    /// The HTTP side of a session-ordered replay: a Listen response at a read time waits until the recorded writes
+    /// committed by then were played (``ReplaySessionOrder/waitForCommits(through:stalled:)``).
+    struct Writes: Sendable {
+        let order: ReplaySessionOrder
+        /// Each interaction as `interaction N (METHOD PATH)`.
+        let describe: [String]
+    }
+
+    init(sessions: [Cassette.ListenSession], options: ReplayTransport.Options, name: String, writes: Writes? = nil) {
         self.sessions = sessions
         self.options = options
         self.name = name
         self.stopwatch = Stopwatch(options.clock)
+        self.writes = writes
         self.claimed = Mutex(Array(repeating: false, count: sessions.count))
     }
 
