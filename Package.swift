@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// README.md's Swift blocks, one executable each, compiled as written from `Examples/Readme/<name>/main.swift`
+/// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
+let readmeSnippets = [
+    "WatchAQuery", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials",
+    "RecordAndReplay",
+]
+
 let package = Package(
     name: "FirestoreFeed",
     platforms: [.macOS(.v15)],
@@ -95,8 +102,13 @@ let package = Package(
             dependencies: [
                 "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
                 "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck",
-            ]
+            ] + readmeSnippets.map { .target(name: "Readme" + $0) }
         ),
-    ],
+    ]
+        + readmeSnippets.map { name in
+            .executableTarget(
+                name: "Readme" + name, dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+                path: "Examples/Readme/" + name)
+        },
     swiftLanguageModes: [.v6]
 )
