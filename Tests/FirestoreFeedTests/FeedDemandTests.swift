@@ -150,9 +150,10 @@ import Testing
             ]
     }
 
-    /// The consumer takes the first snapshot and stops asking: at the second idle sweep (half the timeout apart)
-    /// the target is removed and the stream, with no target left, ends. When the consumer asks again a new call
-    /// adds the target with its resume token, and the next snapshot lists only what changed meanwhile.
+    /// The consumer takes the first snapshot and stops asking, and banana arrives: with the snapshot left untaken,
+    /// the second idle sweep (half the timeout apart) removes the target, and the stream, with no target left,
+    /// ends. The consumer then takes the snapshot it holds; when it asks again a new call adds the target with
+    /// its resume token, and the next snapshot lists only what changed meanwhile.
     @Test func anIdleListenTargetIsSuspendedAndResumedFromItsResumeToken() async throws {
         let transport = ScriptedListenTransport()
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
@@ -168,6 +169,9 @@ import Testing
         call.respond(
             try Self.listenResponses([try Self.fruit("apple", "Apple")], token: [1], readTime: 1, adding: true))
         #expect(Self.ids(try #require(try await feed.next())) == ["apple"])
+        call.respond(
+            try Self.listenResponses([try Self.fruit("banana", "Banana")], token: [2], readTime: 2, adding: false))
+        try await Self.waitUntil { pool.stream(for: db)?.listenerBufferHighWater == 1 }
 
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
@@ -178,6 +182,9 @@ import Testing
         #expect(call.sent == [add, ListenRequest(removing: 1, database: db.database.name)])
         #expect(call.isCancelled)
 
+        let held = try #require(try await feed.next())
+        #expect(QueryPollerTests.changes(held) == [Change(.added, "banana", nil, 1)])
+        #expect(transport.calls.count == 1)
         let asking = Task { [stream] in
             var again = stream.makeAsyncIterator()
             return try await again.next()
@@ -187,14 +194,36 @@ import Testing
         #expect(
             resumed.sent == [
                 ListenRequest(
-                    adding: try ListenTarget(query: query, targetID: 1, resumePoint: .resumeToken([1])),
+                    adding: try ListenTarget(query: query, targetID: 1, resumePoint: .resumeToken([2])),
                     database: db.database.name)
             ])
         resumed.respond(
-            try Self.listenResponses([try Self.fruit("banana", "Banana")], token: [2], readTime: 2, adding: true))
+            try Self.listenResponses([try Self.fruit("cherry", "Cherry")], token: [3], readTime: 3, adding: true))
         let next = try #require(try await asking.value)
-        #expect(QueryPollerTests.changes(next) == [Change(.added, "banana", nil, 1)])
-        #expect(Self.ids(next) == ["apple", "banana"])
+        #expect(QueryPollerTests.changes(next) == [Change(.added, "cherry", nil, 2)])
+        #expect(Self.ids(next) == ["apple", "banana", "cherry"])
+        #expect(pool.streamCount == 1)
+    }
+
+    /// A consumer that is busy while nothing changes keeps its target (it costs nothing): a test that watches the
+    /// feed's events between snapshots, say.
+    @Test func aBusyListenerWithNothingNewKeepsItsTarget() async throws {
+        let transport = ScriptedListenTransport()
+        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let clock = ManualClock()
+        let pool = WatchStreamPool(clock: clock, idleTimeout: .seconds(10))
+        var feed = pool.snapshots(of: db.collection("fruits").query, policy: PollingPolicy(), onEvent: nil)
+            .makeAsyncIterator()
+        let call = try #require(await transport.waitForCall(1))
+        call.respond(
+            try Self.listenResponses([try Self.fruit("apple", "Apple")], token: [1], readTime: 1, adding: true))
+        #expect(Self.ids(try #require(try await feed.next())) == ["apple"])
+        for _ in 0..<6 {
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(5))
+        }
+        await clock.waitForSleepers(1)
+        #expect(call.sent.count == 1)
         #expect(pool.streamCount == 1)
     }
 

@@ -26,12 +26,12 @@ extension QueryRepresentable {
     ///   (`onEvent` hears `FeedEvent.snapshotsCoalesced(count:)` first); a listener that keeps up gets every
     ///   snapshot.
     /// - On demand: polls are made only while a listener waits for a snapshot (the first at once), so a consumer
-    ///   slower than `interval` is polled at its own pace. A Listen target none of whose listeners has asked for a
-    ///   snapshot for 2.5 to 5 s is removed from the stream until one asks again; it then resumes from its resume
-    ///   token (billed: only what changed meanwhile) and the listener gets the changes from its last snapshot.
-    ///   So a `break` out of `for try await` in the top-level code of a `main.swift`, whose iterator Swift never
-    ///   releases, costs no poll after the loop, and its Listen target ends within 5 s
-    ///   (`FeedLeaveLiveTests`, `FeedDemandTests`).
+    ///   slower than `interval` is polled at its own pace. A Listen target whose listeners all leave a snapshot
+    ///   untaken without asking for 30 to 60 s is removed from the stream until one asks again; it then resumes
+    ///   from its resume token (billed: only what changed meanwhile) and the listener gets the changes from its
+    ///   last snapshot. So a `break` out of `for try await` in the top-level code of a `main.swift`, whose iterator
+    ///   Swift never releases, costs no poll after the loop, and its Listen target ends a minute after the next
+    ///   change at the latest (`FeedLeaveLiveTests`, `FeedDemandTests`).
     /// - Order check: each snapshot's changes are replayed on the previous list; when they do not rebuild the
     ///   server's order (a value the client orders differently), the changes are computed from the server's order
     ///   and `onEvent` hears `FeedEvent.orderingMismatch(reason:)`.

@@ -16,12 +16,13 @@ import Synchronization
 ///   listeners.
 /// - A listener that falls behind holds at most one snapshot it has not taken and gets the ones it missed as one
 ///   (``CoalescingBuffer``, `FeedEvent.snapshotsCoalesced(count:)`).
-/// - A target none of whose listeners asked for a snapshot for a while (between half `idleTimeout` and that: a
-///   consumer that stopped asking without dropping its iterator, as a `break` in top-level code leaves it, or a
-///   very slow one) is suspended: removed from the stream (the stream ends with its last target), so the server
-///   sends and bills nothing more for it. Its listeners keep their place; the first one to ask again resumes it
-///   from its resume token (billed: only what changed meanwhile), with the changes from the last snapshot it
-///   received (``WatchStreamPool``).
+/// - A target whose listeners all hold a snapshot they have not taken and none of whom asked for one for a while
+///   (between half `idleTimeout` and that: a consumer that stopped asking without dropping its iterator, as a
+///   `break` in top-level code leaves it, or a very slow one) is suspended: removed from the stream (the stream
+///   ends with its last target), so the server sends and bills nothing more for it. Its listeners keep their
+///   place; the first one to ask again (after taking the snapshot it holds) resumes it from its resume token
+///   (billed: only what changed meanwhile), with the changes from the last snapshot it received
+///   (``WatchStreamPool``). A listener that is busy while nothing changes keeps its target: it costs nothing.
 /// - When the first attempt shows the server cannot do gRPC over HTTP/2 (an HTTP/1.1-only proxy, h2 refused,
 ///   `unimplemented`), every listener is moved to polling in keys mode and told why
 ///   (`FeedEvent.fellBackToPolling(reason:)`).
@@ -196,9 +197,9 @@ package final class WatchStream: Sendable {
         }
     }
 
-    /// Suspends each target none of whose listeners is waiting or has started waiting since the last sweep: the
-    /// target is removed from the stream (`remove_target`), and each listener resumes it when it asks again. The
-    /// stream ends when no target is left.
+    /// Suspends each target whose listeners all hold an untaken snapshot and none of whom is waiting or has
+    /// started waiting since the last sweep: the target is removed from the stream (`remove_target`), and each
+    /// listener resumes it when it asks again. The stream ends when no target is left.
     /// - Returns: whether the stream ended.
     private func suspendIdleTargets() -> Bool {
         var suspended: [(Suspended, [Listener])] = []
@@ -211,7 +212,11 @@ package final class WatchStream: Sendable {
                     for (listenerID, listener) in target.listeners {
                         let demands = listener.buffer.demandCount
                         marks[listenerID] = demands
-                        if listener.buffer.isWaiting || target.demandMarks[listenerID] != demands { isIdle = false }
+                        if listener.buffer.isWaiting || target.demandMarks[listenerID] != demands
+                            || listener.buffer.bufferedCount == 0
+                        {
+                            isIdle = false
+                        }
                     }
                     state.targets[id]?.demandMarks = marks
                     guard isIdle, let view = state.aggregator.targets[id] else { continue }

@@ -16,9 +16,9 @@ package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
 
-    /// How long a target's listeners may go without asking for a snapshot before it is suspended (streams look
-    /// every half of it, so a target is suspended after between half this and this).
-    package static let idleTargetTimeout: Duration = .seconds(5)
+    /// How long a target's listeners may leave a snapshot untaken without asking for one before the target is
+    /// suspended (streams look every half of it, so that is after between half this and this): a minute.
+    package static let idleTargetTimeout: Duration = .seconds(60)
 
     /// Why a client's listeners poll; the client is held weakly, so a new client at a reused address is not
     /// mistaken for it.
@@ -34,13 +34,20 @@ package final class WatchStreamPool: Sendable {
     }
 
     let clock: any Clock<Duration>
-    let idleTimeout: Duration
+    private let idle: Mutex<Duration>
     private let state = Mutex(State())
 
     /// A pool whose streams sleep on `clock` and suspend targets idle for `idleTimeout`.
     package init(clock: any Clock<Duration>, idleTimeout: Duration = WatchStreamPool.idleTargetTimeout) {
         self.clock = clock
-        self.idleTimeout = idleTimeout
+        self.idle = Mutex(idleTimeout)
+    }
+
+    /// How long a target's listeners may leave a snapshot untaken without asking before it is suspended; streams
+    /// opened from now on use a new value (for tools and tests that cannot wait a minute).
+    package var idleTimeout: Duration {
+        get { idle.withLock { $0 } }
+        set { idle.withLock { $0 = newValue } }
     }
 
     /// How many streams are open.
