@@ -4,8 +4,8 @@ import PackageDescription
 /// README.md's Swift blocks, one executable each, compiled as written from `Examples/Readme/<name>/main.swift`
 /// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
 let readmeSnippets = [
-    "WatchAQuery", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials",
-    "RecordAndReplay",
+    "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
+    "ApplicationDefault", "NamedCredentials", "RecordAndReplay",
 ]
 
 let package = Package(

@@ -94,6 +94,40 @@ import Testing
             "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
     }
 
+    /// The delta block in project `demo`: the first poll is a keys scan, the one that finds the second order is not.
+    @Test func deltaPollingFindsTheSecondOrderWithoutAScan() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try Firestore.emulator(host: host, projectID: "demo")
+        for old in try await db.collection("orders").listDocuments() { try await old.reference.delete() }
+        let result = await (try Run("DeltaPolling", host: host)).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines == [#"["added o1"] keys scan: firstPoll"#, #"["added o2"] keys scan: none"#])
+        let orders = try await db.collection("orders").getDocuments()
+        #expect(
+            orders.documents.map { document -> Bool in
+                guard case .timestamp? = document.get("updatedAt") else { return false }
+                return true
+            } == [true, true])
+    }
+
+    /// The server SDK block: the transforms' results in path order, a read as of the write, a parent-only document
+    /// listed, and the emulator counting, beside a sum, only the documents that have the summed field.
+    @Test func writeResultsPrintTheTransformsAndTheAggregation() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try await Self.seed(host)
+        for path in ["counters/visits", "users/ann/orders/o1"] { try await db.document(path).delete() }
+        try await db.document("fruits/apple").updateData(["kcal": 52])
+        try await db.document("fruits/fig").updateData(["kcal": 74])
+        try await db.document("users/ann/orders/o1").setData(["item": "Apple"])  // users/ann exists only as a parent
+        let result = await (try Run("WriteResults", host: host)).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count == 3, "\(result.lines)")
+        let time = try #require(result.lines.first?.components(separatedBy: "\"").dropFirst().first)
+        #expect(try Timestamp(rfc3339: time) > Timestamp(rfc3339: "2024-01-01T00:00:00Z"))
+        #expect(result.lines.first == #"[""# + time + #"", 42]"#)
+        #expect(Array(result.lines.dropFirst()) == ["integer(126)", #"42 ["ann"] integer(2)"#])
+    }
+
     @Test func mapDocumentsDecodesWhatItWroteAndReportsTheRest() async throws {
         let host = try EmulatorEnvironment.requireHost()
         _ = try await Self.seed(host)
