@@ -137,6 +137,58 @@ import Testing
         #expect(try await asking.value == nil)
     }
 
+    /// Delta polling on demand (the in-memory versioned server, a manual clock): a consumer that pauses for ten
+    /// intervals costs no poll meanwhile, and when it asks again one delta poll (the delta runQuery and the count,
+    /// no keys scan) brings every change made during the pause, found from the previous `readTime` minus the margin
+    /// however long ago that was. So a slow consumer is polled at its own pace in delta mode too.
+    @Test func aDeltaFeedIsPolledAtItsConsumersPace() async throws {
+        let server = DeltaPollTests.seeded(3)
+        let db = try server.firestore()
+        let clock = ManualClock()
+        let pool = PollerPool(clock: clock)
+        let polls = Mutex<[PollStatistics]>([])
+        let stream = pool.snapshots(
+            of: db.collection("items").order(by: "rank").query, mode: DeltaPollTests.delta(),
+            policy: PollingPolicy(interval: .seconds(1), jitter: 0)
+        ) { event in
+            if case .polled(let statistics) = event { polls.withLock { $0.append(statistics) } }
+        }
+        var feed = stream.makeAsyncIterator()
+        let first = try #require(try await feed.next())
+        #expect(Self.ids(first) == ["d0000", "d0001", "d0002"])
+        #expect(polls.withLock { $0.map(\.keysScan) } == [.firstPoll])
+        let requestsBefore = server.requests.count
+
+        await clock.waitForSleepers(1)
+        let poller = try #require(pool.firstPollerForTesting)
+        for second in 1...10 {
+            server.now = DeltaPollTests.time(Int64(second) * 1000)
+            if second == 3 {
+                server.write(
+                    "d0001", ["group": "a", "rank": 1, "note": "ripe"], requestTime: DeltaPollTests.time(3000),
+                    commitTime: DeltaPollTests.time(3020))
+            }
+            if second == 6 {
+                server.write(
+                    "d0003", ["group": "a", "rank": 3], requestTime: DeltaPollTests.time(6000),
+                    commitTime: DeltaPollTests.time(6010))
+            }
+            clock.advance(by: .seconds(1))
+            try await Self.waitUntil { poller.isAwaitingDemand }
+        }
+        #expect(server.requests.count == requestsBefore)
+        #expect(polls.withLock { $0.count } == 1)
+
+        let next = try #require(try await feed.next())
+        #expect(Self.ids(next) == ["d0000", "d0001", "d0002", "d0003"])
+        #expect(QueryPollerTests.changes(next) == [Change(.added, "d0003", nil, 3), Change(.modified, "d0001", 1, 1)])
+        #expect(Array(server.requests.dropFirst(requestsBefore)) == ["runQuery", "runAggregationQuery"])
+        let resumed = try #require(polls.withLock { $0.last })
+        #expect(resumed.keysScan == nil)
+        #expect(resumed.documentsFetched == 2)
+        #expect(polls.withLock { $0.count } == 2)
+    }
+
     // MARK: Listen
 
     static func listenResponses(_ documents: [Document], token: [UInt8], readTime: Int64, adding: Bool) throws
