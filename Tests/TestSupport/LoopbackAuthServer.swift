@@ -16,7 +16,8 @@ import Foundation
 ///   `Authorization` and `x-goog-user-project` under `document_requests`; a name containing `/strict/` gets 401
 ///   UNAUTHENTICATED when the token is `ya29.token-1`, one containing `/always401/` always gets 401
 /// - `GET /headers`: the request headers as a JSON object (names lower-cased)
-/// - `GET /stall`: 200 `too late` after 20 s
+/// - `GET /stall`: 200 `too late` after 120 s (longer than any test waits: a loaded suite once took 20 s to get
+///   from starting a stalled request to cancelling it)
 /// - `GET /pause`: 200 `connection N` after 200 ms (N numbers the server's TCP connections from 1)
 /// - a request in absolute form (`GET http://host/path`, as sent to a proxy): a `/v1/` path is answered like a
 ///   document request, with `X-Proxied-URL` naming the absolute URL
@@ -124,7 +125,7 @@ package final class LoopbackAuthServer: @unchecked Sendable {
                 elif path == "/headers":
                     self.reply(200, {k.lower(): v for k, v in self.headers.items()})
                 elif path == "/stall":
-                    time.sleep(20)
+                    time.sleep(120)
                     self.reply(200, "too late", content_type="text/plain")
                 elif path == "/pause":
                     time.sleep(0.2)
