@@ -41,6 +41,16 @@ package struct WatchChangeAggregator: Sendable {
         if targets.removeValue(forKey: id) != nil { removed.insert(id) }
     }
 
+    /// Starts tracking target `id` again from `view`, the state of a target suspended before (its published list
+    /// and resume token; the client sends `add_target` with that token): as after a dropped stream, nothing
+    /// buffered is kept and the target is current only when the server says so again.
+    package mutating func restoreTarget(_ id: Int32, from view: WatchTargetState) {
+        removed.remove(id)
+        var view = view
+        view.streamDropped()
+        targets[id] = view
+    }
+
     /// Moves target `old`'s state to `new` (a re-listen under a new target ID keeps the published view, so the
     /// next snapshot lists only what differs from it); the resume token is dropped and `old` is removed.
     package mutating func moveTarget(from old: Int32, to new: Int32) {

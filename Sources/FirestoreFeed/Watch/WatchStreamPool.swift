@@ -9,9 +9,16 @@ import Synchronization
 /// client whose transport cannot carry a Listen stream (a test double, a cassette without a recorded Listen call)
 /// polls in keys mode from the start and hears why (`FeedEvent.fellBackToPolling(reason:)`). So does every later
 /// listener of a client whose stream fell back to polling.
+///
+/// A target whose listeners stopped asking is suspended by its stream (``WatchStream``); the first of them to ask
+/// again comes back here and is attached as a new listener that resumes the target.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
+
+    /// How long a target's listeners may leave a snapshot untaken without asking for one before the target is
+    /// suspended (streams look every half of it, so that is after between half this and this): a minute.
+    package static let idleTargetTimeout: Duration = .seconds(60)
 
     /// Why a client's listeners poll; the client is held weakly, so a new client at a reused address is not
     /// mistaken for it.
@@ -27,9 +34,21 @@ package final class WatchStreamPool: Sendable {
     }
 
     let clock: any Clock<Duration>
+    private let idle: Mutex<Duration>
     private let state = Mutex(State())
 
-    init(clock: any Clock<Duration>) { self.clock = clock }
+    /// A pool whose streams sleep on `clock` and suspend targets idle for `idleTimeout`.
+    package init(clock: any Clock<Duration>, idleTimeout: Duration = WatchStreamPool.idleTargetTimeout) {
+        self.clock = clock
+        self.idle = Mutex(idleTimeout)
+    }
+
+    /// How long a target's listeners may leave a snapshot untaken without asking before it is suspended; streams
+    /// opened from now on use a new value (for tools and tests that cannot wait a minute).
+    package var idleTimeout: Duration {
+        get { idle.withLock { $0 } }
+        set { idle.withLock { $0 = newValue } }
+    }
 
     /// How many streams are open.
     package var streamCount: Int { state.withLock { $0.streams.count } }
@@ -44,16 +63,42 @@ package final class WatchStreamPool: Sendable {
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
+        feed(buffer, of: query, policy: policy, onEvent: onEvent)
+        return stream
+    }
+
+    /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see
+    /// ``snapshots(of:policy:onEvent:)``.
+    func feed(
+        _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, policy: PollingPolicy,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) {
         let key: WatchTargetKey
         do {
             key = try WatchTargetKey(query)
         } catch {
             buffer.finish(throwing: error)
-            return stream
+            return
         }
         let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
+        attach(query: query, key: key, listener, resuming: nil)
+    }
+
+    /// Attaches `listener` (of a target suspended while it was idle) again: see
+    /// ``WatchStream/addListener(query:key:_:resuming:)``.
+    func resume(_ suspended: WatchStream.Suspended, for listener: WatchStream.Listener) {
+        attach(query: suspended.query, key: suspended.key, listener, resuming: suspended)
+    }
+
+    /// Gives `listener` a target on the client's stream (opening the stream when there is none), or polling when
+    /// the client cannot listen.
+    private func attach(
+        query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, resuming: WatchStream.Suspended?
+    ) {
         let client = query.firestore
         let id = ObjectIdentifier(client)
+        let policy = listener.fallbackPolicy
+        let buffer = listener.buffer
         while true {
             let found = state.withLock { state -> Result<WatchStream, FallbackReason> in
                 if let fallback = state.fallbacks[id] {
@@ -75,7 +120,8 @@ package final class WatchStreamPool: Sendable {
                     return .failure(FallbackReason(text: "\(error)"))
                 }
                 let stream = WatchStream(
-                    firestore: client, channel: channel, policy: policy, clock: clock
+                    firestore: client, channel: channel, policy: policy, clock: clock, idleTimeout: idleTimeout,
+                    resume: { [weak self] suspended, listener in self?.resume(suspended, for: listener) }
                 ) { [weak self] stream, reason in
                     self?.forget(stream, client: id, fallbackReason: reason)
                 }
@@ -85,11 +131,11 @@ package final class WatchStreamPool: Sendable {
             switch found {
             case .failure(let reason):
                 WatchFallback.poll(query, for: listener, reason: reason.text)
-                return stream
+                return
             case .success(let watch):
-                if let listenerID = watch.addListener(query: query, key: key, listener) {
+                if let listenerID = watch.addListener(query: query, key: key, listener, resuming: resuming) {
                     buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
-                    return stream
+                    return
                 }
                 forget(watch, client: id, fallbackReason: nil)
             }
