@@ -32,7 +32,8 @@ package struct BatchWriteResponse: Sendable {
         let results = try elements("writeResults")
         let statuses = try elements("status")
         guard results.count == writeCount, statuses.count == writeCount else {
-            throw malformed("\(results.count) writeResults and \(statuses.count) status elements for \(writeCount) writes")
+            throw malformed(
+                "\(results.count) writeResults and \(statuses.count) status elements for \(writeCount) writes")
         }
         var outcomes: [Result<WriteResult, FirestoreError>] = []
         outcomes.reserveCapacity(writeCount)
@@ -46,7 +47,8 @@ package struct BatchWriteResponse: Sendable {
             case let other?: throw malformed("status[\(index)].code is \(other.serializedString())")
             }
             if let errorCode = Int32(exactly: code).flatMap({ FirestoreError.Code(rpcCode: $0) }) {
-                outcomes.append(.failure(FirestoreError(code: errorCode, message: status["message"]?.stringValue ?? "")))
+                outcomes.append(
+                    .failure(FirestoreError(code: errorCode, message: status["message"]?.stringValue ?? "")))
                 continue
             }
             guard code == 0 else { throw malformed("status[\(index)].code \(code) is not a google.rpc.Code") }

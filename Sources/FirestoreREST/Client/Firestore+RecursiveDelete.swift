@@ -4,8 +4,9 @@ extension Firestore {
     /// Deletes `document` and everything below it: every document of its subcollections, theirs, and so on, as the
     /// server SDKs' `recursiveDelete` (Node `Firestore.recursiveDelete(ref, bulkWriter)`, Python
     /// `Client.recursive_delete`). See ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
-    /// - Returns: the number of documents deleted (documents that exist only as parents of subcollections are
-    ///   descended into but not counted: there is nothing to delete).
+    /// - Returns: the number of documents deleted: `document` itself always counts (it is deleted whether or not it
+    ///   exists, as the Python SDK's `recursive_delete` counts it); below it, documents that exist only as parents of
+    ///   subcollections are descended into but neither deleted nor counted.
     /// - Throws: as ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
     @discardableResult
     public func recursiveDelete(_ document: DocumentReference, bulkWriter: BulkWriter? = nil) async throws -> Int {
@@ -79,7 +80,8 @@ extension Firestore {
     private func deleteCollectionTree(_ collection: ResourcePath, writer: BulkWriter, tally: RecursiveDeleteTally)
         async throws
     {
-        let reference = CollectionReference(firestore: self, path: .success(collection), rawPath: collection.description)
+        let reference = CollectionReference(
+            firestore: self, path: .success(collection), rawPath: collection.description)
         var token: String?
         repeat {
             let page = try await reference.listDocuments(
@@ -111,7 +113,9 @@ extension Firestore {
             try await deleteCollectionTree(try document.appending(id), writer: writer, tally: tally)
         }
         guard exists else { return }
-        tally.add(try await writer.deleteDocument(DocumentReference(firestore: self, path: .success(document), rawPath: document.description)))
+        tally.add(
+            try await writer.deleteDocument(
+                DocumentReference(firestore: self, path: .success(document), rawPath: document.description)))
     }
 }
 

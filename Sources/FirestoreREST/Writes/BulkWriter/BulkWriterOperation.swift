@@ -43,7 +43,8 @@ extension BulkWriter {
                     return state.nextWaiter
                 }
                 return try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WriteResult, any Error>) in
+                    try await withCheckedThrowingContinuation {
+                        (continuation: CheckedContinuation<WriteResult, any Error>) in
                         // Decided under the lock: settled, cancelled already, or waiting (then settle or the
                         // cancellation handler resumes it, whichever removes it first).
                         let settled = state.withLock { state -> Result<WriteResult, any Error>? in
