@@ -4,6 +4,9 @@ extension Firestore {
     /// Deletes `document` and everything below it: every document of its subcollections, theirs, and so on, as the
     /// server SDKs' `recursiveDelete` (Node `Firestore.recursiveDelete(ref, bulkWriter)`, Python
     /// `Client.recursive_delete`). See ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
+    /// - Parameters:
+    ///   - document: the document to delete, with its subcollections.
+    ///   - bulkWriter: as for a collection.
     /// - Returns: the number of documents deleted: `document` itself always counts (it is deleted whether or not it
     ///   exists, as the Python SDK's `recursive_delete` counts it); below it, documents that exist only as parents of
     ///   subcollections are descended into but neither deleted nor counted.
@@ -26,8 +29,10 @@ extension Firestore {
     /// ```swift
     /// let deleted = try await db.recursiveDelete(db.collection("users"))   // every user and their subcollections
     /// ```
-    /// - Parameter bulkWriter: the writer for the deletes (its throttle, retries and callbacks apply; it is flushed,
-    ///   not closed), or `nil` for a new one with the default options, closed at the end.
+    /// - Parameters:
+    ///   - collection: the collection to empty, subcollections of its documents included.
+    ///   - bulkWriter: the writer for the deletes (its throttle, retries and callbacks apply; it is flushed, not
+    ///     closed), or `nil` for a new one with the default options, closed at the end.
     /// - Returns: the number of documents deleted.
     /// - Throws: ``FirestoreError``: `.invalidArgument` for an invalid path, a writer of another database or a closed
     ///   one; a list call's error (then the deletes enqueued before it still finish); or, when deletes failed after

@@ -105,9 +105,10 @@ public struct VectorQuery: Sendable {
 
     /// Runs the search once (runQuery) and returns the documents nearest first.
     /// - Parameter readTime: read as of this time (within the last hour in production), or `nil` for now.
-    /// - Throws: ``FirestoreError`` from ``structuredQuery()`` before sending; from the server, e.g.
-    ///   `.invalidArgument` for a base query with a limit, an offset or a cursor, or `.failedPrecondition` for a
-    ///   missing vector index (production); or the transport's.
+    /// - Throws: ``FirestoreError``: `.invalidArgument` before sending for an invalid base query, an invalid vector
+    ///   field path, an empty query vector, a limit outside 1 ... 1000, an empty result field or a threshold that is
+    ///   not finite; the server's, e.g. `.invalidArgument` for a base query with a limit, an offset or a cursor, or
+    ///   `.failedPrecondition` for a missing vector index (production); or the transport's.
     public func getDocuments(readTime: Timestamp? = nil) async throws -> VectorQuerySnapshot {
         let firestore = query.firestore
         let response = try await firestore.runQuery(

@@ -11,7 +11,7 @@ extension FirestoreValue {
     /// path (`fruits/apple`, the part after `/documents/`), geo points as `{"latitude","longitude"}`,
     /// arrays and maps as JSON arrays and objects. A vector (``VectorValue``) is its map,
     /// `{"__type__":"__vector__","value":[0.5,1.0]}`, its elements written with a fraction or an exponent so
-    /// that ``init(plainJSON:)`` reads them back as a vector.
+    /// that the CLI's plain-JSON reader (`init(plainJSON:)`) reads them back as a vector.
     ///
     /// The mapping is lossy by design (a string and a reference look alike); use ``restJSON`` to round-trip.
     public var plainJSON: JSONValue {

@@ -80,6 +80,17 @@ extension BulkWriter {
         }
     }
 
+    /// Enqueues an update of ordered path–value pairs; see ``DocumentReference/updateData(pathsAndValues:precondition:)``.
+    @discardableResult
+    public func updateData(
+        pathsAndValues: [(FieldPath, WriteValue)], forDocument document: DocumentReference,
+        precondition: Precondition? = nil
+    ) async throws(FirestoreError) -> Operation {
+        try await enqueue(document, .update) { reference throws(FirestoreError) in
+            try reference.updateWrite(pathsAndValues, precondition: precondition)
+        }
+    }
+
     /// Enqueues a delete of `document` (deleting a missing document succeeds); see
     /// ``DocumentReference/delete(precondition:)``.
     @discardableResult
