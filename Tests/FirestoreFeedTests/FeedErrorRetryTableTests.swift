@@ -21,7 +21,8 @@ import Testing
         let transport = ScriptedTransport([
             .response(status: 400, body: ExpectedRetryTable.body(row.code)),
             .response(
-                status: 200, body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [("a", "2024-05-01T00:00:00Z", "A")])),
+                status: 200,
+                body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [("a", "2024-05-01T00:00:00Z", "A")])),
         ])
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         let events = ErrorLog()
