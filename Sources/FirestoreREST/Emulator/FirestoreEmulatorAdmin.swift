@@ -94,6 +94,7 @@ public struct FirestoreEmulatorAdmin: Sendable {
     /// Runs `body` with the owner client, for which the emulator skips security rules (seeding data, checking what
     /// a denied write left). The same client as ``owner``.
     /// - Throws: what `body` throws.
+    @discardableResult
     public func withSecurityRulesDisabled<Result>(_ body: (Firestore) async throws -> Result) async rethrows
         -> Result
     {
