@@ -127,8 +127,9 @@ extension FirestoreError.Code {
         case .dataLoss:
             return RetryRule(
                 retriesRequest: false, feedRetries: false, renewsCredentials: false,
-                reason: "gRPC: unrecoverable data loss or corruption (here also a cassette that cannot be "
-                    + "written); the Firebase SDKs treat it as permanent")
+                reason: "gRPC: unrecoverable data loss or corruption; here also a Listen message this client "
+                    + "cannot decode (over HTTP/2 and TLS a decoder mismatch, which a reopened stream would repeat) "
+                    + "and a cassette that cannot be written; the Firebase SDKs treat it as permanent")
         case .unauthenticated:
             return RetryRule(
                 retriesRequest: false, feedRetries: false, renewsCredentials: true,
