@@ -306,8 +306,9 @@ package final class WatchStream: Sendable {
                 fallBack(reason: error.description)
                 return
             }
-            if error.code == .unauthenticated { unauthenticatedInARow += 1 }
-            if error.code == .unauthenticated ? unauthenticatedInARow > 1 : PollingPolicy.isPermanent(error) {
+            let renews = error.code.retryRule.renewsCredentials
+            if renews { unauthenticatedInARow += 1 }
+            if renews ? unauthenticatedInARow > 1 : PollingPolicy.isPermanent(error) {
                 finishAll(throwing: error)
                 return
             }

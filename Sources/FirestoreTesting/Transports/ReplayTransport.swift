@@ -44,7 +44,9 @@ import Synchronization
 ///
 /// **Errors**: a request that matches nothing throws ``FirestoreError`` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
-/// listing them. A recorded 4xx or 5xx is returned like any other response, so retry paths replay too.
+/// listing them. A recorded 4xx or 5xx is returned like any other response, and a recorded transport failure
+/// (``Cassette/Failure``: a timeout, a reset, a refused connection) is thrown as the same ``FirestoreError``, so
+/// retry paths replay too.
 ///
 /// Safe to share between tasks.
 public final class ReplayTransport: HTTPTransport {
@@ -326,7 +328,7 @@ public final class ReplayTransport: HTTPTransport {
         case .fail(let matching):
             throw unmatched(sent, playedMatches: matching)
         case .repeatLast(let index):
-            return replayed[index].response.httpResponse
+            return try replayed[index].replayed(to: request)
         case .play(let index):
             do {
                 if options.ordering == .session {
@@ -344,7 +346,7 @@ public final class ReplayTransport: HTTPTransport {
                 throw Self.cancelled(request)
             }
             deliver(index)
-            return replayed[index].response.httpResponse
+            return try replayed[index].replayed(to: request)
         }
     }
 
