@@ -28,13 +28,19 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // SQLite 3, for the feed's durable checkpoints (FeedCheckpointStore).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "FirestoreREST",
             dependencies: ["CCurl", "COpenSSL"]
         ),
         .target(
             name: "FirestoreFeed",
-            dependencies: ["FirestoreREST"]
+            dependencies: ["FirestoreREST", "CSQLite"]
         ),
         // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
         .target(
@@ -81,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FirestoreFeedTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "CSQLite"]
         ),
         .testTarget(
             name: "FirestoreTestingTests",

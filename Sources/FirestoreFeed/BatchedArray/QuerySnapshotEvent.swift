@@ -29,7 +29,7 @@ extension QuerySnapshotEvent {
                 queue.post(.failure(error), replacing: \.isFailure)
             case .recovered: queue.post(.recovered, replacing: \.isRecovered)
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept:
+                .intervalNotKept, .resumedFromCheckpoint:
                 break
             }
         }

@@ -38,4 +38,9 @@ public enum FeedEvent: Sendable, Hashable {
     /// every `interval`. Sent after 3 late polls in a row, then at most every 30 s while it lasts
     /// (`WriteStarvationLiveTests`, `PollPacingTests`).
     case intervalNotKept(interval: Duration, actual: Duration)
+    /// A feed with a durable checkpoint (`snapshots(..., checkpoint:key:)`) resumed from the checkpoint of `key`,
+    /// whose snapshot was consistent at `readTime`: the snapshot that follows lists only the changes since then
+    /// (added, modified, removed against the stored documents), and is delivered even when there are none
+    /// (`FeedCheckpointTests`, `CheckpointLiveTests`).
+    case resumedFromCheckpoint(key: String, readTime: Timestamp?)
 }

@@ -138,7 +138,7 @@ public final class ListenerRegistration: Sendable {
             case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
             case .recovered: error = nil
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept:
+                .intervalNotKept, .resumedFromCheckpoint:
                 break
             }
         }

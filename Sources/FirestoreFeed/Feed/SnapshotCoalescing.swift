@@ -26,7 +26,7 @@ enum SnapshotCoalescing {
             if let mismatch = checked.mismatch { onEvent?(.orderingMismatch(reason: mismatch)) }
             guard !checked.changes.isEmpty || lastDelivered == nil else { return nil }
             let firestore = newest.query.firestore
-            return QuerySnapshot(
+            var snapshot = QuerySnapshot(
                 query: newest.query, documents: newest.documents,
                 documentChanges: checked.changes.map { change in
                     DocumentChange(
@@ -34,6 +34,8 @@ enum SnapshotCoalescing {
                         oldIndex: change.oldIndex, newIndex: change.newIndex)
                 },
                 readTime: newest.readTime, statistics: newest.statistics)
+            snapshot.resumePoint = newest.resumePoint
+            return snapshot
         }
     }
 

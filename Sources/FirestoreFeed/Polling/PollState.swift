@@ -25,6 +25,11 @@ package struct PollState: Sendable, Hashable {
         self.lastKeysScan = lastKeysScan
     }
 
+    /// What a checkpoint stores beside the documents and `readTime`: the delta watermark and last keys scan.
+    package var resumePoint: FeedResumePoint {
+        FeedResumePoint(deltaWatermark: deltaWatermark, lastKeysScan: lastKeysScan)
+    }
+
     /// ``documents`` by byte-exact name. O(n).
     package var byName: [ByteExactName: Document] { PollFetcher.index(documents) }
 }

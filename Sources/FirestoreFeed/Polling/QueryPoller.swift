@@ -47,7 +47,7 @@ final class QueryPoller: Sendable {
     let clock: any Clock<Duration>
     let initialMode: PollMode
     let onEmpty: @Sendable (QueryPoller) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Held while snapshots are handed to listeners, outside ``state``'s lock: yielding resumes a consumer task
     /// under that task's own lock, and a consumer being cancelled holds its lock while its termination handler
     /// takes ``state``'s (``removeListener(_:)``), so yielding under ``state``'s lock could deadlock. Taken before
@@ -55,10 +55,13 @@ final class QueryPoller: Sendable {
     private let delivery = Mutex(())
     private let demand = PollDemand()
 
+    /// A poller of `query`; `resumingFrom` is the state a checkpointed feed resumes from (its first poll builds on
+    /// those documents and that delta watermark, and its first snapshot carries the changes from them).
     init(
         query: Query, mode: PollMode, policy: PollingPolicy, clock: any Clock<Duration>,
-        onEmpty: @escaping @Sendable (QueryPoller) -> Void
+        resumingFrom: PollState? = nil, onEmpty: @escaping @Sendable (QueryPoller) -> Void
     ) {
+        self.state = Mutex(State(poll: resumingFrom ?? PollState()))
         self.query = query
         self.initialMode = mode
         self.policy = policy
@@ -125,9 +128,11 @@ final class QueryPoller: Sendable {
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(
+        var snapshot = QuerySnapshot(
             query: query, documents: documents, documentChanges: changes, readTime: state.poll.readTime,
             statistics: state.statistics)
+        snapshot.resumePoint = state.poll.resumePoint
+        return snapshot
     }
 
     private func emit(_ event: FeedEvent) {
@@ -227,7 +232,7 @@ final class QueryPoller: Sendable {
                 state.statistics = result.statistics
                 state.hasSnapshot = true
                 guard isFirst || !changes.isEmpty else { return nil }
-                let snapshot = QuerySnapshot(
+                var snapshot = QuerySnapshot(
                     query: query,
                     documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
                     documentChanges: changes.map { change in
@@ -237,6 +242,7 @@ final class QueryPoller: Sendable {
                             oldIndex: change.oldIndex, newIndex: change.newIndex)
                     },
                     readTime: result.readTime, statistics: result.statistics)
+                snapshot.resumePoint = result.state.resumePoint
                 return (snapshot, Array(state.listeners.values), !changes.isEmpty)
             }
             guard let (snapshot, listeners, changed) = published else { return false }

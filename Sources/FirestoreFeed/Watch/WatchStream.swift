@@ -114,9 +114,14 @@ package final class WatchStream: Sendable {
     /// query on this stream is shared as usual, else the suspended one is added again from its view and resume
     /// token; either way the current snapshot is expressed relative to the last one the listener received
     /// (``CoalescingBuffer/yield(_:rebased:)``).
+    /// With `seed` (a feed resuming from a durable checkpoint), a new target starts from that view: its documents
+    /// and resume token, sent with `add_target`, so the server sends only what changed since.
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
     ///   (the caller then makes a new one).
-    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener, resuming: Suspended? = nil) -> Int? {
+    func addListener(
+        query: Query, key: WatchTargetKey, _ listener: Listener, resuming: Suspended? = nil,
+        seed: WatchTargetState? = nil
+    ) -> Int? {
         delivery.withLock { _ in
             let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
                 guard !state.isFinished else { return nil }
@@ -132,7 +137,8 @@ package final class WatchStream: Sendable {
                     state.nextTargetID += 1
                     state.byKey[key] = targetID
                     state.targets[targetID] = Target(key: key, query: query, lastSnapshot: resuming?.lastSnapshot)
-                    if let view = resuming?.view {
+                    let view = resuming?.view ?? seed
+                    if let view {
                         state.aggregator.restoreTarget(targetID, from: view)
                         initial = resuming?.lastSnapshot.map(Self.initial)
                     } else {
@@ -140,8 +146,7 @@ package final class WatchStream: Sendable {
                             targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
                     }
                     if let call = state.call {
-                        Self.sendAdd(
-                            targetID, query: query, resumeToken: resuming?.view.resumeToken, on: call, firestore)
+                        Self.sendAdd(targetID, query: query, resumeToken: view?.resumeToken, on: call, firestore)
                     }
                 }
                 state.targets[targetID]?.listeners[listenerID] = listener
@@ -334,9 +339,10 @@ package final class WatchStream: Sendable {
                     switch event {
                     case .snapshot(let id, let documents, let changes, let readTime):
                         guard var target = state.targets[id] else { continue }
-                        let snapshot = Self.snapshot(
+                        var snapshot = Self.snapshot(
                             query: target.query, documents: documents, changes: changes, readTime: readTime,
                             isFirst: target.lastSnapshot == nil)
+                        snapshot.resumePoint = FeedResumePoint(resumeToken: state.aggregator.targets[id]?.resumeToken)
                         target.lastSnapshot = snapshot
                         state.targets[id] = target
                         published.append((snapshot, Array(target.listeners.values)))
@@ -477,8 +483,10 @@ package final class WatchStream: Sendable {
         let changes = snapshot.documents.enumerated().map { position, document in
             DocumentChange(type: .added, document: document, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(
+        var initial = QuerySnapshot(
             query: snapshot.query, documents: snapshot.documents, documentChanges: changes,
             readTime: snapshot.readTime, statistics: snapshot.statistics)
+        initial.resumePoint = snapshot.resumePoint
+        return initial
     }
 }

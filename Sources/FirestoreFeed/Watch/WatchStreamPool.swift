@@ -67,33 +67,36 @@ package final class WatchStreamPool: Sendable {
         return stream
     }
 
-    /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see
-    /// ``snapshots(of:policy:onEvent:)``.
+    /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see ``snapshots(of:policy:onEvent:)``.
+    /// With `checkpoint` (a feed resuming from a durable checkpoint: its store and key, and the view it resumes
+    /// from), the target is that feed's alone and starts from the view
+    /// (``WatchStream/addListener(query:key:_:resuming:seed:)``).
     func feed(
         _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, policy: PollingPolicy,
-        onEvent: (@Sendable (FeedEvent) -> Void)?
+        onEvent: (@Sendable (FeedEvent) -> Void)?, checkpoint: (id: String, view: WatchTargetState)? = nil
     ) {
         let key: WatchTargetKey
         do {
-            key = try WatchTargetKey(query)
+            key = try WatchTargetKey(query, checkpoint: checkpoint?.id)
         } catch {
             buffer.finish(throwing: error)
             return
         }
         let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
-        attach(query: query, key: key, listener, resuming: nil)
+        attach(query: query, key: key, listener, resuming: nil, seed: checkpoint?.view)
     }
 
     /// Attaches `listener` (of a target suspended while it was idle) again: see
-    /// ``WatchStream/addListener(query:key:_:resuming:)``.
+    /// ``WatchStream/addListener(query:key:_:resuming:seed:)``.
     func resume(_ suspended: WatchStream.Suspended, for listener: WatchStream.Listener) {
-        attach(query: suspended.query, key: suspended.key, listener, resuming: suspended)
+        attach(query: suspended.query, key: suspended.key, listener, resuming: suspended, seed: nil)
     }
 
     /// Gives `listener` a target on the client's stream (opening the stream when there is none), or polling when
-    /// the client cannot listen.
+    /// the client cannot listen. `resuming` and `seed`: see ``WatchStream/addListener(query:key:_:resuming:seed:)``.
     private func attach(
-        query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, resuming: WatchStream.Suspended?
+        query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, resuming: WatchStream.Suspended?,
+        seed: WatchTargetState?
     ) {
         let client = query.firestore
         let id = ObjectIdentifier(client)
@@ -133,7 +136,9 @@ package final class WatchStreamPool: Sendable {
                 WatchFallback.poll(query, for: listener, reason: reason.text)
                 return
             case .success(let watch):
-                if let listenerID = watch.addListener(query: query, key: key, listener, resuming: resuming) {
+                if let listenerID = watch.addListener(
+                    query: query, key: key, listener, resuming: resuming, seed: seed)
+                {
                     buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
                     return
                 }

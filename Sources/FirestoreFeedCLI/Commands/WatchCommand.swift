@@ -33,8 +33,20 @@ enum WatchCommand {
                 help: """
                     output format (default text); jsonl prints one line per snapshot:
                     {"changes":[{"data","id","newIndex","oldIndex","path","type"}],
-                     "readTime","size"}
+                     "readTime","size"} (and "resumed":true on the first snapshot
+                     after a restart with --checkpoint)
                     """),
+            .value(
+                "--checkpoint", "FILE",
+                help: """
+                    keep the feed's state in the SQLite file FILE (created when
+                    missing): after a restart the first snapshot lists only what
+                    changed meanwhile; each snapshot is written once printed, so
+                    none is ever skipped (one printed before a crash may come again)
+                    """),
+            .value(
+                "--checkpoint-key", "KEY",
+                help: "the checkpoint's key in FILE (default: the query itself); one watch per key"),
             FailureLimit.option,
         ])
     static let help = spec.help
@@ -82,6 +94,12 @@ enum WatchCommand {
         guard let format = OutputFormat(rawValue: formatText) else {
             throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
         }
+        let checkpointPath = reader.value("--checkpoint")
+        if checkpointPath == nil, reader.value("--checkpoint-key") != nil {
+            throw .usage("--checkpoint-key needs --checkpoint FILE", help: help)
+        }
+        if checkpointPath == "" { throw .usage("--checkpoint needs a file name", help: help) }
+        if reader.value("--checkpoint-key") == "" { throw .usage("--checkpoint-key needs a key", help: help) }
         try options.check(collectionPath: collectionPath, help: help)
         let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
@@ -90,7 +108,16 @@ enum WatchCommand {
         } catch {
             throw .usage(error.message, help: help)
         }
+        var checkpointKey = reader.value("--checkpoint-key") ?? ""
+        if checkpointKey.isEmpty {
+            do throws(FirestoreError) {
+                checkpointKey = try CheckpointQueryIdentity.of(query)
+            } catch {
+                throw .usage(error.message, help: help)
+            }
+        }
         let polls = Mutex(0)
+        let resumed = Mutex(false)
         // Every poll's statistics, changed or not, with --verbose (a Listen snapshot carries its own).
         let report: @Sendable (FeedEvent) -> Void = { event in
             if verbose, case .polled(let statistics) = event {
@@ -100,23 +127,43 @@ enum WatchCommand {
                 }
                 Console.error("poll \(number): \(statistics)")
             }
+            if case .resumedFromCheckpoint = event { resumed.withLock { $0 = true } }
             Console.report(event)
         }
         // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
         StandardOutputWatch.start()
         try await CLIError.runtimeErrors {
-            try await failureLimit.watching(report: report) { [interval, count, mode] onEvent in
+            // Opened before the watch starts: a damaged or newer store is an error at once.
+            var store: FeedCheckpointStore?
+            if let checkpointPath { store = try await FeedCheckpointStore(path: checkpointPath) }
+            try await failureLimit.watching(report: report) { [interval, count, mode, store, checkpointKey] onEvent in
                 var printed = 0
-                let stream = query.snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
+                let stream =
+                    if let store {
+                        query.snapshots(
+                            source: source, interval: interval, mode: mode, checkpoint: store, key: checkpointKey,
+                            onEvent: onEvent)
+                    } else {
+                        query.snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
+                    }
                 for try await snapshot in stream {
                     printed += 1
                     if verbose, let statistics = snapshot.statistics, statistics.mode == nil {
                         Console.error("snapshot \(printed): \(statistics)")
                     }
-                    switch format {
-                    case .jsonl: await Console.output(OutputFormat.snapshotJSON(snapshot).serializedString())
-                    case .text: await Console.output(OutputFormat.snapshotText(snapshot, number: printed))
+                    let isResumed = resumed.withLock { flag in
+                        defer { flag = false }
+                        return flag
                     }
+                    switch format {
+                    case .jsonl:
+                        await Console.output(
+                            OutputFormat.snapshotJSON(snapshot, resumed: isResumed).serializedString())
+                    case .text:
+                        await Console.output(OutputFormat.snapshotText(snapshot, number: printed, resumed: isResumed))
+                    }
+                    // Printed: finished with, so a restart resumes after it.
+                    try await store?.acknowledge(key: checkpointKey)
                     if let count, printed >= count { return }
                 }
             }

@@ -51,6 +51,10 @@ package enum Console {
             error(
                 "warning: polling cannot keep its interval of \(seconds(interval)) s: the real interval is "
                     + "\(seconds(actual)) s (polls take longer than the interval)")
+        case .resumedFromCheckpoint(let key, let readTime):
+            error(
+                "note: resumed from the checkpoint of key \"\(key)\" at \(readTime?.rfc3339 ?? "no read time"): "
+                    + "the first snapshot lists only what changed since")
         }
     }
 

@@ -37,8 +37,9 @@ package enum OutputFormat: String {
         ]
     }
 
-    /// One snapshot as `{"readTime","size","changes":[{"type","id","path","oldIndex","newIndex","data"}]}`.
-    static func snapshotJSON(_ snapshot: QuerySnapshot) -> JSONValue {
+    /// One snapshot as `{"readTime","size","changes":[{"type","id","path","oldIndex","newIndex","data"}]}`, with
+    /// `"resumed":true` when it is the first after a restart from a checkpoint (its changes are those since then).
+    static func snapshotJSON(_ snapshot: QuerySnapshot, resumed: Bool = false) -> JSONValue {
         let changes: [JSONValue] = snapshot.documentChanges.map { change in
             [
                 "type": .string(change.type.rawValue),
@@ -49,19 +50,22 @@ package enum OutputFormat: String {
                 "data": FirestoreValue.map(change.document.data() ?? [:]).plainJSON,
             ]
         }
-        return [
+        var members: [String: JSONValue] = [
             "readTime": snapshot.readTime.map { .string($0.rfc3339) } ?? .null,
             "size": .integer(Int64(snapshot.count)),
             "changes": .array(changes),
         ]
+        if resumed { members["resumed"] = true }
+        return .object(members)
     }
 
     /// A snapshot for people: a heading, one line per change, then the resulting list.
-    static func snapshotText(_ snapshot: QuerySnapshot, number: Int) -> String {
+    static func snapshotText(_ snapshot: QuerySnapshot, number: Int, resumed: Bool = false) -> String {
         var lines = [
             "snapshot \(number) at \(snapshot.readTime?.rfc3339 ?? "?"): \(snapshot.count) document"
                 + (snapshot.count == 1 ? "" : "s") + ", \(snapshot.documentChanges.count) change"
                 + (snapshot.documentChanges.count == 1 ? "" : "s")
+                + (resumed ? " since the checkpoint" : "")
         ]
         for change in snapshot.documentChanges {
             let id = change.document.documentID

@@ -22,4 +22,12 @@ public enum BilledReads {
     public static func listen(documentsDelivered: Int, isFirstSnapshot: Bool) -> Int {
         isFirstSnapshot ? max(1, documentsDelivered) : max(0, documentsDelivered)
     }
+
+    /// A Listen target resumed after a disconnection ("Listening to query results": a listener disconnected for
+    /// more than 30 minutes is charged as a brand-new query, https://firebase.google.com/docs/firestore/pricing#listens):
+    /// resumed with its resume token within 30 minutes, one read per document added or updated meanwhile (none when
+    /// nothing changed); otherwise (no token sent) the whole result, at least one, as a new query.
+    public static func listenResumed(documentsDelivered: Int, resultSize: Int, sentResumeToken: Bool) -> Int {
+        sentResumeToken ? max(0, documentsDelivered) : max(1, resultSize)
+    }
 }

@@ -78,6 +78,18 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
             billedReads: BilledReads.listen(documentsDelivered: delivered, isFirstSnapshot: isFirstSnapshot))
     }
 
+    /// The statistics of the first snapshot of a resumed Listen target (a feed restarted from its checkpoint) that
+    /// delivered `delivered` documents (added or modified) of `resultSize`, billed
+    /// ``BilledReads/listenResumed(documentsDelivered:resultSize:sentResumeToken:)``.
+    public static func listenResumed(documentsDelivered delivered: Int, resultSize: Int, sentResumeToken: Bool)
+        -> PollStatistics
+    {
+        PollStatistics(
+            mode: nil, bytesReceived: 0, latency: .zero, requests: 0, documentsFetched: delivered,
+            billedReads: BilledReads.listenResumed(
+                documentsDelivered: delivered, resultSize: resultSize, sentResumeToken: sentResumeToken))
+    }
+
     /// `keys mode: 2 requests, 1843 bytes, 3 documents fetched, 10000 billed reads, 4.1 ms`; a delta poll adds its
     /// margin re-reads and any scan (`delta mode: ..., 11 billed reads, keys scan (count 9, expected 10), 5.0 ms`);
     /// a Listen snapshot is `listen: 3 documents delivered, 3 billed reads`.

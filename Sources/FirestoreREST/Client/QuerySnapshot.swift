@@ -11,6 +11,9 @@ public struct QuerySnapshot: Sendable {
     public let readTime: Timestamp?
     /// What the poll that produced this snapshot cost, for a change feed's snapshots; `nil` for a one-off read.
     public let statistics: PollStatistics?
+    /// What a change feed resumes from after this snapshot (delta watermark, Listen resume token), for durable
+    /// checkpoints; `nil` for a one-off read.
+    package var resumePoint: FeedResumePoint?
 
     public init(
         query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?,

@@ -1,0 +1,120 @@
+import FirestoreREST
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opening a checkpoint store's file: creating it when missing, and refusing one that this library cannot read
+/// exactly, before anything is read from it. On the store's ``CheckpointWorker`` (blocking file I/O).
+///
+/// - A missing file is created whole: the schema is written to a temporary file beside it, which is then linked
+///   into place, so a crash never leaves a half-made store (and an empty file is never one of ours).
+/// - Refused with ``FirestoreError`` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
+///   database (its first 16 bytes are not `SQLite format 3\0`), an SQLite database of another application
+///   (`PRAGMA application_id`), and one that fails `PRAGMA quick_check` (a truncated or corrupted file).
+/// - Refused with `.failedPrecondition`: a store whose schema version (`PRAGMA user_version`) is not this
+///   library's (written by a newer version, which may store what this one would misread).
+/// - Then: WAL journal mode (readers never block the writer; https://www.sqlite.org/wal.html) with
+///   `synchronous = NORMAL`: a commit survives the process being killed at any moment; a power loss may undo the
+///   last commits, which only delivers their changes again (at least once), never skips them.
+enum CheckpointFile {
+    /// Opens (creating when missing) the store at `path`.
+    static func connect(path: String) throws(FirestoreError) -> SQLiteConnection {
+        if !exists(path) { try create(path) }
+        try checkHeader(path)
+        let connection = try SQLiteConnection(path: path)
+        let application = try connection.integer("PRAGMA application_id", doing: "reading the application ID")
+        guard application == CheckpointSchema.applicationID else {
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "checkpoint store \(path): an SQLite database of another application (application_id "
+                    + "\(application)), not a FirestoreFeed checkpoint store; refusing to use it")
+        }
+        let version = try connection.integer("PRAGMA user_version", doing: "reading the schema version")
+        guard version == CheckpointSchema.version else {
+            let which = version > CheckpointSchema.version ? "a newer version of FirestoreFeed" : "an unknown version"
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "checkpoint store \(path): written by \(which) (schema version \(version); this library "
+                    + "reads version \(CheckpointSchema.version)); refusing to read it")
+        }
+        let check = try connection.text("PRAGMA quick_check(1)", doing: "checking the file") ?? "no answer"
+        guard check == "ok" else {
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "checkpoint store \(path): the file is damaged (truncated or corrupted): \(check)")
+        }
+        let mode = try connection.text("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
+        guard mode?.lowercased() == "wal" else {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "checkpoint store \(path): SQLite refused WAL mode (journal mode \(mode ?? "unknown"))")
+        }
+        try connection.execute("PRAGMA synchronous = NORMAL", doing: "setting synchronous")
+        return connection
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Writes a new store at a temporary path beside `path` and links it into place (another process that
+    /// created `path` first wins; its store is used).
+    private static func create(_ path: String) throws(FirestoreError) {
+        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            let connection = try SQLiteConnection(path: temporary, create: true)
+            try connection.execute("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
+            try connection.transaction(doing: "creating the schema") { () throws(FirestoreError) in
+                try connection.execute(CheckpointSchema.create, doing: "creating the schema")
+            }
+        } catch {
+            removeTemporary(temporary)
+            throw FirestoreError(code: error.code, message: error.message.replacing(temporary, with: path))
+        }
+        // The connection is closed: SQLite folded its WAL into the file and removed the side files.
+        if link(temporary, path) != 0, errno != EEXIST {
+            // A file system without hard links: rename (which a racing creator's store would lose to).
+            if !exists(path), rename(temporary, path) != 0 {
+                let reason = String(cString: strerror(errno))
+                removeTemporary(temporary)
+                throw FirestoreError(
+                    code: .permissionDenied, message: "checkpoint store \(path): cannot create the file: \(reason)")
+            }
+        }
+        removeTemporary(temporary)
+    }
+
+    private static func removeTemporary(_ temporary: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+    }
+
+    /// Refuses an empty file and one that does not start with SQLite's header string.
+    private static func checkHeader(_ path: String) throws(FirestoreError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw FirestoreError(code: .permissionDenied, message: "checkpoint store \(path): cannot open: \(reason)")
+        }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 {
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "checkpoint store \(path): the file is empty (truncated?), not a checkpoint store; "
+                    + "refusing to use it (delete it to start from nothing)")
+        }
+        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "checkpoint store \(path): not an SQLite database (the file does not start with "
+                    + "\"SQLite format 3\"); refusing to use it")
+        }
+    }
+}

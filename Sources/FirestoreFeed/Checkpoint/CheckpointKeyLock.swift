@@ -1,0 +1,84 @@
+import FirestoreREST
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The exclusive hold of one feed on one checkpoint key: an `flock(LOCK_EX | LOCK_NB)` on a side file of the store,
+/// `STORE-lock-<16 hex digits>` (FNV-1a 64 of the key's UTF-8 bytes), next to SQLite's own `-wal` and `-shm`.
+///
+/// Why `flock` on a side file: the kernel releases it when the holder's file description closes, so a process
+/// that is killed (SIGKILL included) never leaves a stale lock, and there is no process ID to check and none to
+/// be fooled by a reused one. `flock` locks belong to the open file description, so a second feed in the same
+/// process is refused just as a second process is. While held, the file contains the holder's process ID, which
+/// the refusal names. Side files are never deleted (deleting a lock file another process holds open would let a
+/// third lock a new file of the same name).
+///
+/// Blocking only as far as opening a small file goes: the lock is tried, never waited for. Made and released on
+/// the store's ``CheckpointWorker``.
+final class CheckpointKeyLock: Sendable {
+    /// The side file.
+    let path: String
+    private let descriptor: Mutex<Int32>
+
+    /// Takes the lock of `key` of the store at `storePath`.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when another feed (in this process or another) holds it,
+    ///   naming the key, the store and the holder's process ID; `.permissionDenied` when the side file cannot be
+    ///   opened.
+    init(storePath: String, key: String) throws(FirestoreError) {
+        path = Self.path(storePath: storePath, key: key)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw FirestoreError(
+                code: .permissionDenied,
+                message: "checkpoint store \(storePath): cannot open the lock file \(path) of key \"\(key)\": \(reason)"
+            )
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.holder(descriptor)
+            close(descriptor)
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "checkpoint store \(storePath): key \"\(key)\" is in use by another feed"
+                    + (holder.map { " (process \($0))" } ?? "")
+                    + "; one feed at a time resumes from a key: stop that one or give this one another key")
+        }
+        self.descriptor = Mutex(descriptor)
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit { release() }
+
+    /// Releases the lock (closing the side file); idempotent.
+    func release() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            _ = ftruncate(descriptor, 0)
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// The side file of `key`.
+    static func path(storePath: String, key: String) -> String {
+        let hex = String(CheckpointChecksum.fnv1a64(Array(key.utf8)), radix: 16)
+        return storePath + "-lock-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The process ID written in a held lock file, if it can be read.
+    private static func holder(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        return Int32(text.split(separator: "\n").first ?? "")
+    }
+}

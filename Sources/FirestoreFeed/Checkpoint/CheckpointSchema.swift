@@ -1,0 +1,46 @@
+/// The checkpoint store's file format: an SQLite 3 database (https://www.sqlite.org/fileformat.html) marked with
+/// `PRAGMA application_id` 0x46464350 ("FFCP") and holding its schema version in `PRAGMA user_version`.
+///
+/// Version 1:
+/// - `feeds`: one row per key: the query it was written for (``CheckpointQueryIdentity``), the source and delta
+///   field, the `readTime` of the last snapshot the consumer finished with, the delta watermark, the last keys
+///   scan, a Listen resume token, how many documents the snapshot held, a generation counter (each commit expects
+///   the one it loaded, so no two writers interleave), the wall-clock time of the commit, and a checksum.
+/// - `documents`: one row per document of that snapshot: its name, `updateTime`, the whole document as REST JSON
+///   (`Document.restJSON()`: fields and times, every value type kept exactly) and a checksum.
+///
+/// Rows are keyed by `(feed, name)` with SQLite's binary collation, so names compare byte for byte as Firestore's
+/// do. Text columns hold UTF-8; times are RFC 3339 with nanoseconds.
+enum CheckpointSchema {
+    /// The version this library writes and reads.
+    static let version: Int64 = 1
+    /// `PRAGMA application_id` of a checkpoint store: "FFCP".
+    static let applicationID: Int64 = 0x4646_4350
+
+    static let create = """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(version);
+        CREATE TABLE feeds (
+            key TEXT PRIMARY KEY NOT NULL,
+            query TEXT NOT NULL,
+            source TEXT NOT NULL,
+            delta_field TEXT,
+            read_time TEXT,
+            delta_watermark TEXT,
+            last_keys_scan TEXT,
+            resume_token BLOB,
+            document_count INTEGER NOT NULL,
+            generation INTEGER NOT NULL,
+            committed_at TEXT NOT NULL,
+            checksum INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE documents (
+            feed TEXT NOT NULL,
+            name TEXT NOT NULL,
+            update_time TEXT,
+            document TEXT NOT NULL,
+            checksum INTEGER NOT NULL,
+            PRIMARY KEY (feed, name)
+        ) STRICT, WITHOUT ROWID;
+        """
+}

@@ -1,0 +1,169 @@
+import FirestoreREST
+import Synchronization
+
+/// A durable store of change-feed checkpoints: one SQLite file (the system `libsqlite3`) holding, per key, the last
+/// snapshot a feed's consumer finished with, so that a restarted process resumes where it left off. Give it to
+/// `query.snapshots(..., checkpoint: store, key: "orders")`; the CLI's `watch --checkpoint FILE` uses one too.
+///
+/// - What is stored per key: the snapshot's documents (name, `updateTime`, fields), its `readTime`, the delta
+///   watermark and last keys scan of delta polling, and for a Listen feed the resume token. Each snapshot is
+///   written in one SQLite transaction of O(changed documents) rows: the documents its changes touched and one
+///   row for the key (``lastCommitRowsWritten``).
+/// - File: WAL journal mode; `PRAGMA application_id` "FFCP" and the schema version in `PRAGMA user_version`. A file
+///   written by a newer version of this library is refused (`.failedPrecondition`); an empty, foreign, truncated
+///   or corrupted file, and a row whose checksum fails, are refused with `.dataLoss`: every error names the file,
+///   and none is ever misread. (https://www.sqlite.org/pragma.html, `application_id`, `user_version`,
+///   `quick_check`; `FeedCheckpointStoreTests`.)
+/// - One feed per key: a feed holds its key exclusively while it runs (an `flock` on a side file,
+///   `FILE-lock-<hash of the key>`, released by the kernel when the process ends, even by SIGKILL). A second feed
+///   on the same key, in this process or another, ends at once with `.failedPrecondition` naming the key, the
+///   file and the holder's process ID. Feeds on other keys share the file freely, across processes too.
+/// - Threads: SQLite runs on a thread of the store's own (``CheckpointWorker``), never on a Swift concurrency
+///   thread; every method is `async`.
+public final class FeedCheckpointStore: Sendable {
+    /// The database file.
+    public let path: String
+    let worker: CheckpointWorker
+    private let connection: ConnectionBox
+    private let lastCommit = Mutex<(rows: Int, statements: Int)>((0, 0))
+    /// The feeds running on this store, by key, for ``acknowledge(key:)``.
+    private let feeds = Mutex<[String: WeakFeed]>([:])
+
+    /// The SQLite connection, used only inside jobs of ``worker`` (one at a time, in order): that confinement is
+    /// what makes the `@unchecked Sendable` sound.
+    private final class ConnectionBox: @unchecked Sendable {
+        let connection: SQLiteConnection
+        init(_ connection: SQLiteConnection) { self.connection = connection }
+    }
+
+    private struct WeakFeed {
+        weak var feed: CheckpointedFeed?
+    }
+
+    /// Opens the store at `path`, creating it (with its schema) when the file does not exist.
+    /// - Throws: ``FirestoreError`` naming the file: `.dataLoss` for an empty, foreign, truncated or corrupted
+    ///   file; `.failedPrecondition` for a store of another schema version (a newer library's);
+    ///   `.permissionDenied` when the file cannot be opened or created.
+    /// - Complexity: O(file size) (`PRAGMA quick_check`).
+    public init(path: String) async throws(FirestoreError) {
+        self.path = path
+        let worker = CheckpointWorker(name: "checkpoints")
+        self.worker = worker
+        let connection = try await worker.run { () throws(FirestoreError) -> ConnectionBox in
+            ConnectionBox(try CheckpointFile.connect(path: path))
+        }
+        self.connection = connection
+    }
+
+    /// The schema version this library reads and writes (`PRAGMA user_version` of its files).
+    public static var schemaVersion: Int { Int(CheckpointSchema.version) }
+
+    /// The checkpoint of `key`, or `nil` when there is none.
+    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and key when its rows are damaged.
+    /// - Complexity: O(n) for n stored documents.
+    public func checkpoint(key: String) async throws(FirestoreError) -> FeedCheckpoint? {
+        try await run { connection throws(FirestoreError) in try CheckpointRows.load(key: key, from: connection) }
+    }
+
+    /// Every key with a checkpoint, sorted.
+    public func keys() async throws(FirestoreError) -> [String] {
+        try await run { connection throws(FirestoreError) in try CheckpointRows.keys(in: connection) }
+    }
+
+    /// Deletes the checkpoint of `key` (the next feed on it starts from nothing).
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when a feed holds the key.
+    public func removeCheckpoint(key: String) async throws(FirestoreError) {
+        let path = self.path
+        try await run { connection throws(FirestoreError) in
+            let lock = try CheckpointKeyLock(storePath: path, key: key)
+            defer { lock.release() }
+            try CheckpointRows.remove(key: key, from: connection)
+        }
+    }
+
+    /// Marks the last snapshot the feed on `key` delivered as finished with: it is written now, so a restart
+    /// resumes after it. The feed's iterator does the same when asked for the next snapshot, so calling this is
+    /// needed only to checkpoint before that (say, before a long pause, or before leaving the loop). Idempotent.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when no feed of this store runs on `key`; the write's
+    ///   error (the feed then ends with it too).
+    public func acknowledge(key: String) async throws(FirestoreError) {
+        guard let feed = feeds.withLock({ $0[key]?.feed }) else {
+            throw FirestoreError(
+                code: .failedPrecondition, message: "checkpoint store \(path): no feed runs on key \"\(key)\"")
+        }
+        try await feed.acknowledge()
+    }
+
+    /// Rows inserted, updated or deleted by the last snapshot written: the documents its changes touched plus
+    /// the key's row (O(changed documents), whatever the snapshot's size).
+    public var lastCommitRowsWritten: Int { lastCommit.withLock { $0.rows } }
+
+    /// SQL statements the last snapshot written ran (`BEGIN`, the generation check, one per changed document, the
+    /// key's row, `COMMIT`).
+    package var lastCommitStatements: Int { lastCommit.withLock { $0.statements } }
+
+    // MARK: For feeds
+
+    /// Runs `body` with the connection on the store's thread.
+    func run<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(FirestoreError) -> T
+    ) async throws(FirestoreError) -> T {
+        let box = connection
+        return try await worker.run { () throws(FirestoreError) -> T in try body(box.connection) }
+    }
+
+    /// Takes `key` for `feed` and loads its checkpoint: the lock first, then the rows.
+    func open(key: String, for feed: CheckpointedFeed) async throws(FirestoreError) -> (
+        CheckpointKeyLock, FeedCheckpoint?
+    ) {
+        let path = self.path
+        let opened = try await run { connection throws(FirestoreError) -> LockedCheckpoint in
+            let lock = try CheckpointKeyLock(storePath: path, key: key)
+            do throws(FirestoreError) {
+                return LockedCheckpoint(lock: lock, checkpoint: try CheckpointRows.load(key: key, from: connection))
+            } catch {
+                lock.release()
+                throw error
+            }
+        }
+        feeds.withLock { $0[key] = WeakFeed(feed: feed) }
+        return (opened.lock, opened.checkpoint)
+    }
+
+    /// Writes `commit` on top of the feed's last write: at the generation `chain` expects, unless an earlier write
+    /// of the chain failed (that failure is thrown, nothing is written).
+    func write(_ commit: CheckpointCommit, chain: CheckpointChain) async throws(FirestoreError) {
+        try await run { [self] connection throws(FirestoreError) in
+            let expected = try chain.check()
+            let rowsBefore = connection.rowsChanged
+            let statementsBefore = connection.statementsRun
+            do throws(FirestoreError) {
+                let generation = try CheckpointRows.write(
+                    commit, expectedGeneration: expected, committedAt: .now(), to: connection)
+                chain.advance(to: generation)
+            } catch {
+                chain.fail(error)
+                throw error
+            }
+            lastCommit.withLock {
+                $0 = (Int(connection.rowsChanged - rowsBefore), connection.statementsRun - statementsBefore)
+            }
+        }
+    }
+
+    /// Releases `lock` after every write queued before, then forgets the feed.
+    func close(key: String, lock: CheckpointKeyLock, for feed: CheckpointedFeed) async {
+        _ = try? await worker.run { () throws(FirestoreError) in lock.release() }
+        feeds.withLock { feeds in
+            if feeds[key]?.feed === feed || feeds[key]?.feed == nil { feeds[key] = nil }
+        }
+    }
+
+    /// Whether a feed of this store holds `key` (for tests that wait for a feed to end).
+    package func isFeedRunning(key: String) -> Bool { feeds.withLock { $0[key]?.feed != nil } }
+
+    private struct LockedCheckpoint: Sendable {
+        let lock: CheckpointKeyLock
+        let checkpoint: FeedCheckpoint?
+    }
+}
