@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// README.md's Swift blocks, one executable each, compiled as written from `Examples/Readme/<name>/main.swift`
+/// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
+let readmeSnippets = [
+    "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
+    "ApplicationDefault", "NamedCredentials", "RecordAndReplay",
+]
+
 let package = Package(
     name: "FirestoreFeed",
     platforms: [.macOS(.v15)],
@@ -62,6 +69,11 @@ let package = Package(
             name: "FirestoreSoak",
             dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
+        // Breaks out of feeds in top-level code and in a function and counts what follows (FeedLeaveLiveTests).
+        .executableTarget(
+            name: "FeedLeaveCheck",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
@@ -95,9 +107,14 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
-                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak",
-            ]
+                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck",
+            ] + readmeSnippets.map { .target(name: "Readme" + $0) }
         ),
-    ],
+    ]
+        + readmeSnippets.map { name in
+            .executableTarget(
+                name: "Readme" + name, dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+                path: "Examples/Readme/" + name)
+        },
     swiftLanguageModes: [.v6]
 )

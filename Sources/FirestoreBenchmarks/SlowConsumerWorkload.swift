@@ -7,13 +7,15 @@ import Synchronization
 /// writer changes one document of a 2,000-document query 20 times a second, for 60 s, once per source (Listen,
 /// then keys-mode polling every 0.2 s); then, as the baseline, the same Listen feed read through an unbounded
 /// `AsyncStream` relay, which is how every listener was fed before the fix (each snapshot queued until taken).
-/// Target: resident memory flat (the last sample within 10 % of the one after 10 s) with the fix; the consumer's
-/// last snapshot equal to a direct query once the writes stop. Run it in a process of its own, as the `memory`
-/// workload: `swift run -c release FirestoreBenchmarks slow-consumer`.
+/// Polls are counted (`FeedEvent.polled`): since issue 17 a poller polls only while its listener waits, so the keys
+/// feed is polled at the consumer's pace (about one poll per 2 s pause) instead of every 0.2 s. Target: resident
+/// memory flat (the last sample within 10 % of the one after 10 s) with the fix; the consumer's last snapshot
+/// equal to a direct query once the writes stop. Run it in a process of its own, as the `memory` workload:
+/// `swift run -c release FirestoreBenchmarks slow-consumer`.
 enum SlowConsumerWorkload {
     /// What a paced consumer saw.
     final class Consumer: Sendable {
-        let state = Mutex<(snapshots: Int, last: [String], coalesced: Int)>((0, [], 0))
+        let state = Mutex<(snapshots: Int, last: [String], coalesced: Int, polls: Int)>((0, [], 0, 0))
 
         func note(_ snapshot: QuerySnapshot) {
             let ids = snapshot.documents.map { "\($0.documentID)@\($0.updateTime.map { "\($0)" } ?? "-")" }
@@ -24,7 +26,11 @@ enum SlowConsumerWorkload {
         }
 
         func note(_ event: FeedEvent) {
-            if case .snapshotsCoalesced = event { state.withLock { $0.coalesced += 1 } }
+            switch event {
+            case .snapshotsCoalesced: state.withLock { $0.coalesced += 1 }
+            case .polled: state.withLock { $0.polls += 1 }
+            default: break
+            }
         }
     }
 
@@ -34,6 +40,8 @@ enum SlowConsumerWorkload {
         let samples: [Double]
         let snapshots: Int
         let coalesced: Int
+        /// Polls made from the start of the feed until the writes stopped (0 for Listen).
+        let polls: Int
         let writes: Int
         let seconds: Int
         let endsRight: Bool
@@ -97,11 +105,11 @@ enum SlowConsumerWorkload {
                 ? "" : "  (target flat within 10 %: \(ListenSupport.verdict(growth <= 0.1)))"
             print(
                 "slow-consumer  \(phase.name): \(phase.writes) writes in \(phase.seconds) s, consumer took "
-                    + "\(phase.snapshots) snapshots (\(phase.coalesced) coalesced), resident MiB every "
-                    + "\(sampleEvery) s: \(samples)\(flat)")
+                    + "\(phase.snapshots) snapshots (\(phase.coalesced) coalesced), \(phase.polls) polls, "
+                    + "resident MiB every \(sampleEvery) s: \(samples)\(flat)")
             print(
                 #"{"workload":"slow-consumer","phase":"\#(phase.name)","n":\#(documents),"writes":\#(phase.writes),"#
-                    + #""snapshots":\#(phase.snapshots),"coalesced":\#(phase.coalesced),"#
+                    + #""snapshots":\#(phase.snapshots),"coalesced":\#(phase.coalesced),"polls":\#(phase.polls),"#
                     + #""rss_mib":[\#(phase.samples.map { String(format: "%.1f", $0) }.joined(separator: ","))],"#
                     + #""growth_after_10s":\#(growth),"ends_right":\#(phase.endsRight)}"#)
             if !phase.endsRight {
@@ -152,6 +160,7 @@ enum SlowConsumerWorkload {
                 writes += 1
             }
             samples.append(Double(MemoryWorkload.kilobytes("VmRSS")) / 1024)
+            let polls = consumer.state.withLock { $0.polls }
             var endsRight = true
             if checksEnd {
                 let expected = try await db.collection("slow").order(by: "n").getDocuments().documents.map {
@@ -165,8 +174,8 @@ enum SlowConsumerWorkload {
             }
             let (snapshots, coalesced) = consumer.state.withLock { ($0.snapshots, $0.coalesced) }
             return Phase(
-                name: name, samples: samples, snapshots: snapshots, coalesced: coalesced, writes: writes,
-                seconds: seconds, endsRight: endsRight)
+                name: name, samples: samples, snapshots: snapshots, coalesced: coalesced, polls: polls,
+                writes: writes, seconds: seconds, endsRight: endsRight)
         }
     }
 }

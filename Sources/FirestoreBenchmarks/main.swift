@@ -38,6 +38,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
                 shapes: quick ? [(4, 3, 1)] : [(10, 10, 1), (20, 10, 1), (2, 10, 2)])
         }
     ),
+    ("bulk-writer", nil, { try BulkWriterWorkload.run(documents: quick ? 200 : 10_000, runs: quick ? 1 : 5) }),
 ]
 
 var selected: [String] = []

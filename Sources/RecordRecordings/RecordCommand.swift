@@ -18,7 +18,12 @@ enum RecordCommand {
             them all on fresh emulators.
             """,
         sections: "SCENARIOS:\n" + RecordingScenarios.list,
-        options: [ConnectionOptions.emulatorOption])
+        options: [
+            ConnectionOptions.emulatorOption,
+            .value(
+                "--fault-proxy", "HOST:PORT",
+                help: "Scripts/fault-proxy in front of the emulator (the failures scenario)"),
+        ])
     static let help = spec.help
 
     static func run(_ arguments: [String]) async throws(CLIError) {
@@ -29,12 +34,17 @@ enum RecordCommand {
             throw .usage("unknown scenario \"\(name)\"", help: help)
         }
         let host = try ConnectionOptions(reader, help: help).host
-        let recorder = RecordingTransport(wrapping: CurlTransport())
+        let proxy = reader.value("--fault-proxy")
+        let live = scenario == .failures ? FailuresScenario.liveTransport(proxy: proxy) : CurlTransport()
+        let recorder = RecordingTransport(wrapping: live)
         try await CLIError.runtimeErrors {
-            try await RecordingScenarios.run(scenario, host: host, transport: recorder)
+            try await RecordingScenarios.run(scenario, host: host, proxy: proxy, transport: recorder)
             let cassette = recorder.cassette
             if scenario == .demoListen {
                 try RecordingScenarios.checkListenSessions(cassette)
+            }
+            if scenario == .failures {
+                try FailuresScenario.check(cassette)
             }
             try cassette.write(toFile: path)
         }

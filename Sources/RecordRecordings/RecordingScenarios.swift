@@ -8,7 +8,7 @@ import Foundation
 /// (times, transaction IDs). The offline tests replay these cassettes with the same calls.
 enum RecordingScenarios {
     enum Scenario: String, CaseIterable {
-        case demo, values, queries, errors, denied
+        case demo, values, queries, errors, denied, failures
         case demoListen = "demo-listen"
     }
 
@@ -22,6 +22,9 @@ enum RecordingScenarios {
           errors    404 not found, 409 already exists, 400 invalid argument (demo-errors)
           denied    403 under deny-all rules without a token, success with the owner token
                     (demo-denied; needs an emulator started with Recordings/deny-all.rules)
+          failures  a read reset, then timed out, then answered (through --fault-proxy, which
+                    Scripts/record starts with --sequence reset,timeout), and a refused read
+                    and write (demo-failures)
         """
 
     /// A scenario went differently from what its recording is meant to show.
@@ -46,7 +49,7 @@ enum RecordingScenarios {
         }
     }
 
-    static func run(_ scenario: Scenario, host: String, transport: any HTTPTransport) async throws {
+    static func run(_ scenario: Scenario, host: String, proxy: String?, transport: any HTTPTransport) async throws {
         switch scenario {
         case .demo:
             let db = try Firestore.emulator(host: host, projectID: "demo-fruits", transport: transport)
@@ -62,6 +65,9 @@ enum RecordingScenarios {
             try await errors(try Firestore.emulator(host: host, projectID: "demo-errors", transport: transport))
         case .denied:
             try await denied(host: host, transport: transport)
+        case .failures:
+            guard let proxy else { throw unexpected("the failures scenario needs --fault-proxy HOST:PORT") }
+            try await FailuresScenario.run(host: host, proxy: proxy, transport: transport)
         }
     }
 

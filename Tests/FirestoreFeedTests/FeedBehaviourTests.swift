@@ -76,7 +76,8 @@ import Testing
         #expect(requests.map { $0.url.hasSuffix(":batchGet") } == [false, true, false, true])
     }
 
-    /// An unchanged keys poll is one request and fetches nothing.
+    /// An unchanged keys poll is one request and fetches nothing. (The consumer keeps waiting: polls are made on
+    /// demand.)
     @Test func unchangedKeysPollIsOneRequest() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport([
@@ -86,18 +87,25 @@ import Testing
             .response(status: 200, body: RunQueryBody.keys(readTime: "2024-05-01T00:00:06Z", [("a", Self.t0)])),
         ])
         let query = try Self.db(transport).collection("fruits").query
-        var feed = PollerPool(clock: clock).snapshots(of: query, policy: QueryPollerTests.policy(.seconds(1)))
-            .makeAsyncIterator()
-        _ = try await feed.next()
+        let stream = PollerPool(clock: clock).snapshots(of: query, policy: QueryPollerTests.policy(.seconds(1)))
+        let snapshots = Mutex(0)
+        let consumer = Task {
+            for try await _ in stream { snapshots.withLock { $0 += 1 } }
+        }
+        defer { consumer.cancel() }
+        for _ in 0..<30_000 where snapshots.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
         await clock.waitForSleepers(1)
         #expect(transport.requests.count == 2)
         clock.advance(by: .seconds(1))
+        for _ in 0..<30_000 where transport.requests.count < 3 { try await Task.sleep(for: .milliseconds(1)) }
         await clock.waitForSleepers(1)
         #expect(transport.requests.count == 3)
         #expect(transport.requests.last?.url.hasSuffix(":runQuery") == true)
+        #expect(snapshots.withLock { $0 } == 1)
     }
 
-    /// 100 listeners on one query share one poller: one request per interval, and each gets the snapshot.
+    /// 100 listeners on one query share one poller: one request per interval, and each gets the snapshot. (A 101st
+    /// keeps waiting: polls are made on demand.)
     @Test func sharedPollerMakesOneRequestPerInterval() async throws {
         let clock = ManualClock()
         let body = RunQueryBody.make(readTime: Self.t1, [("a", Self.t0, "A")])
@@ -115,11 +123,20 @@ import Testing
             let snapshot = try #require(try await iterators[index].next())
             #expect(snapshot.documentChanges.map(\.type) == [.added])
         }
+        let waiting = pool.snapshots(
+            of: db.collection("fruits").whereField("name", isEqualTo: "A"), mode: .fullDocuments, policy: policy)
+        let consumer = Task {
+            for try await _ in waiting {}
+        }
         await clock.waitForSleepers(1)
         #expect(transport.requests.count == 1)
         clock.advance(by: .seconds(2))
+        for _ in 0..<30_000 where transport.requests.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
         await clock.waitForSleepers(1)
         #expect(transport.requests.count == 2)
+        #expect(pool.pollerCount == 1)
+        consumer.cancel()
+        _ = await consumer.result
         iterators.removeAll()
         for _ in 0..<200 where pool.pollerCount > 0 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(pool.pollerCount == 0)

@@ -243,9 +243,10 @@ import Testing
         #expect(buffer.bufferedCount == 0)
     }
 
-    /// The poller on a manual clock: while the listener takes nothing, three polls change the result; the
-    /// listener holds one snapshot (the poller's high-water mark is 1) and then gets one snapshot with the changes
-    /// from the one it took, announced as three coalesced.
+    /// The poller on a manual clock: while the listener takes nothing and another keeps asking (polls are made on
+    /// demand: without it there would be no poll at all), three polls change the result; the slow listener holds
+    /// one snapshot (the poller's high-water mark is 1) and then gets one snapshot with the changes from the one it
+    /// took, announced as three coalesced.
     @Test func aPollerListenerThatFallsBehindGetsOneSnapshot() async throws {
         let t0 = "2024-05-01T00:00:00Z"
         let t1 = "2024-05-01T00:00:01Z"
@@ -266,6 +267,13 @@ import Testing
         ) { events.note($0) }
         .makeAsyncIterator()
         #expect(Self.ids(try #require(try await feed.next())) == ["a", "b"])
+        let keeper = pool.snapshots(
+            of: db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            policy: QueryPollerTests.policy(.seconds(1)))
+        let keeping = Task {
+            for try await _ in keeper {}
+        }
+        defer { keeping.cancel() }
         for poll in 2...4 {
             try await Self.waitUntil { clock.sleeperCount == 1 && transport.requests.count == poll - 1 }
             clock.advance(by: .seconds(1))

@@ -178,6 +178,18 @@ struct FirestoreErrorTests {
         #expect(error.httpStatus == nil)
     }
 
+    /// A security-rules denial from the emulator keeps its text, leading line break included, but prints without
+    /// the white space around it.
+    @Test func descriptionTrimsTheMessage() {
+        let error = FirestoreError(
+            status: 403,
+            body: Data(
+                #"{"error":{"code":403,"message":"\nfalse for 'get' @ L5","status":"PERMISSION_DENIED"}}"#.utf8))
+        #expect(error.message == "\nfalse for 'get' @ L5")
+        #expect(error.description == "permission-denied (HTTP 403): false for 'get' @ L5")
+        #expect(FirestoreError(code: .unknown, message: " \n ").description == "unknown")
+    }
+
     // MARK: Index URL
 
     @Test func indexURLFromFailedPrecondition() {

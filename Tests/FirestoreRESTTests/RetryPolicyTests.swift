@@ -47,10 +47,10 @@ struct RetryPolicyTests {
 
     @Test func retryableCodesAreTheTransientOnes() {
         let policy = RetryPolicy.default
-        #expect(policy.retryableCodes == [.unavailable, .resourceExhausted, .internal, .deadlineExceeded])
+        #expect(policy.retryableCodes == [.unavailable, .resourceExhausted, .internal, .deadlineExceeded, .unknown])
         #expect(policy.isRetryable(FirestoreError(code: .unavailable, message: "")))
         #expect(!policy.isRetryable(FirestoreError(code: .aborted, message: "")))
-        #expect(!policy.isRetryable(FirestoreError(code: .unknown, message: "")))
+        #expect(policy.isRetryable(FirestoreError(code: .unknown, message: "")))
         #expect(!policy.isRetryable(FirestoreError(code: .failedPrecondition, message: "")))
     }
 

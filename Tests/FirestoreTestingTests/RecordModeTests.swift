@@ -88,7 +88,8 @@ import Testing
         }
         #expect(
             throws: FirestoreError(
-                code: .unavailable, message: "cannot record to /nonexistent-dir/c.json: no folder /nonexistent-dir")
+                code: .failedPrecondition,
+                message: "cannot record to /nonexistent-dir/c.json: no folder /nonexistent-dir (create it first)")
         ) {
             try ReplayTransport(file: "/nonexistent-dir/c.json", mode: .once, live: Self.server())
         }

@@ -15,7 +15,9 @@ import Testing
     @Test func theFolderHoldsTheRecordedCassettes() throws {
         let files = try Self.files()
         for name in [
-            "demo.json", "demo-listen.json", "values.json", "queries.json", "errors.json", "denied.json", "README.md",
+            "demo.json", "demo-listen.json", "values.json", "queries.json", "errors.json", "denied.json",
+            "failures.json",
+            "README.md",
         ] {
             #expect(files.contains(name), "Recordings/\(name) is missing")
         }

@@ -31,7 +31,8 @@ import Testing
             Set(workloads) == [
                 "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
-                "slow-consumer", "poll-cost", "transaction-contention",
+                "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
+                "bulk-writer-throttled",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

@@ -94,9 +94,11 @@ import Testing
         let exit = await child.exit(timeout: 30)
         let elapsed = ContinuousClock.now - closed
         #expect(exit == (ignoringSIGPIPE ? .exited(1) : .signaled(SIGPIPE)))
-        // Measured: a few milliseconds (RELIABILITY.md); 10 s is generous for a loaded machine, and far below
-        // "never" (before, the watch waited for the next change, and none comes).
-        #expect(elapsed < .seconds(10), "\(elapsed)")
+        // Before, the watch waited for the next change, and none comes: the 30 s watchdog's SIGKILL fails the status
+        // check above. How fast it ends is RELIABILITY.md's business (a few milliseconds); in the full suite on 2
+        // loaded cores all four cases once took 13.7 to 14.1 s (the test process's pool busy with ~990 tests), so
+        // the bound here only says "not hung".
+        #expect(elapsed < .seconds(25), "\(elapsed)")
         #expect(String(decoding: await child.stderr?.all() ?? Data(), as: UTF8.self) == "")
     }
 }

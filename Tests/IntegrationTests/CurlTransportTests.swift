@@ -38,6 +38,8 @@ struct CurlTransportTests {
         #expect(error?.message.hasPrefix("could not connect: ") == true)
         #expect(error?.message.contains("secret-api-key") == false)
         #expect(error?.httpStatus == nil)
+        #expect(error?.transportFailure == .refused)  // what a recording keeps (Cassette.Failure)
+        #expect(error?.requestWasNotSent == true)
     }
 
     @Test func getReturnsStatusBodyAndHeaders() async throws {
@@ -175,6 +177,8 @@ struct CurlTransportTests {
             }
             #expect(error?.code == .deadlineExceeded)
             #expect(error?.message.contains("\(server.baseURL)/slow") == true)
+            #expect(error?.transportFailure == .timeout)
+            #expect(error?.requestWasNotSent == false)
         }
     }
 

@@ -27,6 +27,28 @@ import Testing
         server.process.end()
     }
 
+    /// A recorded transport failure closes the connection without a response; the client's retry then gets the
+    /// next recorded answer (`failures.json`: a reset and a timeout before the document).
+    @Test func aRecordedFailureClosesTheConnection() async throws {
+        let (server, host) = try await Self.serve("failures.json")
+        defer { Self.stop(server) }
+        let db = try Firestore.emulator(host: host, projectID: "demo-failures", transport: CurlTransport())
+        let path = "/v1/projects/demo-failures/databases/(default)/documents/failures/apple"
+        for _ in 0..<2 {
+            do {
+                _ = try await db.document("failures/apple").getDocument()
+                Issue.record("a recorded failure must not be answered")
+            } catch let error as FirestoreError {
+                #expect(error.code == .unavailable)
+                #expect(error.httpStatus == nil)
+                #expect(
+                    error.message.hasPrefix(
+                        "server closed the connection without a response: http://\(host)\(path)"))
+            }
+        }
+        #expect(try await db.document("failures/apple").getDocument().data() == ["name": "Apple", "kcal": 52])
+    }
+
     @Test func aCassetteServedOverHTTPReplaysThroughCurlTransport() async throws {
         let (server, host) = try await Self.serve("values.json")
         defer { Self.stop(server) }

@@ -10,7 +10,9 @@ import Testing
 /// writes per second for 30 s holds at most one snapshot it has not taken (the feed's package-visible high-water
 /// mark, sampled throughout), receives the missed snapshots folded into one (each one's changes still rebuild its
 /// list), and ends equal to a direct query a few seconds after the writes stop. Before the fix the feed queued
-/// every snapshot, and such a consumer was hundreds of snapshots behind when the writes stopped.
+/// every snapshot, and such a consumer was hundreds of snapshots behind when the writes stopped. Polling is done on
+/// demand (issue 17): the keys feed polls when the consumer asks, so its consumer gets a fresh snapshot each time
+/// and nothing is ever folded.
 @Suite(.timeLimit(.minutes(3))) struct SlowConsumerLiveTests {
     static let writeSeconds = 30
     static let writesPerSecond = 20
@@ -98,10 +100,14 @@ import Testing
         #expect(state.snapshots <= busySeconds / 2 + 8, "\(source): \(state.snapshots) snapshots in \(busySeconds) s")
         #expect(!sampled.isEmpty, "\(source)")
         #expect(sampled.allSatisfy { $0 <= 1 }, "\(source): buffered snapshots per consumer: \(Set(sampled))")
-        #expect(sampled.last == 1, "\(source): the consumer fell behind and its one slot was used")
         let coalesced = events.coalesced
-        #expect(coalesced.count >= 5, "\(source): \(coalesced)")
-        #expect(coalesced.allSatisfy { $0 >= 2 }, "\(source): \(coalesced)")
+        if source == .listen {
+            #expect(sampled.last == 1, "\(source): the consumer fell behind and its one slot was used")
+            #expect(coalesced.count >= 5, "\(source): \(coalesced)")
+            #expect(coalesced.allSatisfy { $0 >= 2 }, "\(source): \(coalesced)")
+        } else {
+            #expect(coalesced == [], "\(source): polled on demand, nothing to fold")
+        }
     }
 
     static func id(_ index: Int) -> String { "i" + String(format: "%02d", index) }

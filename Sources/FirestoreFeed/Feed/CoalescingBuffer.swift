@@ -16,6 +16,12 @@ import Synchronization
 /// - ``finish(throwing:)`` ends the stream after the element kept; cancelling the consuming task or dropping the
 ///   stream terminates it at once and runs the termination handler (the producer's way to forget the consumer),
 ///   exactly once.
+/// - Demand: the producer can tell whether the consumer is waiting for an element (``isWaiting``), be called each
+///   time it starts to (``setOnDemand(_:)``), or wait for that (``wanted()``). A consumer that stopped asking
+///   without dropping its iterator (a `break` out of a `for try await` in top-level code of a `main.swift`,
+///   whose iterator is never released) looks exactly like a busy one, so feeds do no work that nobody asked for:
+///   pollers poll only while a listener waits, Listen targets are suspended when no listener has asked for a
+///   while (issue 17).
 ///
 /// The producer calls ``yield(_:)`` and ``finish(throwing:)`` from any task or thread; they never block and never
 /// run consumer code. `coalesce` runs on the consumer's task.
@@ -38,6 +44,12 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
         var ending: Ending?
         var isTerminated = false
         var onTermination: (@Sendable () -> Void)?
+        var onDemand: (@Sendable () -> Void)?
+        var demandWaiter: CheckedContinuation<Bool, Never>?
+        /// How many times the consumer started waiting.
+        var demands = 0
+        /// Whether ``pending`` must be expressed relative to ``lastDelivered`` even when it stands for one element.
+        var rebase = false
         var highWater = 0
         var coalescedDeliveries = 0
     }
@@ -82,39 +94,55 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
 
     /// Hands `element` to the consumer: at once when it waits, else kept (replacing an element kept before, which
     /// is then folded into this one when the consumer asks). Ignored after the end.
-    package func yield(_ element: Element) {
-        let waiter = state.withLock { state -> CheckedContinuation<Element?, any Error>? in
+    ///
+    /// With `rebased`, `element` is not relative to what the consumer received last (a joining listener's
+    /// snapshot, every document added, handed to a consumer that already has snapshots): it is kept and, when the
+    /// consumer takes it, expressed relative to the last element the consumer received with the `coalesce`
+    /// function (nothing is delivered when that leaves nothing; no ``FeedEvent/snapshotsCoalesced(count:)`` for
+    /// it alone).
+    package func yield(_ element: Element, rebased: Bool = false) {
+        let waiter = state.withLock { state -> (CheckedContinuation<Element?, any Error>, Element?)? in
             guard state.ending == nil, !state.isTerminated else { return nil }
-            if let waiter = state.waiter {
+            if let waiter = state.waiter, !rebased {
                 state.waiter = nil
                 state.lastDelivered = element
-                return waiter
+                return (waiter, element)
             }
             state.folded = state.pending == nil ? 1 : state.folded + 1
             state.pending = element
+            if rebased { state.rebase = true }
             state.highWater = max(state.highWater, 1)
-            return nil
+            guard let waiter = state.waiter else { return nil }
+            // A rebased element is folded on the consumer's task: wake it up to look again.
+            state.waiter = nil
+            return (waiter, nil)
         }
-        waiter?.resume(returning: element)
+        if let (waiter, element) = waiter { waiter.resume(returning: element) }
     }
 
     /// Ends the stream once the consumer has taken the element kept, with `error` when given. Runs the termination
     /// handler. Only the first call counts.
     package func finish(throwing error: (any Error)? = nil) {
-        let (waiter, handler) = state.withLock {
-            state -> (CheckedContinuation<Element?, any Error>?, (@Sendable () -> Void)?) in
-            guard state.ending == nil, !state.isTerminated else { return (nil, nil) }
+        let (waiter, handler, demandWaiter) = state.withLock {
+            state -> (
+                CheckedContinuation<Element?, any Error>?, (@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?
+            ) in
+            guard state.ending == nil, !state.isTerminated else { return (nil, nil, nil) }
             state.ending = error.map(Ending.failed) ?? .finished
             let handler = state.onTermination
             state.onTermination = nil
-            guard let waiter = state.waiter else { return (nil, handler) }
+            state.onDemand = nil
+            let demandWaiter = state.demandWaiter
+            state.demandWaiter = nil
+            guard let waiter = state.waiter else { return (nil, handler, demandWaiter) }
             state.waiter = nil
             state.ending = .finished
-            return (waiter, handler)
+            return (waiter, handler, demandWaiter)
         }
         if let waiter {
             if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
         }
+        demandWaiter?.resume(returning: false)
         handler?()
     }
 
@@ -128,6 +156,48 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
         }
         if ended { handler() }
     }
+
+    /// Calls `handler` each time the consumer starts waiting for an element (at once when it is waiting now),
+    /// until the end; replaces a handler set before. `handler` runs outside the buffer's lock, on the consumer's
+    /// task or the caller's; it must not block.
+    package func setOnDemand(_ handler: @escaping @Sendable () -> Void) {
+        let waiting = state.withLock { state -> Bool in
+            guard state.ending == nil, !state.isTerminated else { return false }
+            state.onDemand = handler
+            return state.waiter != nil
+        }
+        if waiting { handler() }
+    }
+
+    /// Returns `true` once the consumer is waiting for an element (at once when it is now), `false` when the stream
+    /// ended or the calling task was cancelled first. For a relay that reads another feed only on demand. One
+    /// caller at a time.
+    package func wanted() async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
+                    if state.ending != nil || state.isTerminated || Task.isCancelled { return false }
+                    if state.waiter != nil { return true }
+                    state.demandWaiter = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                defer { state.demandWaiter = nil }
+                return state.demandWaiter
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// Whether the consumer is waiting for an element now.
+    package var isWaiting: Bool { state.withLock { $0.waiter != nil } }
+
+    /// How many times the consumer has started waiting for an element: unchanged between two looks while
+    /// ``isWaiting`` is `false` means the consumer did not ask in between.
+    package var demandCount: Int { state.withLock { $0.demands } }
 
     /// The most elements ever kept for the consumer at once (0 or 1).
     package var highWater: Int { state.withLock { $0.highWater } }
@@ -159,11 +229,13 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
                     state.pending = nil
                     let count = state.folded
                     state.folded = 0
-                    guard count > 1 else {
+                    let rebase = state.rebase
+                    state.rebase = false
+                    guard count > 1 || rebase else {
                         state.lastDelivered = pending
                         return .deliver(pending)
                     }
-                    state.coalescedDeliveries += 1
+                    if count > 1 { state.coalescedDeliveries += 1 }
                     return .fold(pending, count: count, lastDelivered: state.lastDelivered)
                 }
                 if state.isTerminated { return .end(nil) }
@@ -178,7 +250,7 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
                 return element
             case .fold(let newest, let count, let lastDelivered):
                 let element = coalesce(lastDelivered, newest)
-                onEvent?(.snapshotsCoalesced(count: count))
+                if count > 1 { onEvent?(.snapshotsCoalesced(count: count)) }
                 guard let element else { continue }
                 state.withLock { $0.lastDelivered = element }
                 return element
@@ -191,12 +263,24 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
                 let element = try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation {
                         (continuation: CheckedContinuation<Element?, any Error>) in
-                        let ready = state.withLock { state -> Bool in
-                            guard state.pending == nil, state.ending == nil, !state.isTerminated else { return true }
+                        let ready = state.withLock {
+                            state -> (ready: Bool, demand: (@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?)
+                            in
+                            guard state.pending == nil, state.ending == nil, !state.isTerminated else {
+                                return (true, nil, nil)
+                            }
                             state.waiter = continuation
-                            return false
+                            state.demands += 1
+                            let demandWaiter = state.demandWaiter
+                            state.demandWaiter = nil
+                            return (false, state.onDemand, demandWaiter)
                         }
-                        if ready { continuation.resume(returning: Optional<Element>.none) }
+                        if ready.ready {
+                            continuation.resume(returning: Optional<Element>.none)
+                        } else {
+                            ready.2?.resume(returning: true)
+                            ready.demand?()
+                        }
                     }
                 } onCancel: {
                     terminate()
@@ -210,18 +294,24 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
 
     /// The consumer left: drop what is kept, end a waiting `next()`, run the termination handler.
     func terminate() {
-        let (waiter, handler) = state.withLock {
-            state -> (CheckedContinuation<Element?, any Error>?, (@Sendable () -> Void)?) in
-            guard !state.isTerminated else { return (nil, nil) }
+        let (waiter, handler, demandWaiter) = state.withLock {
+            state -> (
+                CheckedContinuation<Element?, any Error>?, (@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?
+            ) in
+            guard !state.isTerminated else { return (nil, nil, nil) }
             state.isTerminated = true
             state.pending = nil
             let handler = state.onTermination
             state.onTermination = nil
+            state.onDemand = nil
             let waiter = state.waiter
             state.waiter = nil
-            return (waiter, handler)
+            let demandWaiter = state.demandWaiter
+            state.demandWaiter = nil
+            return (waiter, handler, demandWaiter)
         }
         waiter?.resume(returning: nil)
+        demandWaiter?.resume(returning: false)
         handler?()
     }
 }

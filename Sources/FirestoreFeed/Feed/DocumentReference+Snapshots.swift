@@ -23,13 +23,17 @@ extension DocumentReference {
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
         let reference = self
-        let feed = parent.whereField(FieldPath.documentID, .equal, documentID)
-            .snapshots(source: source, interval: interval, policy: policy, onEvent: onEvent)
+        let (feed, inner) = parent.whereField(FieldPath.documentID, .equal, documentID)
+            .snapshotFeed(source: source, interval: interval, mode: nil, policy: policy, onEvent: onEvent)
         let (stream, buffer) = CoalescingBuffer<DocumentSnapshot>.makeStream(
             coalesce: SnapshotCoalescing.document, onEvent: onEvent)
         let forwarding = Task {
             do {
-                for try await snapshot in feed {
+                // The query feed is read only when this feed's consumer asks, so a consumer that stops asking
+                // stops the polling (or idles the Listen target) behind it too.
+                var snapshots = feed.makeAsyncIterator()
+                while await buffer.wanted() {
+                    guard let snapshot = try await snapshots.next() else { break }
                     buffer.yield(DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
                 }
                 buffer.finish()
@@ -37,7 +41,11 @@ extension DocumentReference {
                 buffer.finish(throwing: error)
             }
         }
-        buffer.setOnTermination { forwarding.cancel() }
+        // The query feed's listener leaves with this one, at once (its target or poller goes in order).
+        buffer.setOnTermination {
+            inner.terminate()
+            forwarding.cancel()
+        }
         return stream
     }
 

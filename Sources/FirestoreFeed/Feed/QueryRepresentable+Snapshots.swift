@@ -29,12 +29,20 @@ extension QueryRepresentable {
     ///   published holds only the newest, and receives it with the changes from the last snapshot it took
     ///   (`onEvent` hears `FeedEvent.snapshotsCoalesced(count:)` first); a listener that keeps up gets every
     ///   snapshot.
+    /// - On demand: polls are made only while a listener waits for a snapshot (the first at once), so a consumer
+    ///   slower than `interval` is polled at its own pace. A Listen target whose listeners all leave a snapshot
+    ///   untaken without asking for 30 to 60 s is removed from the stream until one asks again; it then resumes
+    ///   from its resume token (billed: only what changed meanwhile) and the listener gets the changes from its
+    ///   last snapshot. So a `break` out of `for try await` in the top-level code of a `main.swift`, whose iterator
+    ///   Swift never releases, costs no poll after the loop, and its Listen target ends a minute after the next
+    ///   change at the latest (`FeedLeaveLiveTests`, `FeedDemandTests`).
     /// - Order check: each snapshot's changes are replayed on the previous list; when they do not rebuild the
     ///   server's order (a value the client orders differently), the changes are computed from the server's order
     ///   and `onEvent` hears `FeedEvent.orderingMismatch(reason:)`.
     /// - Sharing: listeners on the same query share one Listen target, or, polling, one poller and one request per
-    ///   interval (`PollerPool.shared`). Cancelling the consuming task or dropping the stream leaves; the last to
-    ///   leave removes the target (closing the stream with its last target) or stops polling.
+    ///   interval (`PollerPool.shared`). Cancelling the consuming task, dropping the stream or breaking out of a
+    ///   loop over it leaves; the last to leave removes the target (closing the stream with its last target) or
+    ///   stops polling.
     ///
     /// - Parameters:
     ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
@@ -49,17 +57,29 @@ extension QueryRepresentable {
         source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
         policy: PollingPolicy? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+        snapshotFeed(source: source, interval: interval, mode: mode, policy: policy, onEvent: onEvent).stream
+    }
+
+    /// ``snapshots(source:interval:mode:policy:onEvent:)``'s stream and the buffer behind it, which a relay ends
+    /// at once (``CoalescingBuffer/terminate()``) when its own consumer leaves.
+    func snapshotFeed(
+        source: FeedSource, interval: Duration, mode: PollMode?, policy: PollingPolicy?,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) -> (stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>) {
         let policy = policy ?? PollingPolicy(interval: interval)
+        let query = self.query
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
         switch (mode, source) {
         case (let mode?, _):
-            return PollerPool.shared.snapshots(of: query, mode: mode, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: mode, policy: policy, onEvent: onEvent)
         case (nil, .keys):
-            return PollerPool.shared.snapshots(of: query, mode: .keys, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: .keys, policy: policy, onEvent: onEvent)
         case (nil, .full):
-            return PollerPool.shared.snapshots(of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
+            PollerPool.shared.feed(buffer, of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
         case (nil, .listen):
-            return WatchStreamPool.shared.snapshots(of: query, policy: policy, onEvent: onEvent)
+            WatchStreamPool.shared.feed(buffer, of: query, policy: policy, onEvent: onEvent)
         }
+        return (stream, buffer)
     }
 
     /// Calls `listener` with each snapshot of this query's change feed from `source` (see

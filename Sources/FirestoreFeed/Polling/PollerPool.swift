@@ -44,13 +44,22 @@ public final class PollerPool: Sendable {
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
+        feed(buffer, of: query, mode: mode, policy: policy, onEvent: onEvent)
+        return stream
+    }
+
+    /// Feeds `buffer` (a listener's end) from the poller of `query`: see ``snapshots(of:mode:policy:onEvent:)``.
+    func feed(
+        _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, mode: PollMode, policy: PollingPolicy,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) {
         let key: Key
         do {
             key = try Key(query, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.
             buffer.finish(throwing: error)
-            return stream
+            return
         }
         while true {
             let poller = pollers.withLock { pollers in
@@ -63,7 +72,7 @@ public final class PollerPool: Sendable {
             }
             if let id = poller.addListener(buffer, onEvent: onEvent) {
                 buffer.setOnTermination { poller.removeListener(id) }
-                return stream
+                return
             }
             // The poller ended between lookup and join; forget it and make a new one.
             forget(poller, key: key)

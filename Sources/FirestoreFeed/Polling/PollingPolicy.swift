@@ -85,19 +85,15 @@ public struct PollingPolicy: Sendable, Hashable {
         delay * (1 + jitter * (2 * random - 1))
     }
 
-    /// Whether an error ends the feed. Errors that retrying cannot fix (`invalidArgument`,
-    /// `failedPrecondition` such as a missing index, `permissionDenied`, `unauthenticated`, `notFound`,
-    /// `outOfRange`, `unimplemented`, `alreadyExists`) end it; every other error (`unavailable`,
-    /// `deadlineExceeded`, `resourceExhausted`, `internal`, `aborted`, `unknown`, a network failure) is
-    /// retried with back-off while the last good snapshot stays.
+    /// Whether an error ends the feed: the code's row of the retry table the client's ``RetryPolicy`` reads too
+    /// (``FirestoreError/Code/retryRule``, ``FirestoreError/Code/RetryRule/feedRetries`` unset). Errors that
+    /// retrying cannot fix (`invalidArgument`, `failedPrecondition` such as a missing index, `permissionDenied`,
+    /// `unauthenticated` after the credentials were renewed, `notFound`, `outOfRange`, `unimplemented`,
+    /// `alreadyExists`, `dataLoss`) end it; every other error (`unavailable`, `deadlineExceeded`,
+    /// `resourceExhausted`, `internal`, `aborted`, `unknown`, `cancelled` from the server, a network failure) is
+    /// retried with back-off while the last good snapshot stays (`ErrorRetryTableTests`).
     public static func isPermanent(_ error: FirestoreError) -> Bool {
-        switch error.code {
-        case .invalidArgument, .failedPrecondition, .permissionDenied, .unauthenticated, .notFound, .outOfRange,
-            .unimplemented, .alreadyExists:
-            return true
-        default:
-            return false
-        }
+        !error.code.retryRule.feedRetries
     }
 }
 

@@ -21,6 +21,9 @@ import Synchronization
 /// - What a poll builds on (documents, `readTime`, the delta watermark) is one ``PollState``.
 /// - A poller whose polls take longer than its interval says so (``FeedEvent/intervalNotKept(interval:actual:)``,
 ///   ``PollPacing``).
+/// - Polls are made on demand: the first at once, each later one when its delay has passed and a listener is
+///   waiting for a snapshot (``PollDemand``). A consumer that stopped asking without dropping its iterator (a
+///   `break` in top-level code) costs no request after its last snapshot.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
     struct Listener {
@@ -50,6 +53,7 @@ final class QueryPoller: Sendable {
     /// takes ``state``'s (``removeListener(_:)``), so yielding under ``state``'s lock could deadlock. Taken before
     /// ``state``'s lock, it keeps each listener's snapshots in order.
     private let delivery = Mutex(())
+    private let demand = PollDemand()
 
     /// A poller of `query`; `resumingFrom` is the state a checkpointed feed resumes from (its first poll builds on
     /// those documents and that delta watermark, and its first snapshot carries the changes from them).
@@ -90,8 +94,17 @@ final class QueryPoller: Sendable {
                 return (id, state.hasSnapshot ? initialSnapshot(state) : nil)
             }
             if let initial = joined?.initial { buffer.yield(initial) }
+            if joined != nil { buffer.setOnDemand { [demand] in demand.signal() } }
             return joined?.id
         }
+    }
+
+    /// Whether the poll loop is holding its next poll until a listener asks (for tests).
+    var isAwaitingDemand: Bool { demand.isWaiting }
+
+    /// Whether a listener is waiting for a snapshot.
+    private var hasWaitingListener: Bool {
+        state.withLock { $0.listeners.values.contains { $0.buffer.isWaiting } }
     }
 
     /// Removes a listener; with the last one gone, polling stops and the in-flight request is cancelled.
@@ -197,6 +210,7 @@ final class QueryPoller: Sendable {
             } catch {
                 return
             }
+            guard await demand.wait(until: { hasWaitingListener }) else { return }
         }
     }
 

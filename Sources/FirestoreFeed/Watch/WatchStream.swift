@@ -16,6 +16,13 @@ import Synchronization
 ///   listeners.
 /// - A listener that falls behind holds at most one snapshot it has not taken and gets the ones it missed as one
 ///   (``CoalescingBuffer``, `FeedEvent.snapshotsCoalesced(count:)`).
+/// - A target whose listeners all hold a snapshot they have not taken and none of whom asked for one for a while
+///   (between half `idleTimeout` and that: a consumer that stopped asking without dropping its iterator, as a
+///   `break` in top-level code leaves it, or a very slow one) is suspended: removed from the stream (the stream
+///   ends with its last target), so the server sends and bills nothing more for it. Its listeners keep their
+///   place; the first one to ask again (after taking the snapshot it holds) resumes it from its resume token
+///   (billed: only what changed meanwhile), with the changes from the last snapshot it received
+///   (``WatchStreamPool``). A listener that is busy while nothing changes keeps its target: it costs nothing.
 /// - When the first attempt shows the server cannot do gRPC over HTTP/2 (an HTTP/1.1-only proxy, h2 refused,
 ///   `unimplemented`), every listener is moved to polling in keys mode and told why
 ///   (`FeedEvent.fellBackToPolling(reason:)`).
@@ -32,6 +39,17 @@ package final class WatchStream: Sendable {
         let query: Query
         var listeners: [Int: Listener] = [:]
         var lastSnapshot: QuerySnapshot?
+        /// Each listener's ``CoalescingBuffer/demandCount`` at the last idle sweep.
+        var demandMarks: [Int: Int] = [:]
+    }
+
+    /// A target taken off the stream while its listeners were idle, and what resuming it needs.
+    package struct Suspended: Sendable {
+        let key: WatchTargetKey
+        let query: Query
+        /// The aggregator's view of the target: its published list and resume token.
+        let view: WatchTargetState
+        let lastSnapshot: QuerySnapshot?
     }
 
     struct State {
@@ -42,6 +60,7 @@ package final class WatchStream: Sendable {
         var nextListenerID = 0
         var call: (any ListenCall)?
         var task: Task<Void, Never>?
+        var sweeper: Task<Void, Never>?
         var isFinished = false
     }
 
@@ -50,6 +69,10 @@ package final class WatchStream: Sendable {
     package let channel: any ListenChannel
     let policy: PollingPolicy
     let clock: any Clock<Duration>
+    /// How long a target's listeners may go without asking before an idle sweep suspends it (after one or two).
+    let idleTimeout: Duration
+    /// Resumes a suspended target for one of its listeners that asks again (``WatchStreamPool``).
+    let resume: @Sendable (Suspended, Listener) -> Void
     /// Called once when the stream ends (last listener gone, permanent error or fallback); `reason` is the
     /// fallback reason, if any.
     let onEnd: @Sendable (WatchStream, _ fallbackReason: String?) -> Void
@@ -62,12 +85,15 @@ package final class WatchStream: Sendable {
 
     init(
         firestore: Firestore, channel: any ListenChannel, policy: PollingPolicy, clock: any Clock<Duration>,
+        idleTimeout: Duration, resume: @escaping @Sendable (Suspended, Listener) -> Void,
         onEnd: @escaping @Sendable (WatchStream, String?) -> Void
     ) {
         self.firestore = firestore
         self.channel = channel
         self.policy = policy
         self.clock = clock
+        self.idleTimeout = idleTimeout
+        self.resume = resume
         self.onEnd = onEnd
     }
 
@@ -84,11 +110,18 @@ package final class WatchStream: Sendable {
     /// Adds a listener of `query`, sharing the query's target when there is one; it receives the target's current
     /// snapshot at once when there is one, every document as added.
     ///
+    /// With `resuming`, the listener comes back to a target suspended while it was idle: a target of the same
+    /// query on this stream is shared as usual, else the suspended one is added again from its view and resume
+    /// token; either way the current snapshot is expressed relative to the last one the listener received
+    /// (``CoalescingBuffer/yield(_:rebased:)``).
     /// With `seed` (a feed resuming from a durable checkpoint), a new target starts from that view: its documents
     /// and resume token, sent with `add_target`, so the server sends only what changed since.
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
     ///   (the caller then makes a new one).
-    func addListener(query: Query, key: WatchTargetKey, _ listener: Listener, seed: WatchTargetState? = nil) -> Int? {
+    func addListener(
+        query: Query, key: WatchTargetKey, _ listener: Listener, resuming: Suspended? = nil,
+        seed: WatchTargetState? = nil
+    ) -> Int? {
         delivery.withLock { _ in
             let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
                 guard !state.isFinished else { return nil }
@@ -103,21 +136,27 @@ package final class WatchStream: Sendable {
                     targetID = state.nextTargetID
                     state.nextTargetID += 1
                     state.byKey[key] = targetID
-                    state.targets[targetID] = Target(key: key, query: query)
-                    state.aggregator.addTarget(
-                        targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
-                    if let seed { state.aggregator.restoreTarget(targetID, from: seed) }
+                    state.targets[targetID] = Target(key: key, query: query, lastSnapshot: resuming?.lastSnapshot)
+                    let view = resuming?.view ?? seed
+                    if let view {
+                        state.aggregator.restoreTarget(targetID, from: view)
+                        initial = resuming?.lastSnapshot.map(Self.initial)
+                    } else {
+                        state.aggregator.addTarget(
+                            targetID, ordering: DocumentOrdering(query: query), limit: Self.limit(query))
+                    }
                     if let call = state.call {
-                        Self.sendAdd(targetID, query: query, resumeToken: seed?.resumeToken, on: call, firestore)
+                        Self.sendAdd(targetID, query: query, resumeToken: view?.resumeToken, on: call, firestore)
                     }
                 }
                 state.targets[targetID]?.listeners[listenerID] = listener
                 if state.task == nil {
                     state.task = Task { [self] in await run() }
+                    state.sweeper = Task { [self] in await sweepIdleTargets() }
                 }
                 return (listenerID, initial)
             }
-            if let initial = joined?.initial { listener.buffer.yield(initial) }
+            if let initial = joined?.initial { listener.buffer.yield(initial, rebased: resuming != nil) }
             return joined?.id
         }
     }
@@ -139,11 +178,85 @@ package final class WatchStream: Sendable {
             state.isFinished = true
             state.task?.cancel()
             state.task = nil
+            state.sweeper?.cancel()
+            state.sweeper = nil
             state.call?.cancel()
             state.call = nil
             return true
         }
         if ended { onEnd(self, nil) }
+    }
+
+    // MARK: Idle targets
+
+    /// Every half ``idleTimeout``, suspends the targets whose listeners are all idle (so a target is suspended after
+    /// between half the timeout and the timeout without demand); ends with the stream.
+    private func sweepIdleTargets() async {
+        while !Task.isCancelled {
+            do {
+                try await clock.sleep(for: idleTimeout / 2)
+            } catch {
+                return
+            }
+            if suspendIdleTargets() { return }
+        }
+    }
+
+    /// Suspends each target whose listeners all hold an untaken snapshot and none of whom is waiting or has
+    /// started waiting since the last sweep: the target is removed from the stream (`remove_target`), and each
+    /// listener resumes it when it asks again. The stream ends when no target is left.
+    /// - Returns: whether the stream ended.
+    private func suspendIdleTargets() -> Bool {
+        var suspended: [(Suspended, [Listener])] = []
+        let ended = delivery.withLock { _ in
+            state.withLock { state -> Bool in
+                guard !state.isFinished else { return true }
+                for (id, target) in state.targets.sorted(by: { $0.key < $1.key }) {
+                    var marks: [Int: Int] = [:]
+                    var isIdle = !target.listeners.isEmpty
+                    for (listenerID, listener) in target.listeners {
+                        let demands = listener.buffer.demandCount
+                        marks[listenerID] = demands
+                        if listener.buffer.isWaiting || target.demandMarks[listenerID] != demands
+                            || listener.buffer.bufferedCount == 0
+                        {
+                            isIdle = false
+                        }
+                    }
+                    state.targets[id]?.demandMarks = marks
+                    guard isIdle, let view = state.aggregator.targets[id] else { continue }
+                    state.targets[id] = nil
+                    state.byKey[target.key] = nil
+                    state.aggregator.removeTarget(id)
+                    if let call = state.call {
+                        try? call.send(ListenRequest(removing: id, database: firestore.database.name))
+                    }
+                    let saved = Suspended(
+                        key: target.key, query: target.query, view: view, lastSnapshot: target.lastSnapshot)
+                    suspended.append((saved, Array(target.listeners.values)))
+                }
+                guard !suspended.isEmpty, state.targets.isEmpty else { return false }
+                state.isFinished = true
+                state.task?.cancel()
+                state.task = nil
+                state.sweeper = nil
+                state.call?.cancel()
+                state.call = nil
+                return true
+            }
+        }
+        for (target, listeners) in suspended {
+            for listener in listeners {
+                let resumed = Atomic(false)
+                listener.buffer.setOnTermination {}
+                listener.buffer.setOnDemand { [resume] in
+                    if !resumed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged { return }
+                    resume(target, listener)
+                }
+            }
+        }
+        if ended && !suspended.isEmpty { onEnd(self, nil) }
+        return ended
     }
 
     // MARK: The stream
@@ -198,8 +311,9 @@ package final class WatchStream: Sendable {
                 fallBack(reason: error.description)
                 return
             }
-            if error.code == .unauthenticated { unauthenticatedInARow += 1 }
-            if error.code == .unauthenticated ? unauthenticatedInARow > 1 : PollingPolicy.isPermanent(error) {
+            let renews = error.code.retryRule.renewsCredentials
+            if renews { unauthenticatedInARow += 1 }
+            if renews ? unauthenticatedInARow > 1 : PollingPolicy.isPermanent(error) {
                 finishAll(throwing: error)
                 return
             }
@@ -273,6 +387,8 @@ package final class WatchStream: Sendable {
                 state.call?.cancel()
                 state.call = nil
                 state.task = nil
+                state.sweeper?.cancel()
+                state.sweeper = nil
             }
             onEnd(self, nil)
         }
@@ -290,6 +406,8 @@ package final class WatchStream: Sendable {
         let listeners = state.withLock { state -> [Listener] in
             state.isFinished = true
             state.task = nil
+            state.sweeper?.cancel()
+            state.sweeper = nil
             defer {
                 state.targets = [:]
                 state.byKey = [:]
@@ -305,6 +423,8 @@ package final class WatchStream: Sendable {
         let moved = state.withLock { state -> [(Query, Listener)] in
             state.isFinished = true
             state.task = nil
+            state.sweeper?.cancel()
+            state.sweeper = nil
             defer {
                 state.targets = [:]
                 state.byKey = [:]

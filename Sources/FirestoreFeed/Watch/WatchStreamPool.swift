@@ -9,9 +9,16 @@ import Synchronization
 /// client whose transport cannot carry a Listen stream (a test double, a cassette without a recorded Listen call)
 /// polls in keys mode from the start and hears why (`FeedEvent.fellBackToPolling(reason:)`). So does every later
 /// listener of a client whose stream fell back to polling.
+///
+/// A target whose listeners stopped asking is suspended by its stream (``WatchStream``); the first of them to ask
+/// again comes back here and is attached as a new listener that resumes the target.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
+
+    /// How long a target's listeners may leave a snapshot untaken without asking for one before the target is
+    /// suspended (streams look every half of it, so that is after between half this and this): a minute.
+    package static let idleTargetTimeout: Duration = .seconds(60)
 
     /// Why a client's listeners poll; the client is held weakly, so a new client at a reused address is not
     /// mistaken for it.
@@ -27,9 +34,21 @@ package final class WatchStreamPool: Sendable {
     }
 
     let clock: any Clock<Duration>
+    private let idle: Mutex<Duration>
     private let state = Mutex(State())
 
-    init(clock: any Clock<Duration>) { self.clock = clock }
+    /// A pool whose streams sleep on `clock` and suspend targets idle for `idleTimeout`.
+    package init(clock: any Clock<Duration>, idleTimeout: Duration = WatchStreamPool.idleTargetTimeout) {
+        self.clock = clock
+        self.idle = Mutex(idleTimeout)
+    }
+
+    /// How long a target's listeners may leave a snapshot untaken without asking before it is suspended; streams
+    /// opened from now on use a new value (for tools and tests that cannot wait a minute).
+    package var idleTimeout: Duration {
+        get { idle.withLock { $0 } }
+        set { idle.withLock { $0 = newValue } }
+    }
 
     /// How many streams are open.
     package var streamCount: Int { state.withLock { $0.streams.count } }
@@ -50,7 +69,8 @@ package final class WatchStreamPool: Sendable {
 
     /// Feeds `buffer` (a listener's end) from the Listen target of `query`: see ``snapshots(of:policy:onEvent:)``.
     /// With `checkpoint` (a feed resuming from a durable checkpoint: its store and key, and the view it resumes
-    /// from), the target is that feed's alone and starts from the view (``WatchStream/addListener(query:key:_:seed:)``).
+    /// from), the target is that feed's alone and starts from the view
+    /// (``WatchStream/addListener(query:key:_:resuming:seed:)``).
     func feed(
         _ buffer: CoalescingBuffer<QuerySnapshot>, of query: Query, policy: PollingPolicy,
         onEvent: (@Sendable (FeedEvent) -> Void)?, checkpoint: (id: String, view: WatchTargetState)? = nil
@@ -63,8 +83,25 @@ package final class WatchStreamPool: Sendable {
             return
         }
         let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
+        attach(query: query, key: key, listener, resuming: nil, seed: checkpoint?.view)
+    }
+
+    /// Attaches `listener` (of a target suspended while it was idle) again: see
+    /// ``WatchStream/addListener(query:key:_:resuming:seed:)``.
+    func resume(_ suspended: WatchStream.Suspended, for listener: WatchStream.Listener) {
+        attach(query: suspended.query, key: suspended.key, listener, resuming: suspended, seed: nil)
+    }
+
+    /// Gives `listener` a target on the client's stream (opening the stream when there is none), or polling when
+    /// the client cannot listen. `resuming` and `seed`: see ``WatchStream/addListener(query:key:_:resuming:seed:)``.
+    private func attach(
+        query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, resuming: WatchStream.Suspended?,
+        seed: WatchTargetState?
+    ) {
         let client = query.firestore
         let id = ObjectIdentifier(client)
+        let policy = listener.fallbackPolicy
+        let buffer = listener.buffer
         while true {
             let found = state.withLock { state -> Result<WatchStream, FallbackReason> in
                 if let fallback = state.fallbacks[id] {
@@ -86,7 +123,8 @@ package final class WatchStreamPool: Sendable {
                     return .failure(FallbackReason(text: "\(error)"))
                 }
                 let stream = WatchStream(
-                    firestore: client, channel: channel, policy: policy, clock: clock
+                    firestore: client, channel: channel, policy: policy, clock: clock, idleTimeout: idleTimeout,
+                    resume: { [weak self] suspended, listener in self?.resume(suspended, for: listener) }
                 ) { [weak self] stream, reason in
                     self?.forget(stream, client: id, fallbackReason: reason)
                 }
@@ -98,7 +136,9 @@ package final class WatchStreamPool: Sendable {
                 WatchFallback.poll(query, for: listener, reason: reason.text)
                 return
             case .success(let watch):
-                if let listenerID = watch.addListener(query: query, key: key, listener, seed: checkpoint?.view) {
+                if let listenerID = watch.addListener(
+                    query: query, key: key, listener, resuming: resuming, seed: seed)
+                {
                     buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
                     return
                 }

@@ -1,4 +1,5 @@
 import FirestoreREST
+import Synchronization
 
 /// `firestore-feed delete PATH [--recursive]`: deletes a document, or with `--recursive` a document or a
 /// collection and everything below it.
@@ -9,10 +10,12 @@ enum DeleteCommand {
             Deletes the document (deleting a missing document succeeds) and prints
             {"commitTime","id","path"}. Its subcollections stay unless --recursive is given.
             With --recursive, PATH may also be a collection: every document at or below it is
-            deleted, subcollections first, found with listDocuments (missing documents too)
-            and listCollectionIds, in commits of up to 500 deletes; prints {"deleted","path"}.
-            Each commit is atomic; a failed one ends the command with exit 1, saying how many
-            documents the commits before it deleted.
+            deleted (the library's recursiveDelete, as the server SDKs': found with
+            listDocuments, missing documents too, and listCollectionIds; deleted through a
+            BulkWriter, 20 deletes per batchWrite, several at once, transient failures
+            retried); prints {"deleted","path"}, the number of documents deleted. The deletes
+            are not atomic: when one fails after its retries, or a list fails, the command
+            ends with exit 1, saying how many documents were deleted.
             """,
         options: ConnectionOptions.options + [
             .flag("--recursive", help: "delete every document at or below PATH, subcollections included")
@@ -48,17 +51,23 @@ enum DeleteCommand {
             }
             return
         }
-        var deletedBefore = 0
+        let deleted = Mutex(0)
         do {
-            let deleted = try await firestore.recursiveDelete(parsed) { deletedBefore = $0 }
+            let writer = try firestore.bulkWriter()
+            writer.onWriteResult { _, _ in deleted.withLock { $0 += 1 } }
+            let count =
+                parsed.isDocument
+                ? try await firestore.recursiveDelete(firestore.document(path), bulkWriter: writer)
+                : try await firestore.recursiveDelete(firestore.collection(path), bulkWriter: writer)
             await Console.output(
-                (["deleted": .integer(Int64(deleted)), "path": .string(path)] as JSONValue).serializedString())
+                (["deleted": .integer(Int64(count)), "path": .string(path)] as JSONValue).serializedString())
         } catch {
             let failure = (error as? FirestoreError) ?? FirestoreError(code: .unknown, message: "\(error)")
+            let count = deleted.withLock { $0 }
             throw .runtime(
                 FirestoreError(
                     code: failure.code,
-                    message: failure.message + " (\(deletedBefore) documents at or below \(path) were deleted before)",
+                    message: failure.message + " (\(count) documents at or below \(path) were deleted)",
                     httpStatus: failure.httpStatus))
         }
     }

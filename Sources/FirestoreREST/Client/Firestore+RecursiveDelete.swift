@@ -1,96 +1,173 @@
+import Synchronization
+
 extension Firestore {
-    /// The documents directly in the collection `collection`, by path, in document-ID order, every page: GET
-    /// `/v1/{parent}/{collectionId}?showMissing=true&mask.fieldPaths=__name__` (REST reference:
-    /// `projects.databases.documents.list`, `showMissing`). A *missing* document (one that does not exist but
-    /// has subcollections below it) is listed too, so nothing below the collection is out of reach.
-    /// - Parameter pageSize: documents per request (1 ... 1000).
-    /// - Throws: ``FirestoreError`` for a path that is not a collection, a server or transport failure, or
-    ///   `.internal` for a malformed page, a name outside the collection or a repeated page token.
-    /// - Complexity: one request per `pageSize` documents.
-    package func listDocumentPaths(in collection: ResourcePath, pageSize: Int = 300) async throws -> [ResourcePath] {
-        guard collection.isCollection else {
-            throw FirestoreError.invalidArgument("\"\(collection)\" is not a collection path")
-        }
-        let what = "list \(collection)"
-        return try await collectPages(what, listKey: "documents") { pageToken in
-            var query = [
-                ("pageSize", String(max(1, min(pageSize, 1000)))), ("showMissing", "true"),
-                ("mask.fieldPaths", "__name__"),
-            ]
-            if let pageToken { query.append(("pageToken", pageToken)) }
-            return try await call("GET", encodedName(of: collection), query: query)
-        } decode: { element, position in
-            guard case .string(let name)? = element["name"] else {
-                throw FirestoreError(code: .internal, message: "\(what): element \(position) has no name")
-            }
-            let path: ResourcePath
-            do throws(FirestoreError) {
-                path = try database.path(ofResourceName: name)
-            } catch {
-                throw FirestoreError(code: .internal, message: "\(what): element \(position): \(error.message)")
-            }
-            guard path.parent == collection, path.isDocument else {
-                throw FirestoreError(code: .internal, message: "\(what): element \(position) is \(name), not in it")
-            }
-            return path
-        }
-    }
-
-    /// Every document at or below `path` (a document or a collection), children before their parent: each
-    /// collection's documents through ``listDocumentPaths(in:pageSize:)`` (missing ones included), each
-    /// document's subcollections through `listCollectionIds`; up to 8 documents' subcollections are listed at
-    /// once.
-    /// - Throws: ``FirestoreError`` from the list calls.
-    /// - Complexity: one `listCollectionIds` request per document and one list request per page of each
-    ///   collection; O(n) memory in the number of documents.
-    package func documentTree(at path: ResourcePath) async throws -> [ResourcePath] {
-        if path.isDocument {
-            var tree: [ResourcePath] = []
-            for id in try await listCollectionIds(parent: path, pageSize: 300, readTime: nil) {
-                tree += try await documentTree(at: path.appending(id))
-            }
-            return tree + [path]
-        }
-        let documents = try await listDocumentPaths(in: path)
-        var tree: [ResourcePath] = []
-        var start = 0
-        while start < documents.count {
-            let chunk = documents[start..<min(start + 8, documents.count)]
-            let subtrees = try await withThrowingTaskGroup(of: (Int, [ResourcePath]).self) { group in
-                for (offset, document) in chunk.enumerated() {
-                    group.addTask { (offset, try await self.documentTree(at: document)) }
-                }
-                var results = [[ResourcePath]](repeating: [], count: chunk.count)
-                for try await (offset, subtree) in group { results[offset] = subtree }
-                return results
-            }
-            for subtree in subtrees { tree += subtree }
-            start += chunk.count
-        }
-        return tree
-    }
-
-    /// Deletes every document at or below `path` (a document or a collection: ``documentTree(at:)``), children
-    /// before their parent, in commits of at most `batchSize` deletes (Firestore takes 500 writes per commit;
-    /// REST reference: `projects.databases.documents.commit`). Each commit is atomic; a failure leaves the
-    /// commits before it applied, and `committed` has heard of each of them.
+    /// Deletes `document` and everything below it: every document of its subcollections, theirs, and so on, as the
+    /// server SDKs' `recursiveDelete` (Node `Firestore.recursiveDelete(ref, bulkWriter)`, Python
+    /// `Client.recursive_delete`). See ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
     /// - Parameters:
-    ///   - batchSize: deletes per commit (1 ... 500).
-    ///   - committed: told the running total of deleted documents after each commit.
-    /// - Returns: the number of documents deleted (missing documents with subcollections count too).
-    /// - Throws: ``FirestoreError`` from listing or from a commit.
-    package func recursiveDelete(
-        _ path: ResourcePath, batchSize: Int = 500, committed: (Int) -> Void = { _ in }
-    ) async throws -> Int {
-        let tree = try await documentTree(at: path)
-        let size = max(1, min(batchSize, 500))
-        var deleted = 0
-        while deleted < tree.count {
-            let chunk = tree[deleted..<min(deleted + size, tree.count)]
-            try await commit(chunk.map { Write.delete(path: $0, precondition: nil) })
-            deleted += chunk.count
-            committed(deleted)
+    ///   - document: the document to delete, with its subcollections.
+    ///   - bulkWriter: as for a collection.
+    /// - Returns: the number of documents deleted: `document` itself always counts (it is deleted whether or not it
+    ///   exists, as the Python SDK's `recursive_delete` counts it); below it, documents that exist only as parents of
+    ///   subcollections are descended into but neither deleted nor counted.
+    /// - Throws: as ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
+    @discardableResult
+    public func recursiveDelete(_ document: DocumentReference, bulkWriter: BulkWriter? = nil) async throws -> Int {
+        try checkOwns(document)
+        return try await recursiveDelete(at: try document.resourcePath(), bulkWriter: bulkWriter)
+    }
+
+    /// Deletes every document of `collection` and everything below them, as the server SDKs' `recursiveDelete`.
+    ///
+    /// The tree is walked with the list calls, page by page: each collection's documents through
+    /// ``CollectionReference/listDocuments(pageToken:pageSize:orderBy:fieldMask:showMissing:)`` with `showMissing`
+    /// (so a document that exists only as the parent of a subcollection is still descended into), each document's
+    /// subcollections through ``DocumentReference/listCollectionIds(pageSize:)`` (up to 8 documents' at once). Each
+    /// existing document is deleted through `bulkWriter`, below-first within each document; the deletes are not
+    /// atomic and run in parallel, as any ``BulkWriter``'s writes.
+    ///
+    /// ```swift
+    /// let deleted = try await db.recursiveDelete(db.collection("users"))   // every user and their subcollections
+    /// ```
+    /// - Parameters:
+    ///   - collection: the collection to empty, subcollections of its documents included.
+    ///   - bulkWriter: the writer for the deletes (its throttle, retries and callbacks apply; it is flushed, not
+    ///     closed), or `nil` for a new one with the default options, closed at the end.
+    /// - Returns: the number of documents deleted.
+    /// - Throws: ``FirestoreError``: `.invalidArgument` for an invalid path, a writer of another database or a closed
+    ///   one; a list call's error (then the deletes enqueued before it still finish); or, when deletes failed after
+    ///   their retries, an error with the last failure's code saying how many failed (the others were deleted).
+    /// - Complexity: one list request per page of each collection and one `listCollectionIds` per document; memory
+    ///   bounded by the pages being walked and the writer's pending writes.
+    @discardableResult
+    public func recursiveDelete(_ collection: CollectionReference, bulkWriter: BulkWriter? = nil) async throws -> Int {
+        try await recursiveDelete(at: try collection.pathResult.get(), bulkWriter: bulkWriter)
+    }
+
+    /// Deletes every document at or below `path` (a document or a collection) through `bulkWriter` (or a new one).
+    /// - Throws: as ``recursiveDelete(_:bulkWriter:)-(CollectionReference,_)``.
+    package func recursiveDelete(at path: ResourcePath, bulkWriter: BulkWriter? = nil) async throws -> Int {
+        if let bulkWriter {
+            guard bulkWriter.firestore.database == database else {
+                throw FirestoreError.invalidArgument(
+                    "recursiveDelete: the BulkWriter writes to \(bulkWriter.firestore.database), not \(database)")
+            }
+            guard !bulkWriter.isClosed else {
+                throw FirestoreError.invalidArgument("recursiveDelete: the BulkWriter was closed")
+            }
+        }
+        let writer = try bulkWriter ?? self.bulkWriter()
+        let tally = RecursiveDeleteTally(keep: 2 * writer.options.maxPendingOperations)
+        var walkError: (any Error)?
+        do {
+            if path.isDocument {
+                try await deleteDocumentTree(path, exists: true, writer: writer, tally: tally)
+            } else {
+                try await deleteCollectionTree(path, writer: writer, tally: tally)
+            }
+        } catch {
+            walkError = error
+        }
+        if bulkWriter == nil { try await writer.close() } else { try await writer.flush() }
+        if let walkError { throw walkError }
+        let (deleted, failed, last) = tally.totals()
+        if let last, failed > 0 {
+            throw FirestoreError(
+                code: last.code,
+                message:
+                    "recursiveDelete of \(path): \(failed) of \(failed + deleted) deletes failed; the last: \(last)",
+                httpStatus: last.error.httpStatus)
         }
         return deleted
+    }
+
+    /// Deletes the documents of `collection` and everything below them, page by page.
+    private func deleteCollectionTree(_ collection: ResourcePath, writer: BulkWriter, tally: RecursiveDeleteTally)
+        async throws
+    {
+        let reference = CollectionReference(
+            firestore: self, path: .success(collection), rawPath: collection.description)
+        var token: String?
+        repeat {
+            let page = try await reference.listDocuments(
+                pageToken: token, pageSize: 300, fieldMask: [FieldPath.documentID], showMissing: true)
+            var start = 0
+            while start < page.documents.count {
+                let chunk = page.documents[start..<min(start + 8, page.documents.count)]
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for document in chunk {
+                        let path = try document.reference.resourcePath()
+                        group.addTask {
+                            try await self.deleteDocumentTree(
+                                path, exists: document.exists, writer: writer, tally: tally)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                start += chunk.count
+            }
+            token = page.nextPageToken
+        } while token != nil
+    }
+
+    /// Deletes the subcollections of `document`, then `document` itself when it exists.
+    private func deleteDocumentTree(
+        _ document: ResourcePath, exists: Bool, writer: BulkWriter, tally: RecursiveDeleteTally
+    ) async throws {
+        for id in try await listCollectionIds(parent: document, pageSize: 300, readTime: nil) {
+            try await deleteCollectionTree(try document.appending(id), writer: writer, tally: tally)
+        }
+        guard exists else { return }
+        tally.add(
+            try await writer.deleteDocument(
+                DocumentReference(firestore: self, path: .success(document), rawPath: document.description)))
+    }
+}
+
+/// The deletes of one `recursiveDelete`: how many succeeded and failed, the last failure; unsettled operations are
+/// kept (at most about `keep`, pruned as they settle) so that every one is counted at the end.
+final class RecursiveDeleteTally: Sendable {
+    private struct State {
+        var pending: [BulkWriter.Operation] = []
+        var deleted = 0
+        var failed = 0
+        var last: BulkWriterError?
+    }
+
+    private let keep: Int
+    private let state = Mutex(State())
+
+    init(keep: Int) {
+        self.keep = max(keep, 1)
+    }
+
+    /// Notes an enqueued delete; counts and drops the settled ones when many are kept.
+    func add(_ operation: BulkWriter.Operation) {
+        state.withLock { state in
+            state.pending.append(operation)
+            if state.pending.count > keep { Self.prune(&state) }
+        }
+    }
+
+    /// The counts once every delete has settled (after the writer's flush).
+    func totals() -> (deleted: Int, failed: Int, last: BulkWriterError?) {
+        state.withLock { state in
+            Self.prune(&state)
+            return (state.deleted, state.failed, state.last)
+        }
+    }
+
+    private static func prune(_ state: inout State) {
+        var unsettled: [BulkWriter.Operation] = []
+        for operation in state.pending {
+            switch operation.outcome {
+            case .success?: state.deleted += 1
+            case .failure(let error)?:
+                state.failed += 1
+                state.last = error
+            case nil: unsettled.append(operation)
+            }
+        }
+        state.pending = unsettled
     }
 }

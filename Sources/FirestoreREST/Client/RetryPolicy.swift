@@ -42,8 +42,10 @@ public struct RetryPolicy: Sendable {
     /// The longest server-requested delay the client is willing to wait; a longer one ends the retries.
     /// Default 60 s.
     public var maxServerDelay: Duration
-    /// The error codes worth another attempt. Default: `.unavailable` (503, connection failures),
-    /// `.resourceExhausted` (429, quota), `.internal` (500), `.deadlineExceeded` (504, timeouts).
+    /// The error codes worth another attempt. Default: ``FirestoreError/Code/retriedRequestCodes``, the codes the
+    /// retry table (``FirestoreError/Code/retryRule``) retries, which the change feed reads too: `.unavailable`
+    /// (503, connection failures), `.resourceExhausted` (429, quota), `.internal` (500), `.unknown` (500 without a
+    /// status the client knows), `.deadlineExceeded` (504, timeouts).
     public var retryableCodes: Set<FirestoreError.Code>
     /// The clock the waits run on. Default `ContinuousClock()`.
     public var clock: any Clock<Duration>
@@ -52,7 +54,7 @@ public struct RetryPolicy: Sendable {
     public init(
         maxAttempts: Int = 5, initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(32),
         multiplier: Double = 2, jitter: Double = 0.5, maxServerDelay: Duration = .seconds(60),
-        retryableCodes: Set<FirestoreError.Code> = [.unavailable, .resourceExhausted, .internal, .deadlineExceeded],
+        retryableCodes: Set<FirestoreError.Code> = FirestoreError.Code.retriedRequestCodes,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.maxAttempts = max(maxAttempts, 1)

@@ -167,7 +167,9 @@ final class FirestoreDecoderImpl: Decoder {
     func mismatch(_ type: Any.Type, _ value: FirestoreValue, at node: CodingPathNode, expected: String? = nil)
         -> DecodingError
     {
-        let context = context(at: node, "expected \(expected ?? "\(type)"), found \(value.typeName)")
+        // A vector is a map on the wire; say so, so that `[Double]` for a vector field points at VectorValue.
+        let found = value.isVectorShaped ? "a vector (decode it as VectorValue)" : value.typeName
+        let context = context(at: node, "expected \(expected ?? "\(type)"), found \(found)")
         if case .null = value { return .valueNotFound(type, context) }
         return .typeMismatch(type, context)
     }

@@ -102,7 +102,11 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Whether the transport knows the request never reached the server (the connection, DNS lookup or TLS
     /// handshake failed first), so even a non-idempotent request such as a `commit` can be sent again safely.
-    var requestWasNotSent: Bool = false
+    package var requestWasNotSent: Bool = false
+
+    /// How the transport failed when no response arrived (a timeout, a reset, a refused connection), or `nil`: a
+    /// server's answer, or a failure a recording does not replay.
+    package var transportFailure: TransportFailure?
 
     /// Whether sending the request again cannot help whatever the code says: a response larger than the
     /// transport's size cap (`.resourceExhausted`) would only be downloaded and refused again.
@@ -125,11 +129,14 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         hasher.combine(httpStatus)
     }
 
-    /// `not-found (HTTP 404): Document ... not found`.
+    /// `not-found (HTTP 404): Document ... not found`. The message is printed without the white space and line
+    /// breaks around it (a security-rules denial from the emulator starts with a line break:
+    /// `FirestoreErrorTests.descriptionTrimsTheMessage`); ``message`` keeps the server's text as it came.
     public var description: String {
         var text = code.name
         if let httpStatus { text += " (HTTP \(httpStatus))" }
-        return message.isEmpty ? text : text + ": " + message
+        let trimmed = message.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        return trimmed.isEmpty ? text : text + ": " + String(trimmed)
     }
 
     /// An `.invalidArgument` error the client raises itself, before sending anything.

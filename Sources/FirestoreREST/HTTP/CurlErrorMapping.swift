@@ -86,6 +86,7 @@ enum CurlErrorMapping {
             (errorCode, summary) = (.unknown, "transfer failed with curl error \(code.rawValue)")
         }
         var error = FirestoreError(code: errorCode, message: "\(summary): \(location) (\(reason))")
+        error.transportFailure = transportFailure(code, reason: reason)
         // Nothing reached the server when the connection itself could not be made.
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
@@ -95,6 +96,19 @@ enum CurlErrorMapping {
             break
         }
         return error
+    }
+
+    /// The kind of failure a recording keeps for `code` (``TransportFailure``), or `nil` for the others (TLS,
+    /// HTTP/2, configuration errors, cancellation).
+    static func transportFailure(_ code: CURLcode, reason: String) -> TransportFailure? {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return reason.contains("too slow") ? .stalled : .timeout
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING: return .reset
+        case CURLE_COULDNT_CONNECT: return .refused
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .unresolved
+        case CURLE_PARTIAL_FILE: return .truncated
+        default: return nil
+        }
     }
 
     /// The error for a request that was cancelled before or while it ran.

@@ -9,7 +9,9 @@ extension FirestoreValue {
     /// JSON integer, doubles as JSON numbers except non-finite ones as the strings `"NaN"`, `"Infinity"`,
     /// `"-Infinity"`, timestamps as RFC 3339 strings, bytes as standard base64, references as the document
     /// path (`fruits/apple`, the part after `/documents/`), geo points as `{"latitude","longitude"}`,
-    /// arrays and maps as JSON arrays and objects.
+    /// arrays and maps as JSON arrays and objects. A vector (``VectorValue``) is its map,
+    /// `{"__type__":"__vector__","value":[0.5,1.0]}`, its elements written with a fraction or an exponent so
+    /// that the CLI's plain-JSON reader (`init(plainJSON:)`) reads them back as a vector.
     ///
     /// The mapping is lossy by design (a string and a reference look alike); use ``restJSON`` to round-trip.
     public var plainJSON: JSONValue {

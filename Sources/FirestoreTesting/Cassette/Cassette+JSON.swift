@@ -104,12 +104,11 @@ extension Cassette {
 
 extension Cassette.Interaction {
     var json: JSONValue {
-        .object([
-            "request": request.json,
-            "response": response.json,
-            "elapsed": .double(elapsed),
-            "duration": .double(duration),
-        ])
+        var members: [String: JSONValue] = [
+            "request": request.json, "elapsed": .double(elapsed), "duration": .double(duration),
+        ]
+        if let failure { members["failure"] = failure.json } else { members["response"] = response.json }
+        return .object(members)
     }
 }
 
@@ -205,21 +204,29 @@ struct CassetteReader {
         let request = try object(members["request"], at: requestPath)
         let method = try string(request["method"], at: requestPath + ".method")
         guard !method.isEmpty else { throw fail(requestPath + ".method", "empty") }
+        let recorded = Cassette.Request(
+            method: method, path: try string(request["path"], at: requestPath + ".path"),
+            headers: try headers(request["headers"], at: requestPath + ".headers"),
+            body: try body(request, at: requestPath))
+        let elapsed = try seconds(members["elapsed"], at: path + ".elapsed")
+        let duration = try seconds(members["duration"], at: path + ".duration")
+        if let failure = members["failure"] {
+            guard members["response"] == nil else { throw fail(path, "has both a response and a failure") }
+            return Cassette.Interaction(
+                request: recorded, failure: try self.failure(failure, at: path + ".failure"), elapsed: elapsed,
+                duration: duration)
+        }
         let responsePath = path + ".response"
         let response = try object(members["response"], at: responsePath)
         guard case .integer(let status)? = response["status"], (100...999).contains(status) else {
             throw fail(responsePath + ".status", "expected a whole number from 100 to 999")
         }
         return Cassette.Interaction(
-            request: Cassette.Request(
-                method: method, path: try string(request["path"], at: requestPath + ".path"),
-                headers: try headers(request["headers"], at: requestPath + ".headers"),
-                body: try body(request, at: requestPath)),
+            request: recorded,
             response: Cassette.Response(
                 status: Int(status), headers: try headers(response["headers"], at: responsePath + ".headers"),
                 body: try body(response, at: responsePath) ?? Data()),
-            elapsed: try seconds(members["elapsed"], at: path + ".elapsed"),
-            duration: try seconds(members["duration"], at: path + ".duration"))
+            elapsed: elapsed, duration: duration)
     }
 
     func headers(_ value: JSONValue?, at path: String) throws(FirestoreError) -> [HTTPHeader] {

@@ -67,6 +67,9 @@ public struct Cassette: Sendable, Hashable {
         public var elapsed: Double
         /// Seconds from sending the request to receiving the whole response; never negative.
         public var duration: Double
+        /// When the request got no response (a timeout, a reset, a refused connection), what happened instead;
+        /// ``response`` is then an unused placeholder. `nil` for an answered request. See ``Failure``.
+        public var failure: Failure?
 
         /// An interaction; negative or non-finite times are stored as 0.
         public init(request: Request, response: Response, elapsed: Double = 0, duration: Double = 0) {

@@ -173,6 +173,7 @@ public struct SecretScrubber: Sendable {
         result.request.path = scrubPath(result.request.path, everywhere)
         if let body = result.request.body { result.request.body = scrubBody(body, everywhere) }
         result.response.body = scrubBody(result.response.body, everywhere)
+        if let message = result.failure?.message { result.failure?.message = Self.replace(everywhere, in: message) }
         for filter in filters { filter(&result) }
         return result
     }

@@ -19,7 +19,8 @@ import Synchronization
 ///   connection is closed. Nothing a client sends can crash the server.
 /// - A request the cassette cannot answer gets HTTP 400 with a Firestore error body
 ///   (`{"error":{"code":400,"message":...,"status":"FAILED_PRECONDITION"}}`) naming the closest recorded
-///   request; the message is also printed on stderr.
+///   request; the message is also printed on stderr. A recorded transport failure (``Cassette/Failure``: a
+///   timeout, a reset, a refused connection) closes the connection without a response.
 public final class CassetteHTTPServer: Sendable {
     /// The largest request head (request line and headers) accepted, in bytes.
     public static let maxHeadBytes = 64 * 1024
@@ -119,10 +120,12 @@ public final class CassetteHTTPServer: Sendable {
             case .request(let parsed):
                 request = parsed
             }
-            let response = answer(
-                HTTPRequest(
-                    method: request.method, url: "http://127.0.0.1:\(port)" + request.target, headers: request.headers,
-                    body: request.body.isEmpty ? nil : request.body))
+            guard
+                let response = answer(
+                    HTTPRequest(
+                        method: request.method, url: "http://127.0.0.1:\(port)" + request.target,
+                        headers: request.headers, body: request.body.isEmpty ? nil : request.body))
+            else { return }  // a recorded transport failure: the connection closes without a response
             let bytes = Self.responseBytes(
                 status: response.status, headers: response.headers, body: response.body,
                 keepAlive: request.keepAlive)
@@ -130,8 +133,9 @@ public final class CassetteHTTPServer: Sendable {
         }
     }
 
-    /// The cassette's answer; a replay error as a Firestore error response.
-    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+    /// The cassette's answer; a replay error as a Firestore error response; `nil` for a recorded transport failure
+    /// (``Cassette/Failure``: the client sees the connection close without a response).
+    private func answer(_ request: HTTPRequest) -> HTTPResponse? {
         let outcome = Mutex<Result<HTTPResponse, FirestoreError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let transport = self.transport
@@ -152,6 +156,7 @@ public final class CassetteHTTPServer: Sendable {
             return response
         case .failure(let error)?:
             Self.report("serve-cassette: \(error.code.name): \(error.message)")
+            if error.transportFailure != nil { return nil }
             let body: JSONValue = [
                 "error": ["code": 400, "message": .string(error.message), "status": .string(error.code.rawValue)]
             ]

@@ -32,6 +32,12 @@ extension Stopwatch {
         return Double(whole) + Double(attoseconds) / 1e18
     }
 
+    /// `duration` in seconds for a message: `10`, `0.25`.
+    static func text(_ duration: Duration) -> String {
+        let value = seconds(duration)
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// `seconds` as a duration, to the nanosecond; negative and non-finite values give zero, values above
     /// 10^9 seconds are cut to it.
     static func duration(seconds: Double) -> Duration {

@@ -8,10 +8,24 @@ final class ListenSessionPlayback: Sendable {
     /// A request the client sent, and its scrubbed proto3 JSON.
     typealias Sent = (request: ListenRequest, json: JSONValue)
 
+    /// What waiting for the client's next request gave.
+    enum Next {
+        /// The request.
+        case sent(Sent)
+        /// The call ended.
+        case ended
+        /// Nothing was sent for the stall timeout.
+        case stalled
+    }
+
     struct State {
         /// Requests sent and not yet taken by the player: the request and its scrubbed proto3 JSON.
         var sent: [Sent] = []
-        var waiter: CheckedContinuation<Sent?, Never>?
+        var waiter: CheckedContinuation<Next, Never>?
+        /// Distinguishes the waits for a request, so a stall watchdog only ends its own.
+        var waitID = 0
+        /// A wait whose watchdog fired before it began waiting.
+        var stalledWait: Int?
         var isEnded = false
         var finishedNormally = false
         var live: (any ListenCall)?
@@ -57,7 +71,7 @@ final class ListenSessionPlayback: Sendable {
         enum Action {
             case drop
             case forward(any ListenCall)
-            case resume(CheckedContinuation<Sent?, Never>)
+            case resume(CheckedContinuation<Next, Never>)
         }
         let action = state.withLock { state -> Action in
             if state.isEnded { return .drop }
@@ -72,7 +86,7 @@ final class ListenSessionPlayback: Sendable {
         switch action {
         case .drop: break
         case .forward(let call): try call.send(request)
-        case .resume(let waiter): waiter.resume(returning: (request, json))
+        case .resume(let waiter): waiter.resume(returning: .sent((request, json)))
         }
     }
 
@@ -80,7 +94,7 @@ final class ListenSessionPlayback: Sendable {
     func end() {
         let ended = state.withLock {
             state -> (
-                CheckedContinuation<Sent?, Never>?, Task<Void, Never>?,
+                CheckedContinuation<Next, Never>?, Task<Void, Never>?,
                 (any ListenCall)?
             )? in
             guard !state.isEnded else { return nil }
@@ -94,7 +108,7 @@ final class ListenSessionPlayback: Sendable {
         }
         guard let (waiter, task, live) = ended else { return }
         running.add(-1)
-        waiter?.resume(returning: nil)
+        waiter?.resume(returning: .ended)
         task?.cancel()
         live?.cancel()
         continuation.finish(throwing: cancelledError)
@@ -103,7 +117,7 @@ final class ListenSessionPlayback: Sendable {
     // MARK: Playing
 
     private func play() async {
-        guard let first = await nextRequest() else { return }
+        guard case .sent(let first) = await nextRequest(stallAfter: nil) else { return }
         switch player.claim(method: Cassette.ListenSession.listenMethod, firstRequest: first.json) {
         case .success(let index):
             await replay(index)
@@ -118,10 +132,29 @@ final class ListenSessionPlayback: Sendable {
 
     private func replay(_ index: Int) async {
         let session = player.sessions[index]
+        let timeout = player.options.stallTimeout
         for (position, message) in session.messages.enumerated().dropFirst() {
             switch message.direction {
             case .request:
-                guard let sent = await nextRequest() else { return }
+                let sent: Sent
+                switch await nextRequest(stallAfter: timeout) {
+                case .sent(let request): sent = request
+                case .ended: return
+                case .stalled:
+                    let left = session.messages[position...].filter { $0.direction == .response }.count
+                    finish(
+                        throwing: FirestoreError(
+                            code: .failedPrecondition,
+                            message:
+                                "\(player.name): listenSessions[\(index)].messages[\(position)]: the recording has the "
+                                + "client send \(ListenSessionPlayer.excerpt(message.body)) here, and nothing was sent in "
+                                + "\(Stopwatch.text(timeout)) s"
+                                + (left > 0
+                                    ? ", so the \(left) responses recorded after it cannot be played"
+                                    : ": every recorded response was played and the client listens on; nothing more "
+                                        + "can come from this recording")))
+                    return
+                }
                 guard sent.json == message.body else {
                     let differences = ListenSessionPlayer.differences(message.body, sent.json)
                     finish(
@@ -136,7 +169,10 @@ final class ListenSessionPlayback: Sendable {
                 }
             case .response:
                 do {
-                    try await player.waitForTurn(of: message)
+                    try await player.waitForTurn(of: message, session: index, position: position)
+                } catch let error as FirestoreError {
+                    finish(throwing: error)
+                    return
                 } catch {
                     return
                 }
@@ -165,7 +201,21 @@ final class ListenSessionPlayback: Sendable {
         switch session.end {
         case .finished?: finish(throwing: nil)
         case .failed(let code, let message)?: finish(throwing: FirestoreError(code: code, message: message))
-        case .cancelledByClient?, nil: break
+        case .cancelledByClient?, nil:
+            // The recorded client left here; one that listens on would wait forever.
+            do {
+                try await ContinuousClock().sleep(for: timeout)
+            } catch {
+                return
+            }
+            finish(
+                throwing: FirestoreError(
+                    code: .failedPrecondition,
+                    message:
+                        "\(player.name): listenSessions[\(index)]: all \(session.messages.count) recorded messages were "
+                        + "played and the recording ends with the client leaving, but it still listens "
+                        + "\(Stopwatch.text(timeout)) s later; nothing more can come from this recording (the code "
+                        + "under test listens longer than the recorded run)"))
         }
     }
 
@@ -199,26 +249,43 @@ final class ListenSessionPlayback: Sendable {
         }
     }
 
-    /// The next request the client sends, or `nil` once the call has ended.
-    private func nextRequest() async -> Sent? {
-        await withCheckedContinuation {
-            (continuation: CheckedContinuation<Sent?, Never>) in
-            enum Outcome {
-                case ended
-                case ready(Sent)
-                case waiting
+    /// The next request the client sends; `.ended` once the call has ended; `.stalled` when nothing was sent within
+    /// `timeout` (real time; `nil`: no limit).
+    private func nextRequest(stallAfter timeout: Duration?) async -> Next {
+        let id = state.withLock { state in
+            state.waitID += 1
+            return state.waitID
+        }
+        let watchdog = timeout.map { timeout in
+            Task { [self] in
+                do {
+                    try await ContinuousClock().sleep(for: timeout)
+                } catch {
+                    return
+                }
+                let waiter = state.withLock { state -> CheckedContinuation<Next, Never>? in
+                    guard state.waitID == id else { return nil }
+                    guard let waiter = state.waiter else {
+                        state.stalledWait = id
+                        return nil
+                    }
+                    state.waiter = nil
+                    return waiter
+                }
+                waiter?.resume(returning: .stalled)
             }
-            let outcome = state.withLock { state -> Outcome in
+        }
+        defer { watchdog?.cancel() }
+        return await withCheckedContinuation {
+            (continuation: CheckedContinuation<Next, Never>) in
+            let outcome = state.withLock { state -> Next? in
                 if state.isEnded { return .ended }
-                if !state.sent.isEmpty { return .ready(state.sent.removeFirst()) }
+                if !state.sent.isEmpty { return .sent(state.sent.removeFirst()) }
+                if state.stalledWait == id { return .stalled }
                 state.waiter = continuation
-                return .waiting
+                return nil
             }
-            switch outcome {
-            case .ended: continuation.resume(returning: nil)
-            case .ready(let sent): continuation.resume(returning: sent)
-            case .waiting: break
-            }
+            if let outcome { continuation.resume(returning: outcome) }
         }
     }
 

@@ -11,29 +11,47 @@ final class ListenSessionPlayer: Sendable {
     let name: String
     /// Times the replayed calls.
     let stopwatch: Stopwatch
+    /// In session order, the transport's recorded interactions, which Listen responses wait for.
+    let turns: Turns?
     private let claimed: Mutex<[Bool]>
-    /// With ``ReplayTransport/Ordering/session``: returns once the first `n` interactions were played.
-    private let turn = Mutex<(@Sendable (_ n: Int) async throws -> Void)?>(nil)
 
-    init(sessions: [Cassette.ListenSession], options: ReplayTransport.Options, name: String) {
+    /// The HTTP side of a session-ordered replay: a Listen response waits until the interactions the client had
+    /// sent when it was recorded were played (``Cassette/ListenSession/Message/afterInteractions``).
+    struct Turns: Sendable {
+        let order: ReplaySessionOrder
+        /// Each interaction as `interaction N (METHOD PATH)`.
+        let describe: [String]
+    }
+
+    init(sessions: [Cassette.ListenSession], options: ReplayTransport.Options, name: String, turns: Turns? = nil) {
         self.sessions = sessions
         self.options = options
         self.name = name
         self.stopwatch = Stopwatch(options.clock)
+        self.turns = turns
         self.claimed = Mutex(Array(repeating: false, count: sessions.count))
     }
 
-    /// Makes responses wait for ``Cassette/ListenSession/Message/afterInteractions`` through `wait` (session
-    /// order).
-    func setTurn(_ wait: @escaping @Sendable (_ n: Int) async throws -> Void) {
-        turn.withLock { $0 = wait }
-    }
-
-    /// Returns once the interactions sent before `message` when it was recorded have been played (session
-    /// order; at once otherwise). Throws `CancellationError` when the waiting task is cancelled.
-    func waitForTurn(of message: Cassette.ListenSession.Message) async throws {
-        guard let count = message.afterInteractions, count > 0, let wait = turn.withLock({ $0 }) else { return }
-        try await wait(count)
+    /// Returns once the interactions sent before `message` (`messages[position]` of session `session`) when it was
+    /// recorded have been played: session order, and a message that records
+    /// ``Cassette/ListenSession/Message/afterInteractions``; at once otherwise.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` naming the interaction it waits for when nobody
+    ///   requests that one and nothing is played for ``ReplayTransport/Options/stallTimeout``;
+    ///   `CancellationError` when the waiting task is cancelled.
+    func waitForTurn(of message: Cassette.ListenSession.Message, session: Int, position: Int) async throws {
+        guard let turns, let count = message.afterInteractions, count > 0 else { return }
+        let needed = min(count, turns.describe.count)
+        try await turns.order.waitForTurn(needed) { [name] missing in
+            FirestoreError(
+                code: .failedPrecondition,
+                message:
+                    "\(name): listenSessions[\(session)].messages[\(position)] was recorded after \(count) "
+                    + "interaction\(count == 1 ? "" : "s") and is held until \(count == 1 ? "it was" : "they were") "
+                    + "played, but \(turns.describe[missing]) was not requested in "
+                    + "\(Stopwatch.text(turns.order.stallTimeout)) s: the code under test does not make the requests "
+                    + "(writes) recorded while it listened; make them too, or use ordering .perRequest to replay the "
+                    + "Listen session on its own")
+        }
     }
 
     /// The indices of sessions no call has taken yet, in order.

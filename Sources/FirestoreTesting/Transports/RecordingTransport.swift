@@ -11,7 +11,9 @@ import Synchronization
 /// - Secrets never reach the disk: ``cassette`` and every save go through ``Options/scrubber`` (see
 ///   ``SecretScrubber``), while the live exchange keeps the real values.
 /// - Failed responses (4xx, 5xx, a 429 with `Retry-After`) are recorded like any other. A request that got no
-///   response (the live transport threw) is not recorded; the error is passed on.
+///   response because of a timeout, a reset or a refused connection is recorded with its ``Cassette/Failure``
+///   instead of a response (a replay throws the same error); any other error of the live transport (TLS
+///   verification, cancellation) is not recorded. Either way the error is passed on.
 /// - Interactions are kept in the order their requests were sent, each with the time since the previous
 ///   request started and its own duration, measured on ``Options/clock``.
 ///
@@ -66,6 +68,7 @@ public final class RecordingTransport: HTTPTransport {
         var duration: Duration
         var request: Cassette.Request
         var response: Cassette.Response
+        var failure: Cassette.Failure?
     }
 
     private struct State {
@@ -130,6 +133,12 @@ public final class RecordingTransport: HTTPTransport {
         do {
             response = try await live.send(request)
         } catch {
+            if let failure = Cassette.Failure(recording: error, of: request) {
+                try record(
+                    sequence: sequence, start: start, request: request, response: Cassette.Response(status: 0),
+                    failure: failure)
+                throw error
+            }
             let saved = state.withLock { state -> Result<Void, FirestoreError> in
                 state.failures += 1
                 guard state.file != nil else { return .success(()) }
@@ -141,14 +150,24 @@ public final class RecordingTransport: HTTPTransport {
             }
             throw error
         }
+        var recordedResponse = Cassette.Response(response)
+        recordedResponse.headers.removeAll { !options.responseHeaders.contains($0.name) }
+        try record(sequence: sequence, start: start, request: request, response: recordedResponse, failure: nil)
+        return response
+    }
+
+    /// Adds the exchange `sequence` (its response, or the failure it got instead) to the recording and the file.
+    /// - Throws: ``FirestoreError`` `.dataLoss` when the cassette file cannot be written.
+    private func record(
+        sequence: Int, start: Duration, request: HTTPRequest, response recordedResponse: Cassette.Response,
+        failure: Cassette.Failure?
+    ) throws(FirestoreError) {
         let end = stopwatch.elapsed
         var recordedRequest = Cassette.Request(request)
         recordedRequest.headers.removeAll { !options.requestHeaders.contains($0.name) }
-        var recordedResponse = Cassette.Response(response)
-        recordedResponse.headers.removeAll { !options.responseHeaders.contains($0.name) }
         let entry = Entry(
             sequence: sequence, start: start, duration: end - start, request: recordedRequest,
-            response: recordedResponse)
+            response: recordedResponse, failure: failure)
         let saved: Result<Void, FirestoreError> = state.withLock { state in
             let position = state.entries.lastIndex { $0.sequence < sequence }.map { $0 + 1 } ?? 0
             state.entries.insert(entry, at: position)
@@ -159,7 +178,6 @@ public final class RecordingTransport: HTTPTransport {
         if case .failure(let error) = saved {
             throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
         }
-        return response
     }
 
     /// Bytes written to the cassette file (and its journal) so far; about twice the file's size after a long
@@ -268,9 +286,11 @@ public final class RecordingTransport: HTTPTransport {
     /// The interaction of `entry`, its `elapsed` counted from the start of the one before (`nil`: the first).
     private static func interaction(_ entry: Entry, previousStart: Duration?) -> Cassette.Interaction {
         let elapsed = previousStart.map { entry.start - $0 } ?? .zero
-        return Cassette.Interaction(
+        var interaction = Cassette.Interaction(
             request: entry.request, response: entry.response, elapsed: milliseconds(elapsed),
             duration: milliseconds(entry.duration))
+        interaction.failure = entry.failure
+        return interaction
     }
 
     /// Seconds rounded to the millisecond, so recorded times stay short in the file.

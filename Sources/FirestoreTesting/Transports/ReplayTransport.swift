@@ -19,7 +19,10 @@ import Synchronization
 /// (`ReplayOrderTests.identicalPollsGetTheirAnswersInRecordedOrderThenFail`). Past the last one, the request fails, unless ``Options/allowPlaybackRepeats`` is set:
 /// then the last matching response answers again. With ``Ordering/session``, a response is also held back
 /// until every interaction recorded before it has been played, so a concurrent session (a feed polling while
-/// another task writes) replays in its recorded order.
+/// another task writes) replays in its recorded order. A held response never waits silently: when the
+/// interaction it waits for is requested by nobody and nothing is played for ``Options/stallTimeout`` (real
+/// time), its request fails with `.failedPrecondition` naming that interaction (a feed replayed without the
+/// write recorded between two of its polls; `ReplayStallTests`).
 ///
 /// **Time**: ``Pace/instant`` answers at once; ``Pace/recorded(speed:)`` answers each interaction at its
 /// recorded moment (the start of its request plus its duration, measured from the first replayed one)
@@ -29,15 +32,21 @@ import Synchronization
 /// call takes the first unplayed session that starts with the call's first request, then gets the recorded
 /// responses in order, each at its recorded time after the call's start divided by the ``Pace`` speed (at once
 /// with ``Pace/instant``), and ends as the recorded call ended. A cassette without a Listen session makes the
-/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). With ``Ordering/session`` a Listen
-/// response is also held until the interactions sent before it arrived were played
-/// (``Cassette/ListenSession/Message/afterInteractions``), so a snapshot follows the write that caused it. `.once` without a cassette and `.all`
+/// feed poll instead (`FeedEvent.fellBackToPolling(reason:)` says so). With ``Ordering/session`` a Listen response
+/// is also held until the interactions the client had sent when it was recorded were played
+/// (``Cassette/ListenSession/Message/afterInteractions``), so a snapshot follows the write that caused it;
+/// otherwise Listen responses follow their call's own recorded times. A held response whose interaction nobody
+/// requests, and a replayed call that can deliver nothing more (its next recorded message is a request the client
+/// does not send, or every message was played and the recording ends with the client leaving), end the call with
+/// `.failedPrecondition` saying so after ``Options/stallTimeout``. `.once` without a cassette and `.all`
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
 /// **Errors**: a request that matches nothing throws ``FirestoreError`` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
-/// listing them. A recorded 4xx or 5xx is returned like any other response, so retry paths replay too.
+/// listing them. A recorded 4xx or 5xx is returned like any other response, and a recorded transport failure
+/// (``Cassette/Failure``: a timeout, a reset, a refused connection) is thrown as the same ``FirestoreError``, so
+/// retry paths replay too.
 ///
 /// Safe to share between tasks.
 public final class ReplayTransport: HTTPTransport {
@@ -94,13 +103,19 @@ public final class ReplayTransport: HTTPTransport {
         public var recordedRequestHeaders: Set<String>
         /// Response headers kept when recording.
         public var recordedResponseHeaders: Set<String>
+        /// How long, in real time (not ``clock``), a replay may wait without progress for something the code under
+        /// test never does (request an interaction recorded earlier in session order, make a recorded write a Listen
+        /// response shows, send a recorded Listen request, or end a Listen call whose recording is played) before
+        /// it fails with `.failedPrecondition` saying what is missing. 10 s by default.
+        public var stallTimeout: Duration
 
         /// Options with the documented defaults.
         public init(
             matcher: CassetteMatcher = .standard, allowPlaybackRepeats: Bool = false, ordering: Ordering = .perRequest,
             pace: Pace = .instant, clock: any Clock<Duration> = ContinuousClock(), scrubber: SecretScrubber = .standard,
             recordedRequestHeaders: Set<String> = RecordingTransport.Options.standardRequestHeaders,
-            recordedResponseHeaders: Set<String> = RecordingTransport.Options.standardResponseHeaders
+            recordedResponseHeaders: Set<String> = RecordingTransport.Options.standardResponseHeaders,
+            stallTimeout: Duration = .seconds(10)
         ) {
             self.matcher = matcher
             self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -110,22 +125,12 @@ public final class ReplayTransport: HTTPTransport {
             self.scrubber = scrubber
             self.recordedRequestHeaders = recordedRequestHeaders
             self.recordedResponseHeaders = recordedResponseHeaders
+            self.stallTimeout = stallTimeout
         }
-    }
-
-    private struct Waiter {
-        var id: Int
-        var index: Int
-        var continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
         var claimed: [Bool]
-        var delivered: [Bool]
-        var frontier = 0
-        var waiters: [Waiter] = []
-        var cancelledWaiters: Set<Int> = []
-        var nextWaiterID = 0
         var origin: Duration?
         var plays = 0
     }
@@ -149,6 +154,8 @@ public final class ReplayTransport: HTTPTransport {
     let recorder: RecordingTransport?
     private let stopwatch: Stopwatch
     private let state: Mutex<State>
+    /// Which interactions were requested and played, and the waits of session order.
+    let order: ReplaySessionOrder
     /// The recorded Listen calls and which were played.
     let listens: ListenSessionPlayer
 
@@ -200,7 +207,8 @@ public final class ReplayTransport: HTTPTransport {
     /// cassette; recording modes add each new interaction to the file as it completes.
     /// - Throws: ``FirestoreError`` `.notFound` for a missing file in mode `.none`, the errors of
     ///   ``Cassette/init(contentsOfFile:)`` for an unreadable or malformed one, `.invalidArgument` when the
-    ///   mode may record and `live` is `nil`, or `.unavailable` when the file's folder does not exist.
+    ///   mode may record and `live` is `nil`, or `.failedPrecondition` when the file's folder does not exist (not
+    ///   retryable: create the folder).
     public convenience init(
         file path: String, mode: RecordMode, live: (any HTTPTransport)?, options: Options = Options()
     ) throws(FirestoreError) {
@@ -216,7 +224,9 @@ public final class ReplayTransport: HTTPTransport {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw FirestoreError(code: .unavailable, message: "cannot record to \(path): no folder \(folder)")
+                throw FirestoreError(
+                    code: .failedPrecondition,
+                    message: "cannot record to \(path): no folder \(folder) (create it first)")
             }
         }
         try self.init(
@@ -244,16 +254,19 @@ public final class ReplayTransport: HTTPTransport {
             return start + Stopwatch.duration(seconds: interaction.duration)
         }
         stopwatch = Stopwatch(options.clock)
-        listens = ListenSessionPlayer(sessions: cassette.listenSessions, options: options, name: name)
-        state = Mutex(
-            State(
-                claimed: Array(repeating: false, count: replayed.count),
-                delivered: Array(repeating: false, count: replayed.count)))
-        if options.ordering == .session {
-            let count = replayed.count
-            listens.setTurn { [weak self] interactions in
-                try await self?.waitForTurn(min(interactions, count))
-            }
+        let order = ReplaySessionOrder(interactions: cassette.interactions, stallTimeout: options.stallTimeout)
+        self.order = order
+        let describe = Self.describe(cassette.interactions)
+        listens = ListenSessionPlayer(
+            sessions: cassette.listenSessions, options: options, name: name,
+            turns: options.ordering == .session ? ListenSessionPlayer.Turns(order: order, describe: describe) : nil)
+        state = Mutex(State(claimed: Array(repeating: false, count: replayed.count)))
+    }
+
+    /// Each interaction as `interaction N (METHOD PATH)`, for error messages.
+    private static func describe(_ interactions: [Cassette.Interaction]) -> [String] {
+        interactions.enumerated().map { index, interaction in
+            "interaction \(index) (\(interaction.request.method) \(interaction.request.pathWithoutQuery))"
         }
     }
 
@@ -268,9 +281,7 @@ public final class ReplayTransport: HTTPTransport {
 
     /// The indices of replayed interactions not played yet, in order; empty when a test used the whole
     /// cassette.
-    public var unplayedIndices: [Int] {
-        state.withLock { state in state.delivered.indices.filter { !state.delivered[$0] } }
-    }
+    public var unplayedIndices: [Int] { order.unplayedIndices }
 
     /// How many replayed interactions a request has taken so far (served, or held back in session order).
     var claimedCount: Int {
@@ -284,7 +295,8 @@ public final class ReplayTransport: HTTPTransport {
 
     /// Answers `request` from the cassette (or records it, see ``RecordMode``).
     /// - Throws: ``FirestoreError`` `.failedPrecondition` when nothing recorded matches (naming the closest
-    ///   recorded request and what differed) or every match was played; `.cancelled` when the task is
+    ///   recorded request and what differed), every match was played, or, in session order, the response is held
+    ///   behind an interaction nobody requests for ``Options/stallTimeout``; `.cancelled` when the task is
     ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw Self.cancelled(request) }
@@ -294,6 +306,7 @@ public final class ReplayTransport: HTTPTransport {
             for index in replayed.indices where options.matcher.matches(recorded: keys[index], sent: sent) {
                 if !state.claimed[index] {
                     state.claimed[index] = true
+                    order.setRequested(index, true)
                     if state.origin == nil, let speed = options.pace.speed {
                         let start = moments[index] - Stopwatch.duration(seconds: replayed[index].duration)
                         state.origin = stopwatch.elapsed - start / speed
@@ -315,68 +328,50 @@ public final class ReplayTransport: HTTPTransport {
         case .fail(let matching):
             throw unmatched(sent, playedMatches: matching)
         case .repeatLast(let index):
-            return replayed[index].response.httpResponse
+            return try replayed[index].replayed(to: request)
         case .play(let index):
             do {
-                if options.ordering == .session { try await waitForTurn(index) }
+                if options.ordering == .session {
+                    try await order.waitForTurn(index) { [name, keys] missing in
+                        Self.stalled(name, held: index, keys: keys, missing: missing, order: self.order)
+                    }
+                }
                 if let speed = options.pace.speed, let origin = state.withLock({ $0.origin }) {
                     try await stopwatch.sleep(untilElapsed: origin + moments[index] / speed)
                 }
             } catch {
                 state.withLock { $0.claimed[index] = false }
+                order.setRequested(index, false)
+                if let error = error as? FirestoreError { throw error }
                 throw Self.cancelled(request)
             }
             deliver(index)
-            return replayed[index].response.httpResponse
+            return try replayed[index].replayed(to: request)
         }
     }
 
     // MARK: - Session order
 
-    private func waitForTurn(_ index: Int) async throws {
-        let id = state.withLock { state in
-            defer { state.nextWaiterID += 1 }
-            return state.nextWaiterID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case ready, cancelled, waiting }
-                let outcome: Outcome = state.withLock { state in
-                    if state.cancelledWaiters.remove(id) != nil { return .cancelled }
-                    if state.frontier >= index { return .ready }
-                    state.waiters.append(Waiter(id: id, index: index, continuation: continuation))
-                    return .waiting
-                }
-                switch outcome {
-                case .ready: continuation.resume()
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                case .waiting: break
-                }
-            }
-        } onCancel: {
-            let waiter: Waiter? = state.withLock { state in
-                if let position = state.waiters.firstIndex(where: { $0.id == id }) {
-                    return state.waiters.remove(at: position)
-                }
-                state.cancelledWaiters.insert(id)
-                return nil
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
-        state.withLock { _ = $0.cancelledWaiters.remove(id) }
+    private func deliver(_ index: Int) {
+        state.withLock { $0.plays += 1 }
+        order.delivered(index)
     }
 
-    private func deliver(_ index: Int) {
-        let ready: [Waiter] = state.withLock { state in
-            state.delivered[index] = true
-            state.plays += 1
-            while state.frontier < state.delivered.count, state.delivered[state.frontier] { state.frontier += 1 }
-            let frontier = state.frontier
-            let ready = state.waiters.filter { $0.index <= frontier }
-            state.waiters.removeAll { $0.index <= frontier }
-            return ready
-        }
-        for waiter in ready { waiter.continuation.resume() }
+    /// The error of a request held in session order behind interaction `missing`, which nobody requested.
+    private static func stalled(
+        _ name: String, held index: Int, keys: [Cassette.Request], missing: Int, order: ReplaySessionOrder
+    ) -> FirestoreError {
+        let unplayed = order.unplayedIndices.filter { $0 < index }
+        let list = unplayed.prefix(5).map(String.init).joined(separator: ", ") + (unplayed.count > 5 ? ", ..." : "")
+        return FirestoreError(
+            code: .failedPrecondition,
+            message:
+                "\(name): \(keys[index].method) \(keys[index].pathWithoutQuery) (interaction \(index)) is held in "
+                + "session order behind interaction \(missing) (\(keys[missing].method) "
+                + "\(keys[missing].pathWithoutQuery)), which nothing requested in "
+                + "\(Stopwatch.text(order.stallTimeout)) s: the code under test does not make every "
+                + "request recorded before this one (unplayed before it: \(list)); replay the whole session, or "
+                + "use ordering .perRequest to serve each request without waiting")
     }
 
     // MARK: - Errors

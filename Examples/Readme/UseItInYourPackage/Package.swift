@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // A release: .package(url: "<repository URL>", from: "0.1.0"), the URL ending in /firestore-feed;
+        // or a local checkout (SwiftPM names a path dependency after its folder, here firestore-feed):
+        .package(path: "../firestore-feed"),
+    ],
+    targets: [
+        .executableTarget(name: "App", dependencies: [
+            .product(name: "FirestoreREST", package: "firestore-feed"),
+            .product(name: "FirestoreFeed", package: "firestore-feed"),
+        ]),
+        // Record and replay in your own tests (cassettes, ReplayTransport, ImmediateClock):
+        .testTarget(name: "AppTests", dependencies: [
+            "App", .product(name: "FirestoreTesting", package: "firestore-feed"),
+        ]),
+    ]
+)

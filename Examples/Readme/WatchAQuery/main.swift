@@ -1,0 +1,28 @@
+import FirestoreREST
+import FirestoreFeed
+
+// FIRESTORE_EMULATOR_HOST=127.0.0.1:PORT (Scripts/emulator start prints it),
+// or Firestore.emulator(host:projectID:)
+let db = try Firestore.fromEnvironment(projectID: "demo-fruits")
+
+struct Fruit: Codable {
+    @DocumentID var id: String?   // filled from the document name
+    var name: String
+    var isFavourite: Bool
+}
+
+let favourites = db.collection("fruits")
+    .whereField("isFavourite", isEqualTo: true)
+    .order(by: "name")
+
+let feed = favourites.snapshots() { event in   // the Listen stream; .snapshots(source: .keys) polls
+    print("feed:", event)   // a failed poll (the last snapshot stays), recovery, ...
+}
+for try await snapshot in feed {
+    for change in snapshot.documentChanges {
+        let fruit = try change.document.data(as: Fruit.self)
+        let from = change.oldIndex.map(String.init) ?? "-", to = change.newIndex.map(String.init) ?? "-"
+        print(change.type, fruit.name, from, "->", to)
+    }
+    print("favourites:", try snapshot.documents(as: Fruit.self).values.map(\.name))
+}
