@@ -145,6 +145,12 @@ import Testing
             problems.append(
                 "\(iteration): changes name \(changed.sorted()), the documents that changed are \(differing.sorted())")
         }
+        if !problems.isEmpty {
+            let storedAt = stored?.readTime?.rfc3339 ?? "-"
+            problems.append(
+                "\(iteration): the checkpoint (\(stored?.source ?? "none") at \(storedAt)) held "
+                    + "\(before.sorted { $0.key < $1.key }); the line was \(line.prefix(3000))")
+        }
         return problems
     }
 

@@ -133,13 +133,20 @@ package struct WatchChangeAggregator: Sendable {
             return []
         case .current:
             for id in affected(change.targetIDs) where targets[id] != nil {
+                // A CURRENT read before the target's last RESET is for the state the reset replaced (the emulator
+                // sends one after the RESET, before the documents of the new state): it does not make the target
+                // current, so no snapshot point publishes the reset view half sent.
+                if let resetAt = targets[id]?.resetReadTime, let readTime = change.readTime, readTime < resetAt {
+                    continue
+                }
                 targets[id]?.isCurrent = true
+                targets[id]?.resetReadTime = nil
+                if let token = change.resumeToken { targets[id]?.pendingResumeToken = token }
             }
-            recordToken(change)
             return []
         case .reset:
             for id in affected(change.targetIDs) where targets[id] != nil {
-                targets[id]?.reset()
+                targets[id]?.reset(readTime: change.readTime)
             }
             return []
         case .remove:

@@ -39,6 +39,10 @@ package struct WatchTargetState: Sendable {
     package var pendingResumeToken: [UInt8]?
     /// The read time of the last snapshot point the target passed.
     package var readTime: Timestamp?
+    /// The read time of the last `RESET`, until a `CURRENT` read at or after it. The emulator, resetting a target
+    /// during its initial load under concurrent writes, sends `RESET`, then a `CURRENT` read before the reset, a
+    /// `NO_CHANGE` snapshot point and only then the documents of the new state (observed: `WatchResetOrderTests`).
+    package var resetReadTime: Timestamp?
 
     /// An empty target.
     package init(ordering: DocumentOrdering, limit: Limit?) {
@@ -70,8 +74,10 @@ package struct WatchTargetState: Sendable {
     }
 
     /// `RESET`: the target is no longer current, changes not yet applied are dropped, and every document of the
-    /// view is marked as gone until the server sends it again (`listen-reset.json`).
-    package mutating func reset() {
+    /// view is marked as gone until the server sends it again (`listen-reset.json`). `readTime` is the RESET's:
+    /// a `CURRENT` read before it does not make the target current again (``resetReadTime``).
+    package mutating func reset(readTime: Timestamp? = nil) {
+        resetReadTime = readTime
         isCurrent = false
         pending = [:]
         for name in documents.keys { pending[name] = .some(nil) }
