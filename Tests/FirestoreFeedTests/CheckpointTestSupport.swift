@@ -90,18 +90,19 @@ final class GatedConsumer: Sendable {
     var count: Int { received.withLock { $0.count } }
     var last: QuerySnapshot? { received.withLock { $0.last } }
 
-    /// Waits until `count` snapshots arrived (or the feed ended), advancing `clock` so the poller polls.
-    func waitFor(_ count: Int, clock: ManualClock?, seconds: Int = 30) async -> Bool {
+    /// Waits until `count` snapshots arrived (or the feed ended), advancing `clock` by a poll interval whenever
+    /// the poller sleeps on it, so it polls again (generous: the whole suite shares two cores).
+    func waitFor(_ count: Int, clock: ManualClock?, seconds: Int = 90) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while self.count < count, !ended.withLock({ $0 }), ContinuousClock.now < deadline {
-            clock?.advance(by: .seconds(1))
-            try? await Task.sleep(for: .milliseconds(5))
+            if let clock, clock.sleeperCount > 0 { clock.advance(by: .seconds(1)) }
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return self.count >= count
     }
 
     /// Waits until the feed ended.
-    func waitForEnd(seconds: Int = 30) async -> Bool {
+    func waitForEnd(seconds: Int = 90) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !ended.withLock({ $0 }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
@@ -119,7 +120,7 @@ final class EventLog: Sendable {
 
 extension FeedCheckpointStore {
     /// Waits until no feed of this store holds `key` (a feed that was left releases it shortly after).
-    func waitUntilReleased(_ key: String, seconds: Int = 30) async -> Bool {
+    func waitUntilReleased(_ key: String, seconds: Int = 90) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while isFeedRunning(key: key), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))

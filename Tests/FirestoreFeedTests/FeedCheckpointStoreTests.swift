@@ -8,7 +8,7 @@ import Testing
 /// application's database, a file that is empty, not SQLite, truncated or corrupted: each a clear error naming the
 /// file, never a misread), one feed per key, and writes of O(changed documents) rows. Feeds poll the in-memory
 /// versioned server (`VersionedFirestore`); no network.
-@Suite(.timeLimit(.minutes(2))) struct FeedCheckpointStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct FeedCheckpointStoreTests {
     static func time(_ milliseconds: Int64) -> Timestamp { DeltaDifferentialTests.time(milliseconds) }
 
     /// A server with `count` documents `d0000`... committed before time 0.

@@ -8,7 +8,7 @@ import Testing
 /// in-memory versioned server: the first snapshot after a restart lists only what changed while the feed was away
 /// and says it resumed; a snapshot is written only once the consumer has finished with it (at least once); a slow
 /// consumer's folded snapshot is written as received; a resumed delta feed starts with a delta poll.
-@Suite(.timeLimit(.minutes(2))) struct FeedCheckpointTests {
+@Suite(.timeLimit(.minutes(3))) struct FeedCheckpointTests {
     static func time(_ milliseconds: Int64) -> Timestamp { DeltaDifferentialTests.time(milliseconds) }
     static let delta = PollMode.delta(field: "updatedAt", margin: .milliseconds(500), reconcileInterval: .seconds(600))
 
