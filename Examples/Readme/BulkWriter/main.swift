@@ -13,4 +13,6 @@ for user in users {
 }
 let ann = try await writer.create(["name": "Ann"], forDocument: db.document("users/ann"))
 try await writer.close()                           // sends the last partial batch, waits for every result
-print(try await ann.result.writeTime)              // or the BulkWriterError it failed with (on a second run)
+do { print(try await ann.result.writeTime) } catch {  // a second run: the BulkWriterError (already-exists)
+    print(error)
+}
