@@ -5,7 +5,8 @@ import PackageDescription
 /// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
 let readmeSnippets = [
     "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
-    "ApplicationDefault", "NamedCredentials", "RecordAndReplay",
+    "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints", "VectorSearch", "BulkWriter",
+    "TestSecurityRules",
 ]
 
 let package = Package(

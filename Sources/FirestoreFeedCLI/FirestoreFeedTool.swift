@@ -107,6 +107,10 @@ package enum FirestoreFeedTool {
             case "--version", "version":
                 await Console.output("firestore-feed \(version)")
                 await finish(0)
+            case let option where option.hasPrefix("-"):
+                let message =
+                    "\(option) comes before the command: options follow it (firestore-feed COMMAND ... \(option))"
+                await fail(.usage(message, help: help), command: "")
             default:
                 await fail(.usage("unknown command \"\(command)\"", help: help), command: "")
             }

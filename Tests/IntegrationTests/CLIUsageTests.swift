@@ -58,6 +58,10 @@ import Testing
         (["get", "fruits", "--emulator", "h:1"], "error: \"fruits\" is not a document path"),
         (["frobnicate"], "error: unknown command \"frobnicate\""),
         (
+            ["--project", "p", "get", "c/d"],
+            "error: --project comes before the command: options follow it (firestore-feed COMMAND ... --project)"
+        ),
+        (
             ["query", "c", "--dry-run", "--order-by", "name:descending"],
             "error: --order-by \"name:descending\": use FIELD, FIELD:asc or FIELD:desc"
         ),
@@ -91,7 +95,7 @@ import Testing
         #expect(result.stderr.hasPrefix(message), "stderr: \(result.stderr)")
         // One line, then where the help is (issue 17: not 30 lines of help).
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        let command = ["frobnicate"].contains(arguments[0]) ? "" : " " + arguments[0]
+        let command = ["frobnicate", "--project"].contains(arguments[0]) ? "" : " " + arguments[0]
         #expect(lines.count == 3 && lines[1] == "see 'firestore-feed help\(command)'" && lines[2] == "", "\(lines)")
     }
 
