@@ -414,8 +414,9 @@ package final class WatchStream: Sendable {
             }
             return state.targets.values.flatMap { Array($0.listeners.values) }
         }
-        for listener in listeners { listener.buffer.finish(throwing: error) }
+        // Out of the pool first, so that a listener that hears the error finds no stream for its client.
         onEnd(self, nil)
+        for listener in listeners { listener.buffer.finish(throwing: error) }
     }
 
     /// Ends the stream and moves every listener to polling in keys mode.
