@@ -103,7 +103,14 @@ let package = Package(
             name: "CLITests",
             dependencies: ["FirestoreFeedCLI", "FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
         ),
-        // The emulator, loopback servers and child processes; `swift test --skip Integration` leaves them out.
+        // Tests that load the emulator on purpose (crowds of pollers, contended transactions, 10,000-document
+        // queries). Scripts/test runs them after the rest, one at a time, with the emulator to themselves.
+        .testTarget(
+            name: "LoadTests",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTestSupport"]
+        ),
+        // The emulator, loopback servers and child processes; `swift test --skip 'IntegrationTests|LoadTests'` leaves
+        // them out with the load tests.
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

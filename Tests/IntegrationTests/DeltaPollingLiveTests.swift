@@ -104,49 +104,15 @@ import Testing
             }
         }
         let truth = try await query.getDocuments().documents.map(FeedRecord.key)
-        let settled = await Self.eventually(seconds: 60) { keys.current == truth && delta.current == truth }
+        let settled = await eventually(seconds: 60) { keys.current == truth && delta.current == truth }
         #expect(settled, "keys \(keys.current)\ndelta \(delta.current)\ntruth \(truth)")
         #expect(keys.problems.withLock { $0 } == [])
         #expect(delta.problems.withLock { $0 } == [])
         // At least ten delta polls (the writes may all be made within a second; the feeds keep polling meanwhile).
-        #expect(await Self.eventually(seconds: 60) { delta.events.polls.count >= 10 })
+        #expect(await eventually(seconds: 60) { delta.events.polls.count >= 10 })
         let polls = delta.events.polls
         #expect(polls.compactMap(\.drift).allSatisfy { $0 == 0 })
         #expect(delta.events.failures == [])
-    }
-
-    /// Waits until `condition` holds, checking every 50 ms for up to `seconds`.
-    static func eventually(seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-}
-
-/// A feed's events: every poll's statistics and any failure.
-final class FeedEvents: Sendable {
-    private let all = Mutex<[FeedEvent]>([])
-    func note(_ event: FeedEvent) { all.withLock { $0.append(event) } }
-    var polls: [PollStatistics] {
-        all.withLock { events in
-            events.compactMap { event in
-                if case .polled(let statistics) = event { return statistics }
-                return nil
-            }
-        }
-    }
-    var failures: [String] {
-        all.withLock { events in
-            events.compactMap { event in
-                switch event {
-                case .pollFailed(let error, _), .listenFailed(let error, _): return "\(error)"
-                default: return nil
-                }
-            }
-        }
     }
 }
 

@@ -58,9 +58,9 @@ import Testing
         let (direct, viaProxy, proxy) = try await Self.clients("lost-tx-commit", fault: "lostresponse")
         defer { proxy.stop() }
         try await direct.document("counters/c").setData(["n": 0])
-        let runs = TransactionLiveTests.AttemptCounter()
+        let runs = CounterTransaction.Attempts()
         let error = await #expect(throws: FirestoreError.self) {
-            try await TransactionLiveTests.increment(viaProxy, attempts: runs)
+            try await CounterTransaction.increment(viaProxy, attempts: runs)
         }
         #expect(error?.code == .unavailable)
         #expect(runs.count.withLock { $0 } == 1)
@@ -74,8 +74,8 @@ import Testing
         let (direct, viaProxy, proxy) = try await Self.clients("aborted-tx", fault: "aborted", rate: 0.4, seed: 5)
         defer { proxy.stop() }
         try await direct.document("counters/c").setData(["n": 0])
-        let runs = TransactionLiveTests.AttemptCounter()
-        for _ in 0..<10 { try await TransactionLiveTests.increment(viaProxy, attempts: runs) }
+        let runs = CounterTransaction.Attempts()
+        for _ in 0..<10 { try await CounterTransaction.increment(viaProxy, attempts: runs) }
         let commits = Self.commits(proxy)
         let aborted = commits.filter { $0.hasPrefix("fault=aborted ") }.count
         #expect(try await direct.document("counters/c").getDocument().data() == ["n": 10])

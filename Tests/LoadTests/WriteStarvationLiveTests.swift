@@ -17,10 +17,9 @@ import Testing
 
     /// 200 keys-mode pollers of 200 distinct queries asking for a poll every 0.2 s (more than the client's
     /// connections can carry, so they always want one) beside a writer that writes, waits 100 ms, writes again,
-    /// for 20 s. The written document matches none of the queries. The crowd saturates the suite's shared emulator
-    /// for those 20 s (each poller really polls every ~20 s; other tests' requests wait seconds: a 10 s deadline of
-    /// WritesUnderFaultsLiveTests once expired, now 60 s). On an emulator of its own, cold, the writer managed only
-    /// 1.1-3.8 writes a second under load against 2.3-4.7 on the warm shared one.
+    /// for 20 s. The written document matches none of the queries. The crowd saturates the emulator for those 20 s
+    /// (in a full parallel suite each poller really polled every ~20 s and other tests' requests stalled for 30 s),
+    /// so it runs in the load phase, with the emulator to itself.
     @Test(.timeLimit(.minutes(3))) func writerKeepsItsRateBesideTwoHundredPollers() async throws {
         let db = try LiveFirestore.make("starvation")
         let items = db.collection("items")
@@ -70,11 +69,10 @@ import Testing
             "write starvation: \(writes) writes in \(String(format: "%.1f", seconds)) s "
                 + "(\(String(format: "%.1f", rate))/s) beside 200 pollers at 0.2 s; \(late.count) intervalNotKept "
                 + "events, mean real interval \(String(format: "%.2f", meanLate)) s")
-        // Only "not starved": in the full suite the emulator, not the client, limits the writer. Measured on 2
-        // cores: 6.8 writes a second alone; in full suites 1.9-4.7 (1.1-3.8 with other suites running beside); with
-        // the polls as normal requests (before the fix) 1.2 alone, each poller polling every 1.5 s. The order of a
-        // write before queued polls is checked exactly in the curl handle pool's priority tests.
-        #expect(rate >= 1)
+        // Measured on 2 cores with the emulator to itself: 6.5-6.8 writes a second; with the polls as normal requests
+        // (before the fix) 1.2, each poller polling every 1.5 s. The order of a write before queued polls is checked
+        // exactly in the curl handle pool's priority tests.
+        #expect(rate >= 2.5)
         #expect(try await writer.getDocument().data() == ["w": .integer(Int64(writes - 1))])
         // 200 pollers on one client cannot poll every 0.2 s, and say so.
         #expect(!late.isEmpty)

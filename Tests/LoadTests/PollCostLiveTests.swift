@@ -7,8 +7,8 @@ import Testing
 
 /// Issue 18's cost rule on the real emulator, measured by the meter: an unchanged 10,000-document query is billed
 /// 10,000 reads per keys poll and at most 1 + ceil(10,000 / 1,000) = 11 per delta poll (every poll of the feed,
-/// `FeedEvent.polled`); with one document changed per poll, at most 12 plus what the margin re-reads. Kept light for
-/// the shared emulator: two keys polls, a delta feed polling once a second.
+/// `FeedEvent.polled`); with one document changed per poll, at most 12 plus what the margin re-reads. A load test
+/// (10,000 documents written): it runs in the load phase. Two keys polls, a delta feed polling once a second.
 @Suite(.timeLimit(.minutes(5))) struct PollCostLiveTests {
     @Test func billedReadsOfATenThousandDocumentQuery() async throws {
         let db = try LiveFirestore.make("poll-cost").settingServerTimestamp(on: "updatedAt")
@@ -40,7 +40,7 @@ import Testing
 
         // Unchanged: once the seeding writes are older than the margin, every delta poll is the empty delta request
         // (1 read) and the count of 10,000 (10 reads).
-        let settled = await DeltaPollingLiveTests.eventually(seconds: 120) {
+        let settled = await eventually(seconds: 120) {
             let polls = delta.polls.suffix(3)
             return polls.count == 3 && polls.allSatisfy { $0.marginRereads == 0 && $0.keysScan == nil }
         }
@@ -53,7 +53,7 @@ import Testing
         for change in 0..<3 {
             let before = deltaSnapshots.withLock { $0.count }
             try await db.document("cost/d\(change * 997)").updateData(["n": .integer(Int64(-1 - change))])
-            let seen = await DeltaPollingLiveTests.eventually(seconds: 60) {
+            let seen = await eventually(seconds: 60) {
                 deltaSnapshots.withLock { $0.count } > before
             }
             #expect(seen, "the change \(change) reached the delta feed")
