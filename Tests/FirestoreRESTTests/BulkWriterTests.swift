@@ -50,7 +50,8 @@ import Testing
         #expect(server.maxInFlight == 5)
     }
 
-    /// The server refuses two writes to one document in one request: the second write starts a new batch.
+    /// The server refuses two writes to one document in one request: the second write starts a new batch (seen
+    /// reaching the server first in 3 of 60 runs: batches are not ordered).
     @Test func twoWritesToOneDocumentGoInTwoBatches() async throws {
         let server = BatchWriteServer()
         let db = try server.firestore()
@@ -59,7 +60,9 @@ import Testing
         try await writer.setData(["n": 1], forDocument: db.document("c/b"))
         try await writer.updateData(["n": 2], forDocument: db.document("c/a"))
         try await writer.flush()
-        #expect(server.requests == [["c/a", "c/b"], ["c/a"]])
+        // The two batches are sent concurrently (as the Node SDK's), so they may reach the server in either order.
+        #expect(server.requests.count == 2)
+        #expect(Set(server.requests) == [["c/a", "c/b"], ["c/a"]])
     }
 
     /// A write refused on its own (its `status`) fails alone, with its code, document, kind and attempt count; the

@@ -228,45 +228,17 @@ struct CLIProductionLiveTests {
 }
 
 /// Production Firestore played on loopback: nginx with TLS and HTTP/2 (a throwaway CA's certificate for
-/// `127.0.0.1`, made by ``TLSGRPCProxy/makeCertificates(in:)``) in front of the emulator. A request whose
+/// `127.0.0.1`, made by ``LoopbackNginx/makeCertificates(in:)``) in front of the emulator. A request whose
 /// `Authorization` is not `Bearer ya29.…` gets 401 `UNAUTHENTICATED`, as production answers a missing or
 /// malformed token; the others go to the emulator with `Bearer owner` instead of their token (the emulator
 /// refuses tokens that are not JWTs). The access log line of each request is
 /// `METHOD URI PROTOCOL STATUS "AUTHORIZATION"`.
-struct ProductionStandIn {
-    /// `https://127.0.0.1:PORT`.
-    let baseURL: String
-    /// The CA that signed the stand-in's certificate.
-    let caBundlePath: String
-    let folder: URL
-    private let process: Process
-
-    /// The CLI options that reach it: `--endpoint` and `--ca-bundle`.
-    var arguments: [String] { ["--endpoint", baseURL, "--ca-bundle", caBundlePath] }
-
-    static func configuration(port: Int, emulatorHost: String, folder: URL) -> String {
-        let prefix = folder.path
+enum ProductionStandIn {
+    static func locations(emulatorHost: String) -> String {
         let unauthenticated =
             #"{"error":{"code":401,"message":"Request is missing required authentication credential.","#
             + #""status":"UNAUTHENTICATED"}}"#
         return """
-            worker_processes 1;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/error.log info;
-            events { worker_connections 128; }
-            http {
-                log_format withtoken '$request_method $request_uri $server_protocol $status "$http_authorization"';
-                access_log \(prefix)/access.log withtoken;
-                client_body_temp_path \(prefix)/client_body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
-                client_max_body_size 0;
-                server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(prefix)/server.pem;
-                    ssl_certificate_key \(prefix)/server-key.pem;
                     location /google.firestore.v1.Firestore/ {
                         if ($http_authorization !~ "^Bearer ya29[.]") { return 401; }
                         grpc_set_header Authorization "Bearer owner";
@@ -282,79 +254,23 @@ struct ProductionStandIn {
                         proxy_http_version 1.1;
                         proxy_set_header Connection "";
                     }
-                }
-            }
-
             """
     }
 
-    /// Makes the certificates and the configuration, starts nginx and waits until it listens (a port taken in
-    /// between is retried with another).
-    static func start(emulatorHost: String) async throws -> ProductionStandIn {
-        let nginx = try TLSGRPCProxy.nginxPath()
-        let folder = try OpenSSLTool.temporaryFolder("production-stand-in")
-        do {
-            try await TLSGRPCProxy.makeCertificates(in: folder)
-            var lastFailure = ""
-            for _ in 0..<3 {
-                let port = closedLoopbackPort()
-                let conf = folder.appendingPathComponent("nginx.conf")
-                try configuration(port: port, emulatorHost: emulatorHost, folder: folder).write(
-                    to: conf, atomically: true, encoding: .utf8)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: nginx)
-                process.arguments = [
-                    "-p", folder.path + "/", "-c", conf.path, "-e", folder.appendingPathComponent("error.log").path,
-                    "-g", "daemon off;",
-                ]
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let listening: Bool
-                do {
-                    listening = try await TLSGRPCProxy.waitUntilListening(process, port: port)
-                } catch {
-                    await TLSGRPCProxy.finish(process)
-                    throw error
-                }
-                if listening {
-                    return ProductionStandIn(
-                        baseURL: "https://127.0.0.1:\(port)",
-                        caBundlePath: folder.appendingPathComponent("ca.pem").path, folder: folder, process: process)
-                }
-                await TLSGRPCProxy.finish(process)
-                lastFailure =
-                    (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                if !lastFailure.contains("Address already in use") { break }
-            }
-            throw TLSGRPCProxy.Failure(description: "nginx did not start; its error log:\n\(lastFailure)")
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw error
-        }
-    }
-
-    /// What nginx logged of the requests it finished.
-    func accessLog() -> String {
-        (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
-    }
-
     /// Runs `body` with a fresh stand-in, then stops it whether `body` returned or threw.
-    static func with(emulatorHost: String, _ body: (ProductionStandIn) async throws -> Void) async throws {
-        let standIn = try await start(emulatorHost: emulatorHost)
-        do {
-            try await body(standIn)
-        } catch {
-            await standIn.stop()
-            throw error
-        }
-        await standIn.stop()
+    static func with(emulatorHost: String, _ body: (LoopbackNginx) async throws -> Void) async throws {
+        try await LoopbackNginx.with(
+            label: "production-stand-in",
+            configuration: { port, folder in
+                LoopbackNginx.configuration(
+                    port: port, folder: folder,
+                    logFormat: #"$request_method $request_uri $server_protocol $status "$http_authorization""#,
+                    locations: locations(emulatorHost: emulatorHost))
+            }, body)
     }
+}
 
-    /// Ends nginx, waits for its exit, removes its folder.
-    func stop() async {
-        await TLSGRPCProxy.finish(process)
-        try? FileManager.default.removeItem(at: folder)
-    }
+extension LoopbackNginx {
+    /// The CLI options that reach it: `--endpoint` and `--ca-bundle`.
+    var arguments: [String] { ["--endpoint", baseURL, "--ca-bundle", caBundlePath] }
 }
