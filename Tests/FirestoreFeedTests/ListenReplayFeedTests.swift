@@ -11,17 +11,6 @@ import Testing
 /// Listen session, or a transport that cannot carry one, falls back to polling and says why; a Listen request the
 /// cassette never saw ends the feed with what differed.
 @Suite(.timeLimit(.minutes(2))) struct ListenReplayFeedTests {
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Recordings")
-
-    typealias Change = DemoRecordingFeedTests.Change
-
-    static func client(_ transport: any HTTPTransport, projectID: String) throws -> Firestore {
-        Firestore(
-            database: try DatabaseID(projectID: projectID), baseURL: "http://replay.invalid/v1/",
-            credentials: EmulatorOwnerCredentials(), transport: transport, isEmulator: true)
-    }
-
     /// Collects the feed's events.
     final class Events: Sendable {
         private let list = Mutex<[FeedEvent]>([])
@@ -29,76 +18,20 @@ import Testing
         func add(_ event: FeedEvent) { list.withLock { $0.append(event) } }
     }
 
-    static let favourites: @Sendable (Firestore) -> Query = { db in
-        db.collection("fruits").whereField("isFavourite", isEqualTo: true).order(by: "name")
-    }
+    static let favourites = ReplayedDemo.favourites
 
     @Test func theRecordedListenSessionReplaysTheDemoChangesInOrder() async throws {
-        let cassette = try Cassette(contentsOfFile: Self.recordings.appendingPathComponent("demo-listen.json").path)
+        let cassette = try ReplayedDemo.cassette("demo-listen.json")
         let transport = ReplayTransport(
             cassette: cassette, options: .init(ordering: .session), name: "demo-listen.json")
-        let db = try Self.client(transport, projectID: "demo-listen")
-        let fruits = db.collection("fruits")
-        #expect(try await fruits.listDocuments().isEmpty)
-        let seeds: [(String, [String: WriteValue])] = [
-            ("apple", ["name": "Apple", "color": "red", "isFavourite": true, "calories": 52]),
-            ("banana", ["name": "Banana", "color": "yellow", "isFavourite": true, "calories": 89]),
-            ("cherry", ["name": "Cherry", "color": "red", "isFavourite": false, "calories": 50]),
-            ("date", ["name": "Date", "color": "brown", "isFavourite": true, "calories": 282]),
-        ]
-        for (id, fields) in seeds { try await fruits.document(id).setData(fields) }
-        let writes: [@Sendable () async throws -> Void] = [
-            {
-                try await db.document("fruits/fig").setData([
-                    "name": "Fig", "color": "purple", "isFavourite": true, "calories": 74,
-                ])
-            },
-            { try await db.document("fruits/apple").updateData(["color": "green"]) },
-            { try await db.document("fruits/banana").updateData(["name": "Plantain"]) },
-            { try await db.document("fruits/date").updateData(["isFavourite": false]) },
-            { try await db.document("fruits/fig").delete() },
-        ]
+        let db = try ReplayedDemo.client(transport, projectID: "demo-listen")
+        #expect(try await ReplayedDemo.seed(db))
         let events = Events()
-        var changes: [[Change]] = []
-        var lists: [[String]] = []
-        var readTimes: [Timestamp] = []
-        do {
-            var iterator = Self.favourites(db).snapshots(source: .listen, onEvent: events.add).makeAsyncIterator()
-            func take() async throws {
-                guard let snapshot = try await iterator.next() else {
-                    throw FirestoreError(code: .cancelled, message: "ended")
-                }
-                changes.append(
-                    snapshot.documentChanges.map {
-                        Change(type: $0.type, id: $0.document.documentID, oldIndex: $0.oldIndex, newIndex: $0.newIndex)
-                    })
-                lists.append(snapshot.documents.map(\.documentID))
-                if let time = snapshot.readTime { readTimes.append(time) }
-            }
-            try await take()
-            for write in writes {
-                try await write()
-                try await take()
-            }
-        }
-        #expect(
-            changes == [
-                [
-                    Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
-                    Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
-                    Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
-                ],
-                [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
-                [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
-                [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
-                [Change(type: .removed, id: "date", oldIndex: 1, newIndex: nil)],
-                [Change(type: .removed, id: "fig", oldIndex: 1, newIndex: nil)],
-            ])
-        #expect(
-            lists == [
-                ["apple", "banana", "date"], ["apple", "banana", "date", "fig"], ["apple", "banana", "date", "fig"],
-                ["apple", "date", "fig", "banana"], ["apple", "fig", "banana"], ["apple", "banana"],
-            ])
+        let taken = try await ReplayedDemo.run(
+            Self.favourites(db).snapshots(source: .listen, onEvent: events.add), writes: ReplayedDemo.writes(db))
+        #expect(taken.changes == ReplayedDemo.expectedChanges)
+        #expect(taken.lists == ReplayedDemo.expectedLists)
+        let readTimes = taken.readTimes
         // Each snapshot is at the read time of a recorded snapshot point (a NO_CHANGE for every target).
         let session = try #require(cassette.listenSessions.first)
         let pointTimes = try session.responses.compactMap { response -> Timestamp? in
@@ -117,9 +50,9 @@ import Testing
     }
 
     @Test func aCassetteWithoutAListenSessionPollsAndSaysWhy() async throws {
-        let cassette = try Cassette(contentsOfFile: Self.recordings.appendingPathComponent("demo.json").path)
+        let cassette = try ReplayedDemo.cassette("demo.json")
         let transport = ReplayTransport(cassette: cassette, name: "demo.json")
-        let db = try Self.client(transport, projectID: "demo-fruits")
+        let db = try ReplayedDemo.client(transport, projectID: "demo-fruits")
         let events = Events()
         var iterator = Self.favourites(db).snapshots(source: .listen, onEvent: events.add).makeAsyncIterator()
         let first = try #require(try await iterator.next())
@@ -138,7 +71,7 @@ import Testing
     @Test func aTransportThatCannotCarryAListenStreamPollsAndSaysWhy() async throws {
         let body = #"[{"readTime":"2024-05-01T00:00:01Z"}]"#
         let transport = ScriptedTransport { _, _ in HTTPResponse(status: 200, body: Data(body.utf8)) }
-        let db = try Self.client(transport, projectID: "p")
+        let db = try ReplayedDemo.client(transport, projectID: "p")
         let events = Events()
         var iterator = Self.favourites(db).snapshots(source: .listen, onEvent: events.add).makeAsyncIterator()
         let first = try #require(try await iterator.next())
@@ -154,9 +87,9 @@ import Testing
     }
 
     @Test func aListenRequestTheCassetteNeverSawEndsTheFeedWithWhatDiffered() async throws {
-        let cassette = try Cassette(contentsOfFile: Self.recordings.appendingPathComponent("demo-listen.json").path)
+        let cassette = try ReplayedDemo.cassette("demo-listen.json")
         let transport = ReplayTransport(cassette: cassette, name: "demo-listen.json")
-        let db = try Self.client(transport, projectID: "demo-listen")
+        let db = try ReplayedDemo.client(transport, projectID: "demo-listen")
         let query = db.collection("fruits").whereField("isFavourite", isEqualTo: false).order(by: "name")
         do {
             for try await snapshot in query.snapshots(source: .listen) {

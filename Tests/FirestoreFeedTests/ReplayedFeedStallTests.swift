@@ -12,25 +12,14 @@ import Testing
 /// them (`afterInteractions`), and the first one held behind an unmade write ends the feed naming it.
 @Suite(.timeLimit(.minutes(2))) struct ReplayedFeedStallTests {
     @Test func aFeedReplayedWithoutItsWritesEndsNamingTheFirstOne() async throws {
-        let cassette = try Cassette(
-            contentsOfFile: DemoRecordingFeedTests.recordings.appendingPathComponent("demo.json").path)
+        let cassette = try ReplayedDemo.cassette("demo.json")
         let transport = ReplayTransport(
             cassette: cassette, options: .init(ordering: .session, stallTimeout: .milliseconds(300)),
             name: "demo.json")
-        let db = Firestore(
-            database: try DatabaseID(projectID: "demo-fruits"), baseURL: "http://replay.invalid/v1/",
-            credentials: EmulatorOwnerCredentials(), transport: transport, isEmulator: true)
-        let fruits = db.collection("fruits")
+        let db = try ReplayedDemo.client(transport, projectID: "demo-fruits")
         // The demo's clean-up and seeds, as recorded; then the feed alone, without the demo's writes.
-        #expect(try await fruits.listDocuments().isEmpty)
-        let seeds: [(String, [String: WriteValue])] = [
-            ("apple", ["name": "Apple", "color": "red", "isFavourite": true, "calories": 52]),
-            ("banana", ["name": "Banana", "color": "yellow", "isFavourite": true, "calories": 89]),
-            ("cherry", ["name": "Cherry", "color": "red", "isFavourite": false, "calories": 50]),
-            ("date", ["name": "Date", "color": "brown", "isFavourite": true, "calories": 282]),
-        ]
-        for (id, fields) in seeds { try await fruits.document(id).setData(fields) }
-        let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
+        #expect(try await ReplayedDemo.seed(db))
+        let query = ReplayedDemo.favourites(db)
         var iterator = PollerPool(clock: ImmediateClock())
             .snapshots(of: query, policy: PollingPolicy(interval: .milliseconds(200))).makeAsyncIterator()
         let first = try #require(try await iterator.next())
@@ -52,22 +41,13 @@ import Testing
     }
 
     @Test func aListenFeedReplayedWithoutItsWritesEndsNamingTheFirstOne() async throws {
-        let cassette = try Cassette(
-            contentsOfFile: DemoRecordingFeedTests.recordings.appendingPathComponent("demo-listen.json").path)
+        let cassette = try ReplayedDemo.cassette("demo-listen.json")
         let transport = ReplayTransport(
             cassette: cassette, options: .init(ordering: .session, stallTimeout: .milliseconds(300)),
             name: "demo-listen.json")
-        let db = try ListenReplayFeedTests.client(transport, projectID: "demo-listen")
-        let fruits = db.collection("fruits")
-        #expect(try await fruits.listDocuments().isEmpty)
-        let seeds: [(String, [String: WriteValue])] = [
-            ("apple", ["name": "Apple", "color": "red", "isFavourite": true, "calories": 52]),
-            ("banana", ["name": "Banana", "color": "yellow", "isFavourite": true, "calories": 89]),
-            ("cherry", ["name": "Cherry", "color": "red", "isFavourite": false, "calories": 50]),
-            ("date", ["name": "Date", "color": "brown", "isFavourite": true, "calories": 282]),
-        ]
-        for (id, fields) in seeds { try await fruits.document(id).setData(fields) }
-        var iterator = ListenReplayFeedTests.favourites(db).snapshots(source: .listen).makeAsyncIterator()
+        let db = try ReplayedDemo.client(transport, projectID: "demo-listen")
+        #expect(try await ReplayedDemo.seed(db))
+        var iterator = ReplayedDemo.favourites(db).snapshots(source: .listen).makeAsyncIterator()
         let first = try #require(try await iterator.next())
         #expect(first.documents.map(\.documentID) == ["apple", "banana", "date"])
         // The next response was recorded after the sixth interaction, the first write (fig), which is never made.
