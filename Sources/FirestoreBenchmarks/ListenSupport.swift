@@ -46,4 +46,21 @@ enum ListenSupport {
 
     /// `met` or `MISSED`.
     static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+
+    /// Writes `documents` documents `COLLECTION/d0 ... d(N-1)`, each `{n: index, name: "document index"}`, in
+    /// batched commits of 500 (Firestore's limit per commit); the seconds it took.
+    static func seed(_ db: Firestore, collection: String, documents: Int) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for first in stride(from: 0, to: documents, by: 500) {
+            let batch = db.batch()
+            for index in first..<min(first + 500, documents) {
+                try batch.setData(
+                    ["n": .integer(Int64(index)), "name": .string("document \(index)")],
+                    forDocument: db.document("\(collection)/d\(index)"))
+            }
+            try await batch.commit()
+        }
+        return seconds(clock.now - start)
+    }
 }

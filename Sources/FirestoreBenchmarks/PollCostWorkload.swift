@@ -36,19 +36,7 @@ enum PollCostWorkload {
         let query = db.collection("cost").query
         let fetcher = PollFetcher(query: query)
         let clock = ContinuousClock()
-        let seeded = try blocking { () async throws -> Double in
-            let start = clock.now
-            for first in stride(from: 0, to: documents, by: 500) {
-                let batch = db.batch()
-                for index in first..<min(first + 500, documents) {
-                    try batch.setData(
-                        ["n": .integer(Int64(index)), "name": .string("document \(index)")],
-                        forDocument: db.document("cost/d\(index)"))
-                }
-                try await batch.commit()
-            }
-            return ListenSupport.seconds(clock.now - start)
-        }
+        let seeded = try blocking { try await ListenSupport.seed(db, collection: "cost", documents: documents) }
         print("poll-cost: seeded \(documents) documents in \(String(format: "%.1f", seeded)) s, margin 0.5 s")
 
         let modes: [(name: String, mode: PollMode)] = [("keys", .keys), ("full", .fullDocuments), ("delta", delta)]

@@ -54,17 +54,7 @@ enum SlowConsumerWorkload {
         guard let host = ListenSupport.emulatorHost(workload: "slow-consumer") else { return [] }
         let project = ListenSupport.projectID("slow")
         let db = try Firestore.emulator(host: host, projectID: project)
-        try blocking {
-            for first in stride(from: 0, to: documents, by: 500) {
-                let batch = db.batch()
-                for index in first..<min(first + 500, documents) {
-                    try batch.setData(
-                        ["n": .value(.integer(Int64(index))), "name": .value(.string("document \(index)"))],
-                        forDocument: db.document("slow/d\(index)"))
-                }
-                try await batch.commit()
-            }
-        }
+        _ = try blocking { try await ListenSupport.seed(db, collection: "slow", documents: documents) }
         let sampleEvery = seconds >= 30 ? 5 : 1
         var phases: [Phase] = []
         for (name, source) in [("listen", FeedSource.listen), ("keys 0.2 s", .keys)] {
