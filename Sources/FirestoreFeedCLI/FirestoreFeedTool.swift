@@ -101,10 +101,15 @@ package enum FirestoreFeedTool {
             switch command {
             case "help" where rest.count == 1 && help(of: rest[0]) != nil:
                 await main(arguments: [rest[0], "--help"])
+            case "help" where !rest.isEmpty:
+                await fail(.usage("unknown command \"\(rest.joined(separator: " "))\"", help: help), command: "")
             case "-h", "--help", "help":
                 await Console.output(help)
                 await finish(0)
             case "--version", "version":
+                guard rest.isEmpty else {
+                    await fail(.usage("\(command) takes no arguments, got \"\(rest[0])\"", help: help), command: "")
+                }
                 await Console.output("firestore-feed \(version)")
                 await finish(0)
             case let option where option.hasPrefix("-"):
@@ -155,8 +160,14 @@ package enum FirestoreFeedTool {
             of: "(allowPlaybackRepeats repeats the last one)", with: "(--allow-playback-repeats repeats the last one)")
     }
 
-    /// Exits with `status` once everything printed is written (``Console/drain()``).
+    /// Exits with `status` once every recording is ended (``CassetteOptions/finishRecordings()``; a failure to
+    /// write the cassette makes a success exit 1) and everything printed is written (``Console/drain()``).
     package static func finish(_ status: Int32) async -> Never {
+        var status = status
+        if let failure = CassetteOptions.finishRecordings() {
+            Console.error("error: \(failure.code.name): \(commandLineWording(failure.message))")
+            if status == 0 { status = 1 }
+        }
         await Console.drain()
         exit(status)
     }

@@ -87,6 +87,8 @@ import Testing
             "error: --emulator \"127.0.0.1:99999\": expected HOST, HOST:PORT or http://HOST:PORT (e.g. 127.0.0.1:8080)"
         ),
         (["watch", "c", "--emulator", "h:1", "--interval", "0x10"], "error: --interval \"0x10\": expected seconds"),
+        (["help", "nope"], "error: unknown command \"nope\""),
+        (["--version", "extra"], "error: --version takes no arguments, got \"extra\""),
     ])
     func usageErrorsExitTwoWithOneLineAndAHint(arguments: [String], message: String) async throws {
         let result = try await CLIProcess.run(arguments)
@@ -95,7 +97,7 @@ import Testing
         #expect(result.stderr.hasPrefix(message), "stderr: \(result.stderr)")
         // One line, then where the help is (issue 17: not 30 lines of help).
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        let command = ["frobnicate", "--project"].contains(arguments[0]) ? "" : " " + arguments[0]
+        let command = ["frobnicate", "--project", "help", "--version"].contains(arguments[0]) ? "" : " " + arguments[0]
         #expect(lines.count == 3 && lines[1] == "see 'firestore-feed help\(command)'" && lines[2] == "", "\(lines)")
     }
 

@@ -123,6 +123,8 @@ import Testing
         (["delete"], "error: delete needs exactly one PATH"),
         (["import", "fruits"], "error: import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)"),
         (["import", "fruits/apple", "x.jsonl"], "error: \"fruits/apple\" is not a collection path"),
+        (["set", "fruits/apple", "{}", "--server-timestamp", "a..b"], #"error: --server-timestamp "a..b": "#),
+        (["add", "fruits", "{}", "--server-timestamp", ""], "error: --server-timestamp needs a field path"),
     ])
     func badInputIsAUsageErrorAndSendsNothing(arguments: [String], message: String) async throws {
         // 127.0.0.1:1 refuses connections: a usage error must come before any request.
@@ -131,6 +133,32 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("\nsee 'firestore-feed help \(arguments[0])'\n"), "\(result.stderr)")
+    }
+
+    /// `--server-timestamp FIELD` stamps every write with the server's time (so `watch --mode delta` sees writes
+    /// made with the CLI: a new user's update without it was never seen by a delta watch).
+    @Test func serverTimestampStampsEveryWrite() async throws {
+        let session = try Session("cli-stamp")
+        let before = Timestamp.now()
+        for arguments in [
+            ["set", "fruits/apple", #"{"name":"Apple"}"#], ["update", "fruits/apple", #"{"kcal":52}"#],
+            ["create", "fruits/fig", #"{"name":"Fig"}"#],
+        ] {
+            let result = try await session.run(arguments + ["--server-timestamp", "meta.updatedAt"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        for id in ["apple", "fig"] {
+            let document = try await session.db.document("fruits/\(id)").getDocument()
+            guard case .timestamp(let stamped)? = document.get("meta.updatedAt") else {
+                Issue.record("fruits/\(id): meta.updatedAt is \(String(describing: document.get("meta.updatedAt")))")
+                continue
+            }
+            #expect(stamped.seconds >= before.seconds - 5)
+        }
+        #expect(try await session.db.document("fruits/apple").getDocument().get("kcal") == .integer(52))
+        let plain = try await session.run(["set", "fruits/kiwi", #"{"name":"Kiwi"}"#])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try await session.db.document("fruits/kiwi").getDocument().data() == ["name": "Kiwi"])
     }
 
     @Test func deleteOneDocumentLeavesItsSubcollections() async throws {

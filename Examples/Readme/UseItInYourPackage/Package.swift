@@ -13,6 +13,7 @@ let package = Package(
         .executableTarget(name: "App", dependencies: [
             .product(name: "FirestoreREST", package: "firestore-feed"),
             .product(name: "FirestoreFeed", package: "firestore-feed"),
+            .product(name: "FirestoreTesting", package: "firestore-feed"),  // record and replay (README's cassette block)
         ]),
         // Record and replay in your own tests (cassettes, ReplayTransport, ImmediateClock):
         .testTarget(name: "AppTests", dependencies: [

@@ -9,13 +9,13 @@ enum AddCommand {
             fields of JSON (plain JSON values, as set takes them). Prints one JSON line with
             the new ID: {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options)
+        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
     static let help = spec.help
 
     static func run(_ arguments: [String]) async throws(CLIError) {
         let reader = try ArgumentReader(arguments, command: spec)
         let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "add", collection: true, help: help)
-        let reference = try await ConnectionOptions.firestore(reader, help: help).collection(path).document()
+        let reference = try await DocumentWrite.firestore(reader, help: help).collection(path).document()
         try await DocumentWrite.commit(reference, command: "add", help: help) { (batch) throws(FirestoreError) in
             try batch.create([String: WriteValue](fields), forDocument: reference)
         }

@@ -3,6 +3,30 @@ import FirestoreREST
 /// What the write commands (`set`, `update`, `create`, `add`, `delete`) share: reading `PATH JSON`, checking
 /// the path before anything is sent, committing the write and printing its result as one JSON line.
 enum DocumentWrite {
+    /// `--server-timestamp FIELD`, taken by the commands that write fields (`set`, `update`, `create`, `add`,
+    /// `import`).
+    static let serverTimestampOption = OptionSpec.value(
+        "--server-timestamp", "FIELD",
+        help: """
+            also set FIELD to the server's time of the write (the library's
+            settingServerTimestamp(on:); what watch --mode delta tracks)
+            """)
+
+    /// The client of a write command: ``ConnectionOptions/firestore(_:help:transport:)``, stamping every write with
+    /// the server's time in the field `--server-timestamp` names, when given.
+    /// - Throws: ``CLIError/usage(_:help:)`` for an invalid field path, and the errors of the connection.
+    static func firestore(_ reader: ArgumentReader, help: String) async throws(CLIError) -> Firestore {
+        let field = reader.value("--server-timestamp")
+        if let field, field.isEmpty { throw .usage("--server-timestamp needs a field path", help: help) }
+        let db = try await ConnectionOptions.firestore(reader, help: help)
+        guard let field else { return db }
+        do {
+            return try db.settingServerTimestamp(on: field)
+        } catch {
+            throw .usage("--server-timestamp \"\(field)\": \(error.message)", help: help)
+        }
+    }
+
     /// The two positionals `PATH JSON`, the path checked to be a document (`collection: false`) or a
     /// collection path, and JSON read by ``PlainJSONArgument/fields(_:what:)``.
     /// - Throws: ``CLIError/usage(_:help:)`` for another number of arguments, a bad path or bad JSON.

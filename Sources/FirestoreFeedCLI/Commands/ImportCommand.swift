@@ -17,7 +17,7 @@ enum ImportCommand {
             commits of up to 500 (each one atomic); a failed commit ends the command with exit 1,
             saying which lines were written. Prints {"collection","commits","documents"}.
             """,
-        options: ConnectionOptions.options)
+        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
     static let help = spec.help
 
     /// Writes per commit: Firestore's limit (REST reference: `projects.databases.documents.commit`).
@@ -30,7 +30,7 @@ enum ImportCommand {
         }
         let (collectionPath, file) = (reader.positionals[0], reader.positionals[1])
         try PathArgument.check(collectionPath, collection: true, help: help)
-        let firestore = try await ConnectionOptions.firestore(reader, help: help)
+        let firestore = try await DocumentWrite.firestore(reader, help: help)
         let collection = firestore.collection(collectionPath)
         let name = file == "-" ? "standard input" : file
         let parsed = try await CLIError.runtimeErrors {

@@ -12,7 +12,8 @@ enum SetCommand {
             {"id","path","updateTime"}.
             """,
         options: ConnectionOptions.options + [
-            .flag("--merge", help: "change only the fields JSON names (every leaf path), keep the others")
+            DocumentWrite.serverTimestampOption,
+            .flag("--merge", help: "change only the fields JSON names (every leaf path), keep the others"),
         ])
     static let help = spec.help
 
@@ -20,7 +21,7 @@ enum SetCommand {
         let reader = try ArgumentReader(arguments, command: spec)
         let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "set", help: help)
         let merge = reader.has("--merge")
-        let reference = try await ConnectionOptions.firestore(reader, help: help).document(path)
+        let reference = try await DocumentWrite.firestore(reader, help: help).document(path)
         try await DocumentWrite.commit(reference, command: "set", help: help) { (batch) throws(FirestoreError) in
             try batch.setData([String: WriteValue](fields), forDocument: reference, merge: merge)
         }

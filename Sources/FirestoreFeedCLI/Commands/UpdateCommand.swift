@@ -12,7 +12,7 @@ enum UpdateCommand {
             plain JSON, as set takes them. Fails with not-found (exit 1) when the document
             does not exist. Prints one JSON line: {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options)
+        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
     static let help = spec.help
 
     static func run(_ arguments: [String]) async throws(CLIError) {
@@ -29,7 +29,7 @@ enum UpdateCommand {
                 throw .usage("update \(path): key \"\(key)\": \(error.message)", help: help)
             }
         }
-        let reference = try await ConnectionOptions.firestore(reader, help: help).document(path)
+        let reference = try await DocumentWrite.firestore(reader, help: help).document(path)
         try await DocumentWrite.commit(reference, command: "update", help: help) { (batch) throws(FirestoreError) in
             try batch.updateData(pathsAndValues: pairs, forDocument: reference)
         }

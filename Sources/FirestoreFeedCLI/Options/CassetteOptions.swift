@@ -1,6 +1,7 @@
 import FirestoreREST
 import FirestoreTesting
 import Foundation
+import Synchronization
 
 /// `--cassette FILE`, `--record-mode MODE` and `--allow-playback-repeats`, shared by `watch`, `query`, `get`,
 /// `count` and `export`: record the command's HTTP exchanges to a cassette, or replay them from one with no
@@ -50,11 +51,35 @@ package struct CassetteOptions {
         }
         return try await ConnectionOptions.firestore(reader, help: help) { (live) throws(CLIError) in
             do throws(FirestoreError) {
-                return try ReplayTransport(file: path, mode: mode, live: live, options: options)
+                let transport = try ReplayTransport(file: path, mode: mode, live: live, options: options)
+                recordings.withLock { $0.append(transport) }
+                return transport
             } catch {
                 throw .runtime(error)
             }
         }
+    }
+
+    /// The transports of this process that may record, ended by ``finishRecordings()``.
+    private static let recordings = Mutex<[ReplayTransport]>([])
+
+    /// Ends every recording this process opened (``ReplayTransport/finishRecording()``): called before the tool
+    /// exits, so that the exit never cuts a cassette file off in the middle of a write and the file says how its
+    /// Listen calls ended. Returns the first failure.
+    package static func finishRecordings() -> FirestoreError? {
+        let transports = recordings.withLock { transports in
+            defer { transports = [] }
+            return transports
+        }
+        var failure: FirestoreError?
+        for transport in transports {
+            do throws(FirestoreError) {
+                try transport.finishRecording()
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        return failure
     }
 
     /// A client that only replays `path`: no request leaves the process.

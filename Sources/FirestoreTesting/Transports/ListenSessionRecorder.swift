@@ -51,4 +51,11 @@ final class ListenSessionRecorder: Sendable {
             sessions[index].end = end
         }
     }
+
+    /// Records `end` for every session that has not ended yet.
+    func endOpenSessions(_ end: Cassette.ListenSession.End) {
+        sessions.withLock { sessions in
+            for index in sessions.indices where sessions[index].end == nil { sessions[index].end = end }
+        }
+    }
 }

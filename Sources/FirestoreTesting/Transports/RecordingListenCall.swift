@@ -45,6 +45,7 @@ final class RecordingListenCall: ListenCall {
         cancelled.store(true, ordering: .relaxed)
         transport.listens.end(index, .cancelledByClient)
         base.cancel()
+        try? transport.saveListenSessions()
     }
 
     /// Records what the iterator saw: a response, the end of the stream, or the error that ended it.

@@ -250,6 +250,27 @@ public final class RecordingTransport: HTTPTransport {
         }
     }
 
+    /// Ends the recording, for a process about to exit: every Listen call still open is recorded as ended by the
+    /// client (`cancelledByClient`, as when a listener leaves), the cassette file is written one last time, and
+    /// nothing is written to it afterwards (an exchange or Listen message still in flight is left out, so the file
+    /// is never cut off by the exit in the middle of a write). Without a file it only ends the open calls in
+    /// ``cassette``. Calling it again does nothing more.
+    /// - Throws: ``FirestoreError`` `.dataLoss` when the last write fails (the file then holds what the write
+    ///   before it left: complete, without the last messages).
+    public func finishRecording() throws(FirestoreError) {
+        listens.endOpenSessions(.cancelledByClient)
+        let saved: Result<Void, FirestoreError> = state.withLock { state in
+            guard var file = state.file else { return .success(()) }
+            state.file = nil
+            let cassette = Self.cassette(
+                base: base, entries: state.written, listens: listens, scrubber: options.scrubber)
+            return Result { () throws(FirestoreError) in try file.rewrite(cassette) }
+        }
+        if case .failure(let error) = saved {
+            throw FirestoreError(code: .dataLoss, message: "recording: \(error.message)")
+        }
+    }
+
     /// How many interactions of the cassette have been sent so far (the base's, and the requests started here
     /// that have not failed), for ``Cassette/ListenSession/Message/afterInteractions``. A request in flight that
     /// fails later is still counted.

@@ -273,6 +273,14 @@ public final class ReplayTransport: HTTPTransport {
     /// Whether requests that match nothing are recorded through the live transport.
     public var isRecording: Bool { recorder != nil }
 
+    /// In a recording mode, ends the recording before the process exits: see
+    /// ``RecordingTransport/finishRecording()`` (open Listen calls recorded as ended by the client, the file written
+    /// one last time, nothing after). Replaying only, it does nothing.
+    /// - Throws: ``FirestoreError`` `.dataLoss` when the last write of the file fails.
+    public func finishRecording() throws(FirestoreError) {
+        try recorder?.finishRecording()
+    }
+
     /// The cassette as it stands: the replayed one, or in a recording mode the base plus what was recorded
     /// (scrubbed).
     public var cassette: Cassette {
