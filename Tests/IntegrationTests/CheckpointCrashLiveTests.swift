@@ -154,6 +154,36 @@ import Testing
         return problems
     }
 
+    /// The checkpoint of `key` in `store`, read as the test does before each round; a store that fails to load is
+    /// reported with the round and the source it follows, and the files are copied to a path the test does not
+    /// delete (printed), so the rows can be read afterwards.
+    static func load(
+        _ store: FeedCheckpointStore, key: String, path: String, round: String
+    ) async throws -> FeedCheckpoint? {
+        do {
+            return try await store.checkpoint(key: key)
+        } catch {
+            let copy = NSTemporaryDirectory() + "checkpoint-crash-kept-\(UUID().uuidString).sqlite"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+            }
+            // Loaded again from the copy, with no other connection: whether the file itself is damaged.
+            let again: String
+            do {
+                let kept = try await FeedCheckpointStore(path: copy)
+                let checkpoint = try await kept.checkpoint(key: key)
+                let count = checkpoint?.documents.count ?? 0
+                again = "loads: \(count) documents, generation \(checkpoint?.generation ?? 0)"
+            } catch {
+                again = "fails too: \(error)"
+            }
+            print("CheckpointCrashLiveTests: \(round): the store failed to load (\(error)); copy kept at \(copy)")
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "round \(round): \(error); the files are copied to \(copy) (the copy \(again))")
+        }
+    }
+
     @Test func aWatchKilledTwentyTimesResumesWithEveryChangeAndEndsEqualToTheQuery() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("checkpoint-crash")
@@ -186,7 +216,9 @@ import Testing
         var killedAfterFirstLine = 0
         for iteration in 0..<20 {
             let store = try await FeedCheckpointStore(path: path)
-            let stored = try await store.checkpoint(key: "crash")
+            let after = iteration == 0 ? "none" : modes[(iteration - 1) % modes.count][1]
+            let stored = try await Self.load(
+                store, key: "crash", path: path, round: "\(iteration) (after round \(iteration - 1), \(after))")
             let child = try watch(modes[iteration % modes.count])
             // Half the kills come at a random moment after the start (the first snapshot may not be out yet), half
             // at a random moment after the first snapshot was printed.
@@ -201,7 +233,7 @@ import Testing
             kill(child.process.processIdentifier, SIGKILL)
             let result = await child.finish(timeout: 30)
             if result.status != SIGKILL || child.process.terminationReason != .uncaughtSignal {
-                problems.append("\(iteration): exit status \(result.status), stderr: \(result.stderr.prefix(400))")
+                problems.append("\(iteration): exit status \(result.status), stderr: \(result.stderr.prefix(3000))")
             }
             if let first {
                 let found = try await Self.check(
@@ -211,7 +243,7 @@ import Testing
                 resumedChecks += stored == nil ? 0 : 1
                 killedAfterFirstLine += 1
             } else if iteration % 2 == 1 {
-                problems.append("\(iteration): no first snapshot in 30 s; stderr: \(result.stderr.prefix(400))")
+                problems.append("\(iteration): no first snapshot in 30 s; stderr: \(result.stderr.prefix(3000))")
             }
         }
         await writer.stop()
@@ -220,7 +252,7 @@ import Testing
         // Once more, with the writes stopped: the resumed snapshot is checked as before, then the watch catches up
         // and the checkpoint ends equal to a direct query.
         let store = try await FeedCheckpointStore(path: path)
-        let stored = try await store.checkpoint(key: "crash")
+        let stored = try await Self.load(store, key: "crash", path: path, round: "20 (after round 19, keys)")
         let last = try watch(modes[1])
         let line = await last.stdout.lines(atLeast: 1, timeout: 30).first
         if let line {
@@ -233,7 +265,8 @@ import Testing
         let truth = Self.versions(try await query.getDocuments())
         var final: Versions = [:]
         for _ in 0..<600 {
-            final = Self.versions(try await store.checkpoint(key: "crash"))
+            final = Self.versions(
+                try await Self.load(store, key: "crash", path: path, round: "20 (keys, running: catching up)"))
             if final == truth { break }
             try await Task.sleep(for: .milliseconds(50))
         }
