@@ -15,8 +15,9 @@ import Testing
 /// turn) and restarted. Each time the store opens and the first snapshot after a restart carries exactly the
 /// documents that changed while the watch was down: applied to the checkpoint read from the file just before the
 /// restart, its changes give the query's result at the snapshot's `readTime` (a direct read at that time), and
-/// every change is a real difference. In the end the checkpoint equals a direct query. About 10 s alone; the
-/// limit is for the whole suite on two loaded cores.
+/// every change is a real difference. Meanwhile the test reads the checkpoint again and again, as a monitoring
+/// process would: every read is one whole commit. In the end the checkpoint equals a direct query. About 15 s
+/// alone; the limit is for the whole suite on two loaded cores.
 @Suite(.timeLimit(.minutes(5))) struct CheckpointCrashLiveTests {
     /// Documents by ID: the `v` each holds (every write sets a new, unique `v`).
     typealias Versions = [String: Int64]
@@ -59,6 +60,43 @@ import Testing
             let running = task.withLock { $0 }
             running?.cancel()
             await running?.value
+        }
+    }
+
+    /// Reads the checkpoint of `key` again and again while a watch writes it (as a monitoring process would), until
+    /// stopped: every read must be one commit's (before the fix, a read between two statements took the feed row
+    /// of one commit and the document rows of the next, "12 document rows, the feed row says 13").
+    final class StoreReader: Sendable {
+        private let state = Mutex<(reads: Int, failures: Int, first: String?)>((0, 0, nil))
+        private let task = Mutex<Task<Void, Never>?>(nil)
+
+        init(_ store: FeedCheckpointStore, key: String) {
+            task.withLock { task in task = Task { [self] in await read(store, key: key) } }
+        }
+
+        private func read(_ store: FeedCheckpointStore, key: String) async {
+            while !Task.isCancelled {
+                do {
+                    _ = try await store.checkpoint(key: key)
+                    state.withLock { $0.reads += 1 }
+                } catch {
+                    state.withLock { state in
+                        state.failures += 1
+                        if state.first == nil { state.first = "\(error)" }
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+
+        /// Stops reading; what went wrong, if anything.
+        func stop() async -> String? {
+            let running = task.withLock { $0 }
+            running?.cancel()
+            await running?.value
+            let (reads, failures, first) = state.withLock { $0 }
+            guard let first else { return nil }
+            return "\(failures) of \(reads + failures) checkpoint reads while the watch ran failed, the first: \(first)"
         }
     }
 
@@ -121,13 +159,15 @@ import Testing
                 problems.append("\(iteration): change type \(type)")
             }
         }
-        var truth = versions(try await query.getDocuments(readTime: readTime))
+        let result = try await query.getDocuments(readTime: readTime)
+        var truth = versions(result)
         if listen, after != truth {
             // The emulator's quirk: a Listen snapshot point's read_time can follow a commit the snapshot does not
             // include yet (it sends a RESET and the missing document right after). Such a snapshot is the
-            // result just before one of the last commits: look for it there.
-            for commit in commits.reversed() where commit <= readTime && readTime.duration(since: commit) < .seconds(5)
-            {
+            // result just before one of the last commits: look for it there. The commits are the writer's and the
+            // update times of the result (a write whose answer had not arrived when the watch was killed).
+            let times = Set(commits + result.documents.compactMap(\.updateTime)).sorted(by: >)
+            for commit in times where commit <= readTime && readTime.duration(since: commit) < .seconds(5) {
                 let before = versions(try await query.getDocuments(readTime: commit.subtracting(.nanoseconds(1_000))))
                 if before == after {
                     truth = before
@@ -220,6 +260,7 @@ import Testing
             let stored = try await Self.load(
                 store, key: "crash", path: path, round: "\(iteration) (after round \(iteration - 1), \(after))")
             let child = try watch(modes[iteration % modes.count])
+            let reader = StoreReader(store, key: "crash")
             // Half the kills come at a random moment after the start (the first snapshot may not be out yet), half
             // at a random moment after the first snapshot was printed.
             let first: String?
@@ -232,6 +273,7 @@ import Testing
             }
             kill(child.process.processIdentifier, SIGKILL)
             let result = await child.finish(timeout: 30)
+            if let failed = await reader.stop() { problems.append("\(iteration): \(failed)") }
             if result.status != SIGKILL || child.process.terminationReason != .uncaughtSignal {
                 problems.append("\(iteration): exit status \(result.status), stderr: \(result.stderr.prefix(3000))")
             }
