@@ -15,8 +15,9 @@ import Testing
 /// turn) and restarted. Each time the store opens and the first snapshot after a restart carries exactly the
 /// documents that changed while the watch was down: applied to the checkpoint read from the file just before the
 /// restart, its changes give the query's result at the snapshot's `readTime` (a direct read at that time), and
-/// every change is a real difference. In the end the checkpoint equals a direct query. About 10 s alone; the
-/// limit is for the whole suite on two loaded cores.
+/// every change is a real difference. Meanwhile the test reads the checkpoint again and again, as a monitoring
+/// process would: every read is one whole commit. In the end the checkpoint equals a direct query. About 15 s
+/// alone; the limit is for the whole suite on two loaded cores.
 @Suite(.timeLimit(.minutes(5))) struct CheckpointCrashLiveTests {
     /// Documents by ID: the `v` each holds (every write sets a new, unique `v`).
     typealias Versions = [String: Int64]
@@ -59,6 +60,43 @@ import Testing
             let running = task.withLock { $0 }
             running?.cancel()
             await running?.value
+        }
+    }
+
+    /// Reads the checkpoint of `key` again and again while a watch writes it (as a monitoring process would), until
+    /// stopped: every read must be one commit's (before the fix, a read between two statements took the feed row
+    /// of one commit and the document rows of the next, "12 document rows, the feed row says 13").
+    final class StoreReader: Sendable {
+        private let state = Mutex<(reads: Int, failures: Int, first: String?)>((0, 0, nil))
+        private let task = Mutex<Task<Void, Never>?>(nil)
+
+        init(_ store: FeedCheckpointStore, key: String) {
+            task.withLock { task in task = Task { [self] in await read(store, key: key) } }
+        }
+
+        private func read(_ store: FeedCheckpointStore, key: String) async {
+            while !Task.isCancelled {
+                do {
+                    _ = try await store.checkpoint(key: key)
+                    state.withLock { $0.reads += 1 }
+                } catch {
+                    state.withLock { state in
+                        state.failures += 1
+                        if state.first == nil { state.first = "\(error)" }
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+
+        /// Stops reading; what went wrong, if anything.
+        func stop() async -> String? {
+            let running = task.withLock { $0 }
+            running?.cancel()
+            await running?.value
+            let (reads, failures, first) = state.withLock { $0 }
+            guard let first else { return nil }
+            return "\(failures) of \(reads + failures) checkpoint reads while the watch ran failed, the first: \(first)"
         }
     }
 
@@ -121,13 +159,15 @@ import Testing
                 problems.append("\(iteration): change type \(type)")
             }
         }
-        var truth = versions(try await query.getDocuments(readTime: readTime))
+        let result = try await query.getDocuments(readTime: readTime)
+        var truth = versions(result)
         if listen, after != truth {
             // The emulator's quirk: a Listen snapshot point's read_time can follow a commit the snapshot does not
             // include yet (it sends a RESET and the missing document right after). Such a snapshot is the
-            // result just before one of the last commits: look for it there.
-            for commit in commits.reversed() where commit <= readTime && readTime.duration(since: commit) < .seconds(5)
-            {
+            // result just before one of the last commits: look for it there. The commits are the writer's and the
+            // update times of the result (a write whose answer had not arrived when the watch was killed).
+            let times = Set(commits + result.documents.compactMap(\.updateTime)).sorted(by: >)
+            for commit in times where commit <= readTime && readTime.duration(since: commit) < .seconds(5) {
                 let before = versions(try await query.getDocuments(readTime: commit.subtracting(.nanoseconds(1_000))))
                 if before == after {
                     truth = before
@@ -152,6 +192,36 @@ import Testing
                     + "\(before.sorted { $0.key < $1.key }); the line was \(line.prefix(3000))")
         }
         return problems
+    }
+
+    /// The checkpoint of `key` in `store`, read as the test does before each round; a store that fails to load is
+    /// reported with the round and the source it follows, and the files are copied to a path the test does not
+    /// delete (printed), so the rows can be read afterwards.
+    static func load(
+        _ store: FeedCheckpointStore, key: String, path: String, round: String
+    ) async throws -> FeedCheckpoint? {
+        do {
+            return try await store.checkpoint(key: key)
+        } catch {
+            let copy = NSTemporaryDirectory() + "checkpoint-crash-kept-\(UUID().uuidString).sqlite"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+            }
+            // Loaded again from the copy, with no other connection: whether the file itself is damaged.
+            let again: String
+            do {
+                let kept = try await FeedCheckpointStore(path: copy)
+                let checkpoint = try await kept.checkpoint(key: key)
+                let count = checkpoint?.documents.count ?? 0
+                again = "loads: \(count) documents, generation \(checkpoint?.generation ?? 0)"
+            } catch {
+                again = "fails too: \(error)"
+            }
+            print("CheckpointCrashLiveTests: \(round): the store failed to load (\(error)); copy kept at \(copy)")
+            throw FirestoreError(
+                code: .dataLoss,
+                message: "round \(round): \(error); the files are copied to \(copy) (the copy \(again))")
+        }
     }
 
     @Test func aWatchKilledTwentyTimesResumesWithEveryChangeAndEndsEqualToTheQuery() async throws {
@@ -186,8 +256,11 @@ import Testing
         var killedAfterFirstLine = 0
         for iteration in 0..<20 {
             let store = try await FeedCheckpointStore(path: path)
-            let stored = try await store.checkpoint(key: "crash")
+            let after = iteration == 0 ? "none" : modes[(iteration - 1) % modes.count][1]
+            let stored = try await Self.load(
+                store, key: "crash", path: path, round: "\(iteration) (after round \(iteration - 1), \(after))")
             let child = try watch(modes[iteration % modes.count])
+            let reader = StoreReader(store, key: "crash")
             // Half the kills come at a random moment after the start (the first snapshot may not be out yet), half
             // at a random moment after the first snapshot was printed.
             let first: String?
@@ -200,8 +273,9 @@ import Testing
             }
             kill(child.process.processIdentifier, SIGKILL)
             let result = await child.finish(timeout: 30)
+            if let failed = await reader.stop() { problems.append("\(iteration): \(failed)") }
             if result.status != SIGKILL || child.process.terminationReason != .uncaughtSignal {
-                problems.append("\(iteration): exit status \(result.status), stderr: \(result.stderr.prefix(400))")
+                problems.append("\(iteration): exit status \(result.status), stderr: \(result.stderr.prefix(3000))")
             }
             if let first {
                 let found = try await Self.check(
@@ -211,7 +285,7 @@ import Testing
                 resumedChecks += stored == nil ? 0 : 1
                 killedAfterFirstLine += 1
             } else if iteration % 2 == 1 {
-                problems.append("\(iteration): no first snapshot in 30 s; stderr: \(result.stderr.prefix(400))")
+                problems.append("\(iteration): no first snapshot in 30 s; stderr: \(result.stderr.prefix(3000))")
             }
         }
         await writer.stop()
@@ -220,7 +294,7 @@ import Testing
         // Once more, with the writes stopped: the resumed snapshot is checked as before, then the watch catches up
         // and the checkpoint ends equal to a direct query.
         let store = try await FeedCheckpointStore(path: path)
-        let stored = try await store.checkpoint(key: "crash")
+        let stored = try await Self.load(store, key: "crash", path: path, round: "20 (after round 19, keys)")
         let last = try watch(modes[1])
         let line = await last.stdout.lines(atLeast: 1, timeout: 30).first
         if let line {
@@ -233,7 +307,8 @@ import Testing
         let truth = Self.versions(try await query.getDocuments())
         var final: Versions = [:]
         for _ in 0..<600 {
-            final = Self.versions(try await store.checkpoint(key: "crash"))
+            final = Self.versions(
+                try await Self.load(store, key: "crash", path: path, round: "20 (keys, running: catching up)"))
             if final == truth { break }
             try await Task.sleep(for: .milliseconds(50))
         }

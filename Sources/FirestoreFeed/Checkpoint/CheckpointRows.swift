@@ -40,11 +40,27 @@ enum CheckpointRows {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
         """
 
-    /// The checkpoint of `key`, or `nil` when the store holds none.
+    /// The checkpoint of `key`, or `nil` when the store holds none: the feed row and the document rows of one
+    /// commit, read in one read transaction (``SQLiteConnection/readTransaction(doing:_:)``), so a feed writing the
+    /// key meanwhile (another store on the file, another process) is never read half-way
+    /// (`CheckpointConcurrentReadTests`).
+    /// - Parameter afterFeedRow: runs between reading the feed row and the document rows (for tests: a commit of
+    ///   another connection there must not be seen).
     /// - Throws: ``FirestoreError`` `.dataLoss` naming the file, the key and the row when a row's checksum, a
     ///   document's JSON or the document count is wrong; SQLite's errors.
     /// - Complexity: O(n) rows for n documents.
-    static func load(key: String, from connection: SQLiteConnection) throws(FirestoreError) -> FeedCheckpoint? {
+    static func load(
+        key: String, from connection: SQLiteConnection, afterFeedRow: () throws(FirestoreError) -> Void = {}
+    ) throws(FirestoreError) -> FeedCheckpoint? {
+        try connection.readTransaction(doing: "reading key \"\(key)\"") { () throws(FirestoreError) in
+            try loadRows(key: key, from: connection, afterFeedRow: afterFeedRow)
+        }
+    }
+
+    /// ``load(key:from:afterFeedRow:)`` inside its read transaction.
+    private static func loadRows(
+        key: String, from connection: SQLiteConnection, afterFeedRow: () throws(FirestoreError) -> Void
+    ) throws(FirestoreError) -> FeedCheckpoint? {
         let path = connection.path
         func damaged(_ what: String) -> FirestoreError {
             FirestoreError(
@@ -78,6 +94,7 @@ enum CheckpointRows {
             throw damaged("committed_at is missing")
         }
         feed.reset()
+        try afterFeedRow()
 
         let rows = try connection.statement(selectDocuments)
         defer { rows.reset() }

@@ -15,7 +15,9 @@ import Synchronization
 ///   snapshot gets its changes again after the restart. What is written is exactly what this consumer received
 ///   (a snapshot folded from several by the upstream's ``CoalescingBuffer`` is written as received), so the
 ///   stored documents always equal the last snapshot handed over and acknowledged.
-/// - A failed write ends the feed with its error (nothing later is written on top of it).
+/// - A failed write ends the feed with its error (nothing later is written on top of it). So does a snapshot whose
+///   changes do not apply to the stored documents (``CheckpointChangeCheck``: `.internal`, naming its changes and
+///   documents), which is not written.
 /// - The key is released when the feed ends (the consumer leaves, the stream is dropped, or an error), after the
 ///   writes queued before.
 final class CheckpointedFeed: Sendable {
@@ -44,6 +46,8 @@ final class CheckpointedFeed: Sendable {
         /// Handed to the consumer and not written yet.
         var delivered: QuerySnapshot?
         var deliveries = 0
+        /// The names the store holds for the key, which the next snapshot's changes must apply to.
+        var check = CheckpointChangeCheck(documents: [])
     }
 
     let store: FeedCheckpointStore
@@ -115,12 +119,21 @@ final class CheckpointedFeed: Sendable {
     }
 
     private func writeDelivered() async throws(FirestoreError) {
-        guard
-            let (snapshot, identity) = state.withLock({ state -> (QuerySnapshot, String)? in
-                defer { state.delivered = nil }
-                return state.delivered.map { ($0, state.identity) }
-            })
-        else {
+        let taken = state.withLock { state -> Result<(QuerySnapshot, String), FirestoreError>? in
+            guard let snapshot = state.delivered else { return nil }
+            state.delivered = nil
+            if let problem = state.check.apply(snapshot) {
+                return .failure(
+                    FirestoreError(
+                        code: .internal,
+                        message: "checkpoint store \(store.path): key \"\(key)\": the snapshot at "
+                            + "\(snapshot.readTime?.rfc3339 ?? "no readTime") does not follow from the stored one: "
+                            + "\(problem); not written (the store keeps the snapshot before it)"))
+            }
+            return .success((snapshot, state.identity))
+        }
+        if case .failure(let error) = taken { throw error }
+        guard case .success(let (snapshot, identity)) = taken else {
             // A write taken by a concurrent acknowledgement may still be running: wait for it (the worker runs jobs
             // in order) and report its failure.
             _ = try await store.run { [chain] _ throws(FirestoreError) in try chain.check() }
@@ -167,6 +180,7 @@ final class CheckpointedFeed: Sendable {
             state.stored = checkpoint
             state.sentResumeToken = token != nil
             state.identity = identity
+            state.check = CheckpointChangeCheck(documents: checkpoint?.documents ?? [])
             return true
         }
         guard started else {

@@ -58,7 +58,10 @@ public final class FeedCheckpointStore: Sendable {
     /// The schema version this library reads and writes (`PRAGMA user_version` of its files).
     public static var schemaVersion: Int { Int(CheckpointSchema.version) }
 
-    /// The checkpoint of `key`, or `nil` when there is none.
+    /// The checkpoint of `key`, or `nil` when there is none: the rows of one commit, read in one SQLite read
+    /// transaction, so a feed writing the key meanwhile (through another store, in this process or another) is
+    /// seen wholly before or wholly after its commit (https://www.sqlite.org/isolation.html;
+    /// `CheckpointConcurrentReadTests`).
     /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and key when its rows are damaged.
     /// - Complexity: O(n) for n stored documents.
     public func checkpoint(key: String) async throws(FirestoreError) -> FeedCheckpoint? {

@@ -100,6 +100,23 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` in one read transaction (`BEGIN DEFERRED`: no lock until the first read, and never the write
+    /// lock): every statement of `body` reads the same snapshot of the file, so a commit by another connection
+    /// (another store on the file, another process) lands wholly before or wholly after it, never between two of
+    /// its statements (https://www.sqlite.org/isolation.html: in WAL mode a reader sees the database as of the
+    /// start of its read transaction). Ends with `COMMIT`, or `ROLLBACK` when `body` throws.
+    func readTransaction<T>(doing: String, _ body: () throws(FirestoreError) -> T) throws(FirestoreError) -> T {
+        try execute("BEGIN DEFERRED", doing: doing)
+        do {
+            let result = try body()
+            try execute("COMMIT", doing: doing)
+            return result
+        } catch {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
     func noteStatementRun() { statementsRun += 1 }
 
     /// Rows inserted, updated or deleted through this connection since it opened (`sqlite3_total_changes64`).
