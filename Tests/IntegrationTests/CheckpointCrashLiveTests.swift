@@ -161,6 +161,19 @@ import Testing
         }
         let result = try await query.getDocuments(readTime: readTime)
         var truth = versions(result)
+        // The emulator's other quirk, on a resumed Listen stream reset under writes: a snapshot point can lack
+        // documents of the result that did not change (it sends them after another RESET): reported removed, they
+        // come back in a later snapshot. The snapshot matches `state` when it equals `state` less such documents.
+        func matches(_ state: Versions) -> Bool {
+            guard listen else { return after == state }
+            let dropped = state.filter { after[$0.key] == nil && before[$0.key] == $0.value }
+            return after == state.filter { dropped[$0.key] == nil }
+        }
+        if matches(truth), after != truth {
+            let lacked = truth.keys.filter { after[$0] == nil }.sorted()
+            print("checkpoint crash \(iteration): the emulator's snapshot lacked unchanged documents \(lacked)")
+            truth = after
+        }
         if listen, after != truth {
             // The emulator's quirk: a Listen snapshot point's read_time can follow a commit the snapshot does not
             // include yet (it sends a RESET and the missing document right after). Such a snapshot is the
@@ -168,9 +181,10 @@ import Testing
             // update times of the result (a write whose answer had not arrived when the watch was killed).
             let times = Set(commits + result.documents.compactMap(\.updateTime)).sorted(by: >)
             for commit in times where commit <= readTime && readTime.duration(since: commit) < .seconds(5) {
-                let before = versions(try await query.getDocuments(readTime: commit.subtracting(.nanoseconds(1_000))))
-                if before == after {
-                    truth = before
+                let earlier = versions(
+                    try await query.getDocuments(readTime: commit.subtracting(.nanoseconds(1_000))))
+                if matches(earlier) {
+                    truth = after
                     break
                 }
             }
