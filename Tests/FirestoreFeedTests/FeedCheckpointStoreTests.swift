@@ -105,6 +105,16 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"not\": \"a database\"}\n")
     }
 
+    /// A store in a folder that does not exist says so (a new user got SQLite's "unable to open database file" as
+    /// `permission-denied`).
+    @Test func aStoreInAMissingFolderNamesTheFolder() async throws {
+        let folder = NSTemporaryDirectory() + "no-such-folder-\(UUID().uuidString)"
+        let error = await Self.error { _ = try await FeedCheckpointStore(path: folder + "/x.sqlite") }
+        #expect(error?.code == .failedPrecondition)
+        #expect(error?.message == "checkpoint store \(folder)/x.sqlite: no folder \(folder) (create it first)")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
     @Test func anEmptyFileIsRefused() async throws {
         let path = CheckpointFiles.temporaryPath()
         defer { CheckpointFiles.remove(path) }

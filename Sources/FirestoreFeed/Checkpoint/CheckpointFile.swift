@@ -66,6 +66,14 @@ enum CheckpointFile {
     /// Writes a new store at a temporary path beside `path` and links it into place (another process that
     /// created `path` first wins; its store is used).
     private static func create(_ path: String) throws(FirestoreError) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "checkpoint store \(path): no folder \(folder) (create it first)")
+        }
         let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
             let connection = try SQLiteConnection(path: temporary, create: true)

@@ -42,8 +42,8 @@ public final class FeedCheckpointStore: Sendable {
 
     /// Opens the store at `path`, creating it (with its schema) when the file does not exist.
     /// - Throws: ``FirestoreError`` naming the file: `.dataLoss` for an empty, foreign, truncated or corrupted
-    ///   file; `.failedPrecondition` for a store of another schema version (a newer library's);
-    ///   `.permissionDenied` when the file cannot be opened or created.
+    ///   file; `.failedPrecondition` for a store of another schema version (a newer library's) or a folder that
+    ///   does not exist; `.permissionDenied` when the file cannot be opened or created.
     /// - Complexity: O(file size) (`PRAGMA quick_check`).
     public init(path: String) async throws(FirestoreError) {
         self.path = path
