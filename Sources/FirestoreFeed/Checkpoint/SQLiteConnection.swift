@@ -89,15 +89,7 @@ final class SQLiteConnection {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction (the write lock is taken at once, so a concurrent writer
     /// waits in the busy timeout rather than failing at commit); rolls back when `body` throws.
     func transaction<T>(doing: String, _ body: () throws(FirestoreError) -> T) throws(FirestoreError) -> T {
-        try execute("BEGIN IMMEDIATE", doing: doing)
-        do {
-            let result = try body()
-            try execute("COMMIT", doing: doing)
-            return result
-        } catch {
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
+        try inTransaction(begin: "BEGIN IMMEDIATE", doing: doing, body)
     }
 
     /// Runs `body` in one read transaction (`BEGIN DEFERRED`: no lock until the first read, and never the write
@@ -106,7 +98,14 @@ final class SQLiteConnection {
     /// its statements (https://www.sqlite.org/isolation.html: in WAL mode a reader sees the database as of the
     /// start of its read transaction). Ends with `COMMIT`, or `ROLLBACK` when `body` throws.
     func readTransaction<T>(doing: String, _ body: () throws(FirestoreError) -> T) throws(FirestoreError) -> T {
-        try execute("BEGIN DEFERRED", doing: doing)
+        try inTransaction(begin: "BEGIN DEFERRED", doing: doing, body)
+    }
+
+    /// `begin`, `body`, then `COMMIT`; `ROLLBACK` when `body` or the commit throws.
+    private func inTransaction<T>(
+        begin: String, doing: String, _ body: () throws(FirestoreError) -> T
+    ) throws(FirestoreError) -> T {
+        try execute(begin, doing: doing)
         do {
             let result = try body()
             try execute("COMMIT", doing: doing)
