@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTestSupport
 import FirestoreTesting
 import Foundation
 import Testing

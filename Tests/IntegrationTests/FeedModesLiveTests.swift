@@ -9,15 +9,7 @@ import Testing
 /// changed; a feed through a fault proxy ends equal to a direct query with no spurious change.
 // Five minutes: the fault-proxy test takes 40 s alone and about 120 s in the full suite on 2 cores.
 @Suite(.timeLimit(.minutes(5))) struct FeedModesLiveTests {
-    struct Change: Equatable, CustomStringConvertible {
-        let type: DocumentChangeType
-        let id: String
-        let oldIndex: Int?
-        let newIndex: Int?
-        var description: String {
-            "\(type) \(id) \(oldIndex.map(String.init) ?? "-")>\(newIndex.map(String.init) ?? "-")"
-        }
-    }
+    typealias Change = ReplayedDemo.Change
 
     /// Runs the first issue's scenario from `source` (or polling in `mode`; the writes then set `updatedAt` to the
     /// server time) and returns each snapshot's changes, documents fetched (listen: delivered) and billed reads.
@@ -66,18 +58,7 @@ import Testing
     }
 
     /// The first issue's change list, indexes included, whatever the source.
-    static let expected: [[Change]] = [
-        [
-            Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
-            Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
-            Change(type: .added, id: "date", oldIndex: nil, newIndex: 2),
-        ],
-        [Change(type: .added, id: "fig", oldIndex: nil, newIndex: 3)],
-        [Change(type: .modified, id: "apple", oldIndex: 0, newIndex: 0)],
-        [Change(type: .modified, id: "banana", oldIndex: 1, newIndex: 3)],
-        [Change(type: .removed, id: "date", oldIndex: 1, newIndex: nil)],
-        [Change(type: .removed, id: "fig", oldIndex: 1, newIndex: nil)],
-    ]
+    static let expected = ReplayedDemo.expectedChanges
 
     @Test func bothModesGiveTheSameChanges() async throws {
         let keys = try await Self.scenario(.keys)

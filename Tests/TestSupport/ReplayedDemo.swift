@@ -6,29 +6,30 @@ import Foundation
 /// The demo's session as `Scripts/record` recorded it from the real emulator (`Recordings/demo.json`, polling;
 /// `Recordings/demo-listen.json`, the Listen stream): its client on a replayed cassette, its seeds and writes, and
 /// the changes and lists the feed gives for them. Shared by the tests that replay it.
-enum ReplayedDemo {
+package enum ReplayedDemo {
     /// The repository's `Recordings` folder.
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Recordings")
 
     /// One document change, as the tests compare it.
-    struct Change: Equatable, CustomStringConvertible {
-        var type: DocumentChangeType
-        var id: String
-        var oldIndex: Int?
-        var newIndex: Int?
-        var description: String {
+    package struct Change: Equatable, Sendable, CustomStringConvertible {
+        package var type: DocumentChangeType
+        package var id: String
+        package var oldIndex: Int?
+        package var newIndex: Int?
+        package var description: String {
             "\(type) \(id) \(oldIndex.map(String.init) ?? "nil")->\(newIndex.map(String.init) ?? "nil")"
         }
 
-        init(type: DocumentChangeType, id: String, oldIndex: Int?, newIndex: Int?) {
+        package init(type: DocumentChangeType, id: String, oldIndex: Int?, newIndex: Int?) {
             self.type = type
             self.id = id
             self.oldIndex = oldIndex
             self.newIndex = newIndex
         }
 
-        init(_ change: DocumentChange) {
+        package init(_ change: DocumentChange) {
             self.init(
                 type: change.type, id: change.document.documentID, oldIndex: change.oldIndex,
                 newIndex: change.newIndex)
@@ -36,24 +37,24 @@ enum ReplayedDemo {
     }
 
     /// The cassette `name` of `Recordings/`.
-    static func cassette(_ name: String) throws -> Cassette {
+    package static func cassette(_ name: String) throws -> Cassette {
         try Cassette(contentsOfFile: recordings.appendingPathComponent(name).path)
     }
 
     /// A client of project `projectID` on `transport` (the emulator's owner credentials, as recorded).
-    static func client(_ transport: any HTTPTransport, projectID: String) throws -> Firestore {
+    package static func client(_ transport: any HTTPTransport, projectID: String) throws -> Firestore {
         Firestore(
             database: try DatabaseID(projectID: projectID), baseURL: "http://replay.invalid/v1/",
             credentials: EmulatorOwnerCredentials(), transport: transport, isEmulator: true)
     }
 
     /// The demo's query: favourites ordered by name.
-    static let favourites: @Sendable (Firestore) -> Query = { db in
+    package static let favourites: @Sendable (Firestore) -> Query = { db in
         db.collection("fruits").whereField("isFavourite", isEqualTo: true).order(by: "name")
     }
 
     /// The demo's clean-up (a list, empty as recorded) and its four seeds. Returns whether the list was empty.
-    static func seed(_ db: Firestore) async throws -> Bool {
+    package static func seed(_ db: Firestore) async throws -> Bool {
         let fruits = db.collection("fruits")
         let empty = try await fruits.listDocuments().isEmpty
         let seeds: [(String, [String: WriteValue])] = [
@@ -68,7 +69,7 @@ enum ReplayedDemo {
 
     /// The demo's writes after the first snapshot, in order: add fig, modify apple, rename banana, unfavourite
     /// date, delete fig.
-    static func writes(_ db: Firestore) -> [@Sendable () async throws -> Void] {
+    package static func writes(_ db: Firestore) -> [@Sendable () async throws -> Void] {
         [
             {
                 try await db.document("fruits/fig").setData([
@@ -83,7 +84,7 @@ enum ReplayedDemo {
     }
 
     /// The changes of the six snapshots (the first, then one per write).
-    static let expectedChanges: [[Change]] = [
+    package static let expectedChanges: [[Change]] = [
         [
             Change(type: .added, id: "apple", oldIndex: nil, newIndex: 0),
             Change(type: .added, id: "banana", oldIndex: nil, newIndex: 1),
@@ -97,21 +98,21 @@ enum ReplayedDemo {
     ]
 
     /// The document IDs of the six snapshots.
-    static let expectedLists: [[String]] = [
+    package static let expectedLists: [[String]] = [
         ["apple", "banana", "date"], ["apple", "banana", "date", "fig"], ["apple", "banana", "date", "fig"],
         ["apple", "date", "fig", "banana"], ["apple", "fig", "banana"], ["apple", "banana"],
     ]
 
     /// What a feed gave: each snapshot's changes, document IDs and read time.
-    struct Taken {
-        var changes: [[Change]] = []
-        var lists: [[String]] = []
-        var readTimes: [Timestamp] = []
+    package struct Taken {
+        package var changes: [[Change]] = []
+        package var lists: [[String]] = []
+        package var readTimes: [Timestamp] = []
     }
 
     /// Takes the first snapshot of `feed`, then makes each write and takes one snapshot after it.
     /// - Throws: the feed's error, or `cancelled` when it ends early.
-    static func run<Feed: AsyncSequence>(_ feed: Feed, writes: [@Sendable () async throws -> Void]) async throws
+    package static func run<Feed: AsyncSequence>(_ feed: Feed, writes: [@Sendable () async throws -> Void]) async throws
         -> Taken where Feed.Element == QuerySnapshot
     {
         var iterator = feed.makeAsyncIterator()
