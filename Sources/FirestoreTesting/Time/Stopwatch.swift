@@ -1,29 +1,8 @@
-/// Elapsed time and sleeping on any `Clock<Duration>`, measured from when the stopwatch was made. Lets the
-/// recording and replaying transports take an injected clock as `any Clock<Duration>`.
-struct Stopwatch: Sendable {
-    private let read: @Sendable () -> Duration
-    private let sleeper: @Sendable (Duration) async throws -> Void
+import FirestoreREST
 
-    init(_ clock: any Clock<Duration>) {
-        self.init(opened: clock)
-    }
-
-    private init<C: Clock<Duration>>(opened clock: C) {
-        let origin = clock.now
-        read = { origin.duration(to: clock.now) }
-        sleeper = { target in try await clock.sleep(until: origin.advanced(by: target), tolerance: nil) }
-    }
-
-    /// Time since the stopwatch was made.
-    var elapsed: Duration { read() }
-
-    /// Sleeps until `target` after the stopwatch was made (returns at once when that has passed).
-    /// - Throws: `CancellationError` when the task is cancelled while sleeping.
-    func sleep(untilElapsed target: Duration) async throws {
-        if target <= elapsed { return }
-        try await sleeper(target)
-    }
-}
+/// Elapsed time and sleeping on any `Clock<Duration>`, from when it was made: FirestoreREST's `ElapsedClock`,
+/// under the name the recording and replaying transports use.
+typealias Stopwatch = ElapsedClock
 
 extension Stopwatch {
     /// `duration` in seconds as a `Double`.
