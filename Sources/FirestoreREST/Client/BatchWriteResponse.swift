@@ -60,32 +60,8 @@ package struct BatchWriteResponse: Sendable {
     private static func result(
         _ element: JSONValue, at index: Int, _ malformed: (String) -> FirestoreError
     ) throws(FirestoreError) -> WriteResult {
-        let what = "writeResults[\(index)]"
-        guard case .object = element else { throw malformed("\(what) is a \(element.typeName)") }
-        var updateTime: Timestamp?
-        switch element["updateTime"] {
-        case nil: break
-        case .string(let text)?:
-            do {
-                updateTime = try Timestamp(rfc3339: text)
-            } catch {
-                throw malformed("\(what).updateTime: \(error.message)")
-            }
-        case let other?: throw malformed("\(what).updateTime is a \(other.typeName)")
-        }
-        var transforms: [FirestoreValue] = []
-        switch element["transformResults"] {
-        case nil: break
-        case .array(let values)?:
-            for (position, value) in values.enumerated() {
-                do {
-                    transforms.append(try FirestoreValue(restJSON: value, at: "\(what).transformResults[\(position)]"))
-                } catch {
-                    throw malformed(error.message)
-                }
-            }
-        case let other?: throw malformed("\(what).transformResults is a \(other.typeName)")
-        }
+        let (updateTime, transforms) = try WriteResultElement.decode(
+            element, what: "writeResults[\(index)]", malformed)
         return WriteResult(
             updateTime: updateTime, writeTime: updateTime ?? Self.deleteWriteTime, transformResults: transforms)
     }

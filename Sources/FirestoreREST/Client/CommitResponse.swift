@@ -31,9 +31,7 @@ package struct CommitResponse: Sendable, Hashable {
             FirestoreError(
                 code: .internal, message: "commit response (the commit was applied): \(what)")
         }
-        func kind(_ value: JSONValue) -> String {
-            (["array", "object"].contains(value.typeName) ? "an " : "a ") + value.typeName
-        }
+        let kind = WriteResultElement.kind
         func time(_ value: JSONValue?, _ what: String) throws(FirestoreError) -> Timestamp? {
             guard let value else { return nil }
             guard case .string(let text) = value else { throw malformed("\(what) is \(kind(value))") }
@@ -58,22 +56,7 @@ package struct CommitResponse: Sendable, Hashable {
         results.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             let what = "writeResults[\(index)]"
-            guard case .object = element else { throw malformed("\(what) is \(kind(element))") }
-            let updateTime = try time(element["updateTime"], "\(what).updateTime")
-            var transforms: [FirestoreValue] = []
-            switch element["transformResults"] {
-            case nil: break
-            case .array(let values)?:
-                for (position, value) in values.enumerated() {
-                    do {
-                        transforms.append(
-                            try FirestoreValue(restJSON: value, at: "\(what).transformResults[\(position)]"))
-                    } catch {
-                        throw malformed(error.message)
-                    }
-                }
-            case let other?: throw malformed("\(what).transformResults is \(kind(other))")
-            }
+            let (updateTime, transforms) = try WriteResultElement.decode(element, what: what, malformed)
             guard let writeTime = updateTime ?? commitTime else {
                 throw malformed("\(what) has no updateTime and the response no commitTime")
             }
