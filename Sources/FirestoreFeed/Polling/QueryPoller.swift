@@ -181,8 +181,9 @@ final class QueryPoller: Sendable {
                     emit(.fellBackToFullDocuments(reason: error.description))
                 }
                 if Task.isCancelled { return }
-                let changed = apply(result, ordering: ordering)
+                // The poll's statistics before its snapshot: a consumer that stops at the snapshot has heard them.
                 emit(.polled(result.statistics))
+                let changed = apply(result, ordering: ordering)
                 if failures > 0 {
                     failures = 0
                     emit(.recovered)
