@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // nghttp2, the HTTP/2 framing of the gRPC channel (libcurl sets up its connections).
+        .systemLibrary(
+            name: "CNghttp2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
         // SQLite 3, for the feed's durable checkpoints (FeedCheckpointStore).
         .systemLibrary(
             name: "CSQLite",
@@ -37,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["CCurl", "COpenSSL"]
+            dependencies: ["CCurl", "COpenSSL", "CNghttp2"]
         ),
         .target(
             name: "FirestoreFeed",

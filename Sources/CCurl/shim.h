@@ -81,6 +81,13 @@ static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, CURLopt
     return curl_easy_setopt(handle, option, callback);
 }
 
+/* CURLOPT_SSL_CTX_FUNCTION: CURLcode (CURL *curl, void *ssl_ctx, void *userptr), called with the TLS library's
+   context (an OpenSSL SSL_CTX *) before each handshake. */
+static inline CURLcode ccurl_easy_setopt_ssl_ctx_callback(CURL *handle, CURLoption option,
+                                                          curl_ssl_ctx_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
 /* CURLOPT_READFUNCTION: size_t (char *buffer, size_t size, size_t nitems, void *userdata); the callback returns
    the bytes it wrote, 0 for end of body, or CCURL_READFUNC_PAUSE. */
 static inline CURLcode ccurl_easy_setopt_read_callback(CURL *handle, CURLoption option,
@@ -120,6 +127,16 @@ static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, co
 static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+
+/* The connection's socket after a CURLOPT_CONNECT_ONLY transfer (CURLINFO_ACTIVESOCKET), or CURL_SOCKET_BAD. */
+static inline curl_socket_t ccurl_easy_active_socket(CURL *handle) {
+    curl_socket_t socket = CURL_SOCKET_BAD;
+    if (curl_easy_getinfo(handle, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK) {
+        return CURL_SOCKET_BAD;
+    }
+    return socket;
+}
+
 
 /* ---- curl_multi_setopt, one wrapper per argument type ---- */
 

@@ -13,7 +13,15 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <stddef.h>
+
+/* Makes every TLS connection made from `ctx` (an `SSL_CTX *`) offer exactly one ALPN protocol, h2 (RFC 7301; RFC 9113
+   §3.2). Returns 0 on success. */
+static inline int copenssl_ctx_offer_h2_only(void *ctx) {
+    static const unsigned char protocols[] = {2, 'h', '2'};
+    return SSL_CTX_set_alpn_protos((SSL_CTX *)ctx, protocols, sizeof protocols);
+}
 
 /* OPENSSL_free is a macro around CRYPTO_free. */
 static inline void copenssl_free(void *pointer) {

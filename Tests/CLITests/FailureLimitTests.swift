@@ -8,6 +8,7 @@ import Testing
 /// recovery starts the count again; without a limit every event is only reported.
 @Suite(.timeLimit(.minutes(2))) struct FailureLimitTests {
     static let down = FirestoreError(code: .unavailable, message: "connection refused")
+    static let stale = Timestamp.minimum
 
     /// The events a watch reported.
     final class Reported: Sendable {
@@ -30,7 +31,8 @@ import Testing
         let reported = Reported()
         let events: [FeedEvent] = [
             .pollFailed(Self.down, retryIn: .seconds(1)), .recovered,
-            .pollFailed(Self.down, retryIn: .seconds(1)), .listenFailed(Self.down, retryIn: .seconds(2)),
+            .pollFailed(Self.down, retryIn: .seconds(1)),
+            .listenFailed(Self.down, retryIn: .seconds(2), staleSince: Self.stale),
             .pollFailed(Self.down, retryIn: .seconds(4)), .pollFailed(Self.down, retryIn: .seconds(8)),
         ]
         let error = await #expect(throws: FirestoreError.self) {

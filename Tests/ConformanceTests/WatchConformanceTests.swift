@@ -35,7 +35,7 @@ import Testing
                     case .targetFailed(_, let error):
                         outcome.error = error
                         return outcome
-                    case .targetNeedsRelisten(let id):
+                    case .targetNeedsRelisten(let id, _):
                         outcome.error = FirestoreError(code: .internal, message: "target \(id) needs a re-listen")
                         return outcome
                     case .orderingMismatch(let id, let reason):

@@ -116,7 +116,10 @@ import Testing
         _ = try aggregator.apply(Self.point(10))
         #expect(
             try aggregator.apply(.filter(ListenExistenceFilter(targetID: 1, count: 1))) == [
-                .targetNeedsRelisten(targetID: 1)
+                .targetNeedsRelisten(
+                    targetID: 1,
+                    reason: "target 1: the server's existence filter counts 1, the client's view holds 3; listening to "
+                        + "it again from scratch")
             ])
         // Listened to again as target 2: the published view is kept, the resume token is not; the new target's
         // documents are diffed against it.

@@ -58,6 +58,6 @@ import Testing
         }
         #expect(list == ["c"])
         #expect(try await query.getDocuments().documents.map(\.documentID) == ["c"])
-        #expect(events.all.withLock { $0.contains(.recovered) })
+        #expect(events.all.withLock { $0.contains { if case .listenRecovered = $0 { true } else { false } } })
     }
 }

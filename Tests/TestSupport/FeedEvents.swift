@@ -22,7 +22,7 @@ package final class FeedEvents: Sendable {
         all.withLock { events in
             events.compactMap { event in
                 switch event {
-                case .pollFailed(let error, _), .listenFailed(let error, _): return "\(error)"
+                case .pollFailed(let error, _), .listenFailed(let error, _, _): return "\(error)"
                 default: return nil
                 }
             }

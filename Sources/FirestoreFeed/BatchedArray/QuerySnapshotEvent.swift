@@ -25,11 +25,11 @@ extension QuerySnapshotEvent {
         let queue = HandOffQueue<QuerySnapshotEvent>()
         let snapshots = feed { event in
             switch event {
-            case .pollFailed(let error, _), .listenFailed(let error, _):
+            case .pollFailed(let error, _), .listenFailed(let error, _, _):
                 queue.post(.failure(error), replacing: \.isFailure)
-            case .recovered: queue.post(.recovered, replacing: \.isRecovered)
+            case .recovered, .listenRecovered: queue.post(.recovered, replacing: \.isRecovered)
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint:
+                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset:
                 break
             }
         }

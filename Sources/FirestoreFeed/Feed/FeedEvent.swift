@@ -4,13 +4,25 @@ import FirestoreREST
 public enum FeedEvent: Sendable, Hashable {
     /// A poll failed with a transient error; the last snapshot stays and the next poll comes after `retryIn`.
     case pollFailed(FirestoreError, retryIn: Duration)
-    /// A poll succeeded after failures; the error is cleared.
+    /// A poll succeeded after failures; the error is cleared. (A Listen stream's recovery is ``listenRecovered(staleSince:)``.)
     case recovered
     /// Keys mode was refused by the server; the feed now polls whole documents. `reason` is the server's error.
     case fellBackToFullDocuments(reason: String)
-    /// The Listen stream dropped (or could not be opened) with a transient error; the last snapshot stays, and the
-    /// stream is reopened after `retryIn`, resuming every target from its last snapshot.
-    case listenFailed(FirestoreError, retryIn: Duration)
+    /// The Listen stream ended (the server ended the call, refused it, reset it, the connection closed or stopped
+    /// answering) with a transient error; the last snapshot stays, and the stream is reopened after `retryIn` (the
+    /// delay actually waited, jitter included), resuming every target from its last snapshot. The feed has been
+    /// stale since `staleSince` (wall-clock time of the first failure since its last consistent snapshot).
+    case listenFailed(FirestoreError, retryIn: Duration, staleSince: Timestamp)
+    /// The reopened Listen stream reached a consistent snapshot point: the feed is current again, after being stale
+    /// since `staleSince`.
+    case listenRecovered(staleSince: Timestamp)
+    /// A quiet Listen stream was probed and answered after `answeredIn`; the probe costs `billedReads`
+    /// (``BilledReads/listenProbe``). A probe that is not answered ends the stream as dead (`listenFailed`).
+    case listenProbed(answeredIn: Duration, billedReads: Int)
+    /// A Listen target was listened to again from scratch: its view disagreed with the server's count (an existence
+    /// filter), or it buffered more changes than the policy allows without a snapshot. The last snapshot stays; the
+    /// next one lists what differs from it. `reason` says which.
+    case listenTargetReset(reason: String)
     /// The Listen stream cannot be used with this client or server (a transport that is not `CurlTransport`, a
     /// server or proxy that does not speak gRPC over HTTP/2); the feed polls in keys mode instead. `reason` says
     /// why.

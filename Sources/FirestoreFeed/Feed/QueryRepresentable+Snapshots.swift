@@ -135,10 +135,10 @@ public final class ListenerRegistration: Sendable {
     func note(_ event: FeedEvent) {
         error.withLock { error in
             switch event {
-            case .pollFailed(let failure, _), .listenFailed(let failure, _): error = failure
-            case .recovered: error = nil
+            case .pollFailed(let failure, _), .listenFailed(let failure, _, _): error = failure
+            case .recovered, .listenRecovered: error = nil
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint:
+                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset:
                 break
             }
         }

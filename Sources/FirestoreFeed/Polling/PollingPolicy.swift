@@ -51,15 +51,33 @@ public struct PollingPolicy: Sendable, Hashable {
     public var errorBackoff: ErrorBackoff
     /// Relative random spread of every delay, 0 ... 0.5 (0.1 = ±10 %).
     public var jitter: Double
+    /// The Listen stream's liveness bound: the longest a dead stream (a stalled proxy, a NAT that dropped the
+    /// connection, a server that stopped sending) goes unnoticed, at least 3 s. Default 60 s. A stream quiet for two
+    /// thirds of it is probed (at most one billed read, ``BilledReads/listenProbe``); one that still receives nothing
+    /// a quarter of it later is ended and reopened on a new connection, resuming every target. Production Firestore
+    /// sends a message about every 30 s on an idle stream, so a live production stream is not probed at the default.
+    public var listenLivenessTimeout: Duration
+    /// How many document changes one Listen target may buffer between consistent snapshot points before it is
+    /// listened to again from scratch (`FeedEvent.listenTargetReset(reason:)`), so that a server that never completes
+    /// a snapshot cannot grow memory without bound. Default 1,000,000 (at least 1).
+    public var listenMaxPendingDocuments: Int
+    /// How long a Listen feed that fell back to polling polls before it tries the Listen stream again. Default 5
+    /// minutes (at least 1 s).
+    public var listenRetryAfterFallback: Duration
 
     public init(
         interval: Duration = .seconds(1), idleBackoff: IdleBackoff? = nil,
-        errorBackoff: ErrorBackoff = ErrorBackoff(), jitter: Double = 0.1
+        errorBackoff: ErrorBackoff = ErrorBackoff(), jitter: Double = 0.1,
+        listenLivenessTimeout: Duration = .seconds(60), listenMaxPendingDocuments: Int = 1_000_000,
+        listenRetryAfterFallback: Duration = .seconds(300)
     ) {
         self.interval = max(interval, .milliseconds(10))
         self.idleBackoff = idleBackoff
         self.errorBackoff = errorBackoff
         self.jitter = min(max(jitter, 0), 0.5)
+        self.listenLivenessTimeout = max(listenLivenessTimeout, .seconds(3))
+        self.listenMaxPendingDocuments = max(1, listenMaxPendingDocuments)
+        self.listenRetryAfterFallback = max(listenRetryAfterFallback, .seconds(1))
     }
 
     /// The delay after a successful poll that followed `unchangedPolls` unchanged polls in a row (0 after a

@@ -26,14 +26,39 @@ package struct WatchChangeAggregator: Sendable {
     package private(set) var targets: [Int32: WatchTargetState] = [:]
     /// Targets the client removed: messages for them are ignored until the server's `REMOVE` arrives.
     private var removed: Set<Int32> = []
+    /// Targets that are not the client's views (liveness probes, ``ignoreTarget(_:)``): messages naming them are
+    /// accepted and otherwise ignored.
+    private var ignored: Set<Int32> = []
+    /// How many changes one target may buffer between snapshot points (distinct documents) before it is listened to
+    /// again from scratch: a server that sends documents without ever reaching a snapshot point cannot grow the
+    /// client's memory without limit. Default 1,000,000 (a 1,000,000-document first snapshot still fits).
+    package var maxPendingDocuments = 1_000_000
+    /// How many consistent snapshot points of the whole stream passed: a `NO_CHANGE` with a read time and no target
+    /// IDs while every target was current (the stream's state is then fresh).
+    package private(set) var consistentPoints = 0
 
     /// An aggregator with no target.
     package init() {}
 
+    /// Accepts messages naming target `id` without tracking it (a liveness probe the stream added).
+    package mutating func ignoreTarget(_ id: Int32) {
+        ignored.insert(id)
+    }
+
+    /// Stops accepting messages for the ignored target `id`.
+    package mutating func forgetIgnoredTarget(_ id: Int32) {
+        ignored.remove(id)
+    }
+
     /// Starts tracking target `id` (the client sends `add_target` with it).
-    package mutating func addTarget(_ id: Int32, ordering: DocumentOrdering, limit: WatchTargetState.Limit? = nil) {
+    /// - Parameter scope: the documents the target may hold, or `nil` for any (``ListenScope``).
+    package mutating func addTarget(
+        _ id: Int32, ordering: DocumentOrdering, limit: WatchTargetState.Limit? = nil, scope: ListenScope? = nil
+    ) {
         removed.remove(id)
-        targets[id] = WatchTargetState(ordering: ordering, limit: limit)
+        var target = WatchTargetState(ordering: ordering, limit: limit)
+        target.scope = scope
+        targets[id] = target
     }
 
     /// Stops tracking target `id` (the client sends `remove_target` with it).
@@ -44,10 +69,11 @@ package struct WatchChangeAggregator: Sendable {
     /// Starts tracking target `id` again from `view`, the state of a target suspended before (its published list
     /// and resume token; the client sends `add_target` with that token): as after a dropped stream, nothing
     /// buffered is kept and the target is current only when the server says so again.
-    package mutating func restoreTarget(_ id: Int32, from view: WatchTargetState) {
+    package mutating func restoreTarget(_ id: Int32, from view: WatchTargetState, scope: ListenScope? = nil) {
         removed.remove(id)
         var view = view
         view.streamDropped()
+        if let scope { view.scope = scope }
         targets[id] = view
     }
 
@@ -66,6 +92,7 @@ package struct WatchChangeAggregator: Sendable {
     package mutating func streamDropped() {
         for id in targets.keys { targets[id]?.streamDropped() }
         removed = []
+        ignored = []
     }
 
     /// Applies one response.
@@ -82,13 +109,22 @@ package struct WatchChangeAggregator: Sendable {
             return try apply(change)
         case .documentChange(let change):
             let name = ByteExactName(name: change.document.name)
+            var events: [WatchEvent] = []
             for id in change.targetIDs where targets[id] != nil {
+                if let scope = targets[id]?.scope, !scope.contains(change.document.name) {
+                    throw FirestoreError(
+                        code: .internal,
+                        message: "Listen: the server sent document \(change.document.name) for target \(id), which "
+                            + "is outside its query (\(scope)): a protocol error, not data")
+                }
                 targets[id]?.pending[name] = .some(change.document)
+                if let overflow = overflow(id) { events.append(overflow) }
             }
             for id in change.removedTargetIDs where targets[id] != nil {
                 targets[id]?.pending[name] = .some(nil)
+                if let overflow = overflow(id) { events.append(overflow) }
             }
-            return []
+            return events
         case .documentDelete(let delete):
             remove(delete.documentName, from: delete.removedTargetIDs)
             return []
@@ -100,6 +136,17 @@ package struct WatchChangeAggregator: Sendable {
         case .unrecognized:
             return []
         }
+    }
+
+    /// The re-listen of target `id` when it buffers more than ``maxPendingDocuments`` changes: it is reset (as for
+    /// an existence filter it fails) and must be listened to again from scratch.
+    private mutating func overflow(_ id: Int32) -> WatchEvent? {
+        guard let count = targets[id]?.pending.count, count > maxPendingDocuments else { return nil }
+        targets[id]?.reset()
+        return .targetNeedsRelisten(
+            targetID: id,
+            reason: "target \(id) buffered \(count) document changes without a consistent snapshot point (more than "
+                + "the limit of \(maxPendingDocuments)); listening to it again from scratch")
     }
 
     private mutating func remove(_ documentName: String, from ids: [Int32]) {
@@ -125,7 +172,7 @@ package struct WatchChangeAggregator: Sendable {
             guard change.targetIDs.isEmpty, let readTime = change.readTime else { return [] }
             return snapshotPoint(readTime: readTime)
         case .add:
-            for id in change.targetIDs where targets[id] == nil && !removed.contains(id) {
+            for id in change.targetIDs where targets[id] == nil && !removed.contains(id) && !ignored.contains(id) {
                 throw FirestoreError(
                     code: .internal, message: "Listen: the server added target \(id), which the client never asked for")
             }
@@ -153,6 +200,7 @@ package struct WatchChangeAggregator: Sendable {
             var events: [WatchEvent] = []
             for id in affected(change.targetIDs) {
                 if removed.remove(id) != nil { continue }  // the acknowledgement of the client's own removal
+                if ignored.contains(id) { continue }
                 guard targets.removeValue(forKey: id) != nil else { continue }
                 let error =
                     change.cause?.error
@@ -178,8 +226,12 @@ package struct WatchChangeAggregator: Sendable {
                 let (documents, changes, mismatch) = targets[id]?.applyPending(readTime: readTime)
             else { continue }
             if let mismatch { events.append(.orderingMismatch(targetID: id, reason: mismatch)) }
-            events.append(.snapshot(targetID: id, documents: documents, changes: changes, readTime: readTime))
+            // The target's read time, which never goes backwards (``WatchTargetState/applyPending(readTime:)``).
+            events.append(
+                .snapshot(
+                    targetID: id, documents: documents, changes: changes, readTime: targets[id]?.readTime ?? readTime))
         }
+        if targets.values.allSatisfy(\.isCurrent) { consistentPoints += 1 }
         return events
     }
 
@@ -200,6 +252,11 @@ package struct WatchChangeAggregator: Sendable {
         }
         state.reset()
         targets[id] = state
-        return [.targetNeedsRelisten(targetID: id)]
+        return [
+            .targetNeedsRelisten(
+                targetID: id,
+                reason: "target \(id): the server's existence filter counts \(expected), the client's view holds "
+                    + "\(state.documents.count); listening to it again from scratch")
+        ]
     }
 }

@@ -8,10 +8,11 @@ package enum WatchEvent: Sendable, Equatable {
     /// The server removed the target (`TargetChange` `REMOVE` that the client did not ask for): its listeners end
     /// with `error`.
     case targetFailed(targetID: Int32, error: FirestoreError)
-    /// An existence filter disagreed with the target's view and the bloom filter could not settle it: the
-    /// client must listen to the target again from scratch (no resume token), under a new target ID
-    /// (``WatchChangeAggregator/moveTarget(from:to:)``).
-    case targetNeedsRelisten(targetID: Int32)
+    /// An existence filter disagreed with the target's view and the bloom filter could not settle it, or the
+    /// target buffered more documents than ``WatchChangeAggregator/maxPendingDocuments`` without a snapshot point:
+    /// the client must listen to the target again from scratch (no resume token), under a new target ID
+    /// (``WatchChangeAggregator/moveTarget(from:to:)``). `reason` says which.
+    case targetNeedsRelisten(targetID: Int32, reason: String)
     /// The changes of the target's next snapshot did not rebuild its list and were computed from the list's own
     /// order instead (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``); its listeners hear
     /// `FeedEvent.orderingMismatch(reason:)`. Comes just before that `.snapshot`.

@@ -19,6 +19,9 @@ package struct WatchTargetState: Sendable {
     package let ordering: DocumentOrdering
     /// The limit applied to the published list, or `nil`.
     package let limit: Limit?
+    /// Which document names may belong to the target (its query's parent and collection), or `nil` for any: a
+    /// document outside it is a protocol error (``WatchChangeAggregator``).
+    package var scope: ListenScope?
     /// Whether the server marked the target `CURRENT` (its view reflects every change before it was added) and no
     /// `RESET` followed.
     package var isCurrent = false
@@ -108,7 +111,9 @@ package struct WatchTargetState: Sendable {
     )? {
         if let pendingResumeToken { resumeToken = pendingResumeToken }
         pendingResumeToken = nil
-        if let readTime { self.readTime = readTime }
+        // Never backwards: a snapshot point read before the last one (the emulator sends such stale read times after
+        // a resume) keeps the later time, so a target's snapshots are in read-time order.
+        if let readTime { self.readTime = max(self.readTime ?? readTime, readTime) }
         if pending.isEmpty && hasPublished { return nil }
         for (name, change) in pending {
             let old = documents[name]

@@ -127,6 +127,11 @@ enum WatchCommand {
                 }
                 Console.error("poll \(number): \(statistics)")
             }
+            if verbose, case .listenProbed(let answeredIn, let billedReads) = event {
+                Console.error(
+                    "note: the Listen stream was quiet; a liveness probe was answered in \(Console.milliseconds(answeredIn)) ms "
+                        + "(\(billedReads) billed read\(billedReads == 1 ? "" : "s"))")
+            }
             if case .resumedFromCheckpoint = event { resumed.withLock { $0 = true } }
             Console.report(event)
         }

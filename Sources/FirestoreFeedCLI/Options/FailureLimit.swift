@@ -3,8 +3,9 @@ import FirestoreREST
 import Synchronization
 
 /// `watch --max-failures N`: give up after N consecutive failed polls (or failed Listen streams) instead of
-/// retrying with back-off forever. A ``FeedEvent/recovered`` starts the count again; without the option the
-/// watch never gives up.
+/// retrying with back-off forever. A ``FeedEvent/recovered`` or ``FeedEvent/listenRecovered(staleSince:)`` (a
+/// reopened stream that reached a consistent snapshot) starts the count again; without the option the watch never
+/// gives up.
 package struct FailureLimit: Sendable {
     static let option = OptionSpec.value(
         "--max-failures", "N",
@@ -52,8 +53,8 @@ package struct FailureLimit: Sendable {
         let onEvent: @Sendable (FeedEvent) -> Void = { event in
             let failure: FirestoreError
             switch event {
-            case .pollFailed(let error, _), .listenFailed(let error, _): failure = error
-            case .recovered:
+            case .pollFailed(let error, _), .listenFailed(let error, _, _): failure = error
+            case .recovered, .listenRecovered:
                 state.withLock { $0.consecutive = 0 }
                 report(event)
                 return

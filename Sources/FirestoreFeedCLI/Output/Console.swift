@@ -1,4 +1,5 @@
 import FirestoreFeed
+import FirestoreREST
 
 /// Line output to stdout and stderr, written at once (never buffered) so pipes see each line as it is printed.
 ///
@@ -32,13 +33,20 @@ package enum Console {
                     + "\((seconds * 100).rounded() / 100) s: \(failure)")
         case .recovered:
             error("note: polling recovered")
+        case .listenRecovered(let staleSince):
+            error(
+                "note: the Listen stream recovered; the feed is current again (it was stale since \(staleSince.rfc3339), "
+                    + "\(seconds(since: staleSince)) s)")
+        case .listenProbed:
+            break
+        case .listenTargetReset(let reason):
+            error("note: \(reason)")
         case .fellBackToFullDocuments(let reason):
             error("note: keys mode refused, polling whole documents (\(reason))")
-        case .listenFailed(let failure, let retryIn):
-            let seconds = Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18
+        case .listenFailed(let failure, let retryIn, let staleSince):
             error(
-                "warning: the Listen stream failed (the feed keeps its last good state), reconnecting in "
-                    + "\((seconds * 100).rounded() / 100) s: \(failure)")
+                "warning: the Listen stream failed (the feed keeps its last good state, stale since "
+                    + "\(staleSince.rfc3339)), reconnecting in \(seconds(retryIn)) s: \(failure)")
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
         case .snapshotsCoalesced(let count):
@@ -56,6 +64,18 @@ package enum Console {
                 "note: resumed from the checkpoint of key \"\(key)\" at \(readTime?.rfc3339 ?? "no read time"): "
                     + "the first snapshot lists only what changed since")
         }
+    }
+
+    /// `duration` in whole milliseconds.
+    package static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The seconds from `instant` to now, to two decimals (0 when `instant` is in the future).
+    private static func seconds(since instant: Timestamp) -> Double {
+        let now = Timestamp.now()
+        let elapsed = Double(now.seconds - instant.seconds) + Double(now.nanos - instant.nanos) / 1e9
+        return max(0, (elapsed * 100).rounded() / 100)
     }
 
     /// `duration` in seconds, to two decimals.

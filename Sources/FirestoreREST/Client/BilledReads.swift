@@ -30,4 +30,11 @@ public enum BilledReads {
     public static func listenResumed(documentsDelivered: Int, resultSize: Int, sentResumeToken: Bool) -> Int {
         sentResumeToken ? max(0, documentsDelivered) : max(1, resultSize)
     }
+
+    /// A liveness probe of a quiet Listen stream: a documents target for one document that never exists, added and
+    /// removed once it is current. Counted as one read, the most a one-document listen can be billed ("Listening to
+    /// query results": one read per document in the result, and a query that matches nothing is billed one read,
+    /// https://firebase.google.com/docs/firestore/pricing). Production Firestore sends a `NO_CHANGE` about every 30
+    /// seconds on an idle stream, so a live production stream is never probed.
+    public static let listenProbe = 1
 }

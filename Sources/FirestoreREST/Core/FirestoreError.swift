@@ -108,6 +108,16 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// server's answer, or a failure a recording does not replay.
     package var transportFailure: TransportFailure?
 
+    /// Whether the failure shows that the server, or a proxy in the way, cannot carry gRPC over HTTP/2: TLS agreed
+    /// on another protocol (ALPN), the answer was HTTP/1.x, a 426 or 505 status, `HTTP_1_1_REQUIRED`, or no HTTP/2
+    /// settings ever came. A Listen feed falls back to polling on such an error.
+    package var lacksHTTP2: Bool = false
+
+    /// Whether the failure may mean that HTTP/2 cannot work, without proving it: the connection closed before the
+    /// server's HTTP/2 settings came (an HTTP/1.1 server does that, and so does one that restarts). A Listen feed falls
+    /// back to polling when it sees this twice in a row before any answer.
+    package var mayLackHTTP2: Bool = false
+
     /// Whether sending the request again cannot help whatever the code says: a response larger than the
     /// transport's size cap (`.resourceExhausted`) would only be downloaded and refused again.
     var isNeverRetried: Bool = false

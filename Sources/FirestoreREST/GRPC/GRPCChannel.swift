@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A gRPC-over-HTTP/2 client for one server (`http://host:port` for the emulator, `https://host` for
-/// production): calls made on it run on one libcurl multi handle driven by a thread of its own
-/// (``CurlMultiLoop``), and concurrent calls share one HTTP/2 connection as separate streams.
+/// production): calls made on it run on a thread of its own (``HTTP2Loop``) that speaks HTTP/2 with nghttp2 over a
+/// connection libcurl sets up (``HTTP2Socket``), and concurrent calls share one HTTP/2 connection as separate
+/// streams.
 ///
 /// ```swift
 /// let channel = try GRPCChannel(baseURL: "http://127.0.0.1:8080")
@@ -14,8 +15,8 @@ import Synchronization
 /// Wire rules from gRPC's `PROTOCOL-HTTP2.md` (grpc/grpc): `POST {base}{method}`, `content-type:
 /// application/grpc`, `te: trailers`, length-prefixed messages (``GRPCFrame``), status in `grpc-status` /
 /// `grpc-message` trailers. Cleartext uses HTTP/2 with prior knowledge (no upgrade), `https` negotiates h2
-/// through ALPN. With libcurl before 8.0.0 (curl/curl#10634) a cleartext call started while no other call
-/// runs opens a new connection; calls that overlap share it (``GRPCTransfer/chooseCleartextVersion(otherCleartextCallRunning:)``).
+/// through ALPN. A call ends as soon as the server ends its half of the stream, whether or not the client is still
+/// sending (``HTTP2Connection``).
 ///
 /// Lifetime: each call keeps its channel alive; when the channel and all its calls are gone, the thread ends
 /// and the connection closes. ``shutDown()`` ends every call at once. Safe to share between tasks and threads.
@@ -24,7 +25,11 @@ package final class GRPCChannel: Sendable {
     package let baseURL: String
     /// The settings every call uses.
     package let configuration: Configuration
-    let loop: CurlMultiLoop
+    let loop: HTTP2Loop
+    /// `host[:port]` of ``baseURL``: the calls' `:authority`.
+    let authority: String
+    /// Whether ``baseURL`` is `https`.
+    let isTLS: Bool
     private let nextCallID = Atomic<Int>(0)
 
     /// Creates a channel and starts its thread; no connection is opened before the first call.
@@ -45,7 +50,10 @@ package final class GRPCChannel: Sendable {
         }
         self.baseURL = root
         self.configuration = configuration
-        loop = try CurlMultiLoop(name: "GRPCChannel " + CurlErrorMapping.redacted(root))
+        authority = String(root[separator.upperBound...])
+        isTLS = lowered.hasPrefix("https")
+        loop = try HTTP2Loop(
+            baseURL: root, configuration: configuration, name: "GRPCChannel " + CurlErrorMapping.redacted(root))
     }
 
     deinit {
@@ -80,5 +88,5 @@ package final class GRPCChannel: Sendable {
     package var openedConnectionCount: Int { loop.openedConnectionCount }
 
     /// How many calls are running on the channel's thread right now.
-    package var activeCallCount: Int { loop.transferCount }
+    package var activeCallCount: Int { loop.callCount }
 }

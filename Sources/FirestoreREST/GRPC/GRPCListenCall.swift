@@ -27,6 +27,13 @@ package final class GRPCListenCall: ListenCall {
         call.cancel()
     }
 
+    /// Ends the call and retires its HTTP/2 connection (``GRPCStreamingCall/retireConnection()``), so the next call
+    /// opens a new one.
+    package func abandon() {
+        call.retireConnection()
+        call.cancel()
+    }
+
     /// The call's messages decoded as ``ListenResponse``s.
     package struct Responses: AsyncSequence, Sendable {
         let base: GRPCResponseStream

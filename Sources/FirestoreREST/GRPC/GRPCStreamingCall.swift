@@ -37,9 +37,10 @@ package final class GRPCStreamingCall: Sendable {
                 loop.cancel(id, error: error)
             }
         }
-        let transfer = try GRPCTransfer(
-            url: url, metadata: metadata, configuration: channel.configuration, state: state)
-        loop.add(transfer)
+        let callStream = try GRPCStream(
+            url: url, method: method, authority: channel.authority, isTLS: channel.isTLS, metadata: metadata,
+            configuration: channel.configuration, state: state)
+        loop.add(callStream)
     }
 
     deinit {
@@ -145,8 +146,15 @@ package final class GRPCStreamingCall: Sendable {
             return true
         }
         if wake {
-            channel.loop.resume(state.id)
+            channel.loop.consumed(state.id)
         }
+    }
+
+    /// Makes the call's HTTP/2 connection take no new calls, so that the next call opens a new connection; the
+    /// calls on it go on. For a caller that found the path dead (a stream that stopped answering): its next call
+    /// must not join the same connection. Does nothing once the call has ended.
+    package func retireConnection() {
+        channel.loop.retire(state.id)
     }
 
     /// Whether the call ended with `grpc-status` 0.

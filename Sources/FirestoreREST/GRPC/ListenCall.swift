@@ -22,4 +22,15 @@ package protocol ListenCall: AnyObject, Sendable {
     /// Ends the call now; ``responses`` then throws `.cancelled` after what was already received. Does nothing
     /// once the call has ended.
     func cancel()
+
+    /// Ends the call as ``cancel()`` does, and makes sure the next call does not run on the same connection: the
+    /// caller found the call dead (it stopped answering), so its connection is suspect. Default: ``cancel()``.
+    func abandon()
+}
+
+extension ListenCall {
+    /// ``cancel()``: a call without a connection of its own has nothing else to leave.
+    package func abandon() {
+        cancel()
+    }
 }
