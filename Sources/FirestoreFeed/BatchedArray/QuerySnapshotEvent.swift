@@ -29,7 +29,7 @@ extension QuerySnapshotEvent {
                 queue.post(.failure(error), replacing: \.isFailure)
             case .recovered, .listenRecovered: queue.post(.recovered, replacing: \.isRecovered)
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset:
+                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset, .listenRestored:
                 break
             }
         }

@@ -24,9 +24,14 @@ public enum FeedEvent: Sendable, Hashable {
     /// next one lists what differs from it. `reason` says which.
     case listenTargetReset(reason: String)
     /// The Listen stream cannot be used with this client or server (a transport that is not `CurlTransport`, a
-    /// server or proxy that does not speak gRPC over HTTP/2); the feed polls in keys mode instead. `reason` says
-    /// why.
+    /// server or proxy that does not speak gRPC over HTTP/2, a database with realtime updates switched off); the feed
+    /// polls in keys mode instead. `reason` says why. Unless the transport itself cannot carry a stream, the feed
+    /// tries Listen again after ``PollingPolicy/listenRetryAfterFallback`` (``listenRestored`` when it works).
     case fellBackToPolling(reason: String)
+    /// A feed that fell back to polling tried the Listen stream again (``PollingPolicy/listenRetryAfterFallback``
+    /// after the fallback) and listens from now on; the snapshot that follows lists what changed since the last one it
+    /// received while polling.
+    case listenRestored
     /// This listener fell behind: `count` snapshots (at least 2) were published while it was still busy with an
     /// earlier one, and it receives them as one: the newest snapshot, with the changes from the last snapshot it
     /// received to the newest (computed with the same `DocumentChange` rules, so none is lost and none is

@@ -138,7 +138,7 @@ public final class ListenerRegistration: Sendable {
             case .pollFailed(let failure, _), .listenFailed(let failure, _, _): error = failure
             case .recovered, .listenRecovered: error = nil
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset:
+                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset, .listenRestored:
                 break
             }
         }

@@ -28,11 +28,14 @@ import Synchronization
 /// Locks guard state only: requests are sent from an outbox in order after the state lock is released, and
 /// snapshots are handed to listeners under ``delivery`` only.
 package final class WatchStream: Sendable {
-    struct Listener {
+    struct Listener: Sendable {
         let buffer: CoalescingBuffer<QuerySnapshot>
         let onEvent: (@Sendable (FeedEvent) -> Void)?
         /// How this listener polls if the stream falls back to polling.
         let fallbackPolicy: PollingPolicy
+        /// A listener back from polling (``WatchFallback``): its first Listen snapshot is expressed relative to the
+        /// last one it received, and it hears `FeedEvent.listenRestored` with it.
+        var returnsFromPolling = false
     }
 
     struct Target {
@@ -95,6 +98,9 @@ package final class WatchStream: Sendable {
     /// Called once when the stream ends (last listener gone, permanent error or fallback); `reason` is the
     /// fallback reason, if any.
     let onEnd: @Sendable (WatchStream, _ fallbackReason: String?) -> Void
+    /// Moves a listener of a query (and its target's key) to polling, saying why (``WatchStreamPool``: it polls
+    /// until the policy's ``PollingPolicy/listenRetryAfterFallback``, then tries Listen again).
+    let fallBackTo: @Sendable (Query, WatchTargetKey, Listener, _ reason: String) -> Void
     private let state: Mutex<State>
     /// Held while snapshots are handed to listeners, outside ``state``'s lock: yielding resumes a consumer task
     /// under that task's own lock, and a consumer being cancelled holds its lock while its termination handler
@@ -107,6 +113,7 @@ package final class WatchStream: Sendable {
     init(
         firestore: Firestore, channel: any ListenChannel, policy: PollingPolicy, clock: any Clock<Duration>,
         idleTimeout: Duration, resume: @escaping @Sendable (Suspended, Listener) -> Void,
+        fallBackTo: @escaping @Sendable (Query, WatchTargetKey, Listener, String) -> Void,
         onEnd: @escaping @Sendable (WatchStream, String?) -> Void
     ) {
         self.firestore = firestore
@@ -115,6 +122,7 @@ package final class WatchStream: Sendable {
         self.clock = clock
         self.idleTimeout = idleTimeout
         self.resume = resume
+        self.fallBackTo = fallBackTo
         self.onEnd = onEnd
         var initial = State(machine: ListenConnectionMachine(liveness: .init(timeout: policy.listenLivenessTimeout)))
         initial.aggregator.maxPendingDocuments = policy.listenMaxPendingDocuments
@@ -171,6 +179,9 @@ package final class WatchStream: Sendable {
                     }
                     if state.call != nil { Self.queueAdd(targetID, query: query, in: &state, firestore) }
                 }
+                var listener = listener
+                // A target with a snapshot gives it at once: the return from polling is complete.
+                if state.targets[targetID]?.lastSnapshot != nil { listener.returnsFromPolling = false }
                 state.targets[targetID]?.listeners[listenerID] = listener
                 if state.task == nil {
                     state.task = Task { [self] in await run() }
@@ -179,7 +190,10 @@ package final class WatchStream: Sendable {
                 }
                 return (listenerID, initial)
             }
-            if let initial = joined?.initial { listener.buffer.yield(initial, rebased: resuming != nil) }
+            if let initial = joined?.initial {
+                if listener.returnsFromPolling { listener.onEvent?(.listenRestored) }
+                listener.buffer.yield(initial, rebased: resuming != nil || listener.returnsFromPolling)
+            }
             return joined
         }
         flushOutbox()
@@ -494,8 +508,12 @@ package final class WatchStream: Sendable {
                             isFirst: target.lastSnapshot == nil)
                         snapshot.resumePoint = FeedResumePoint(resumeToken: state.aggregator.targets[id]?.resumeToken)
                         target.lastSnapshot = snapshot
+                        let listeners = Array(target.listeners.values)
+                        for (listenerID, listener) in target.listeners where listener.returnsFromPolling {
+                            target.listeners[listenerID]?.returnsFromPolling = false
+                        }
                         state.targets[id] = target
-                        published.append((snapshot, Array(target.listeners.values)))
+                        published.append((snapshot, listeners))
                     case .targetFailed(let id, let error):
                         guard let target = state.targets.removeValue(forKey: id) else { continue }
                         state.byKey[target.key] = nil
@@ -518,12 +536,16 @@ package final class WatchStream: Sendable {
                 let isPoint = state.aggregator.consistentPoints > points
                 if let recovered = state.machine.received(isSnapshotPoint: isPoint) { everyone.append(recovered) }
             }
+            // Before the snapshots: a listener that takes the snapshot finds the recovery already reported.
+            for event in everyone { emitToAll(event) }
             for (snapshot, listeners) in published {
-                for listener in listeners { listener.buffer.yield(snapshot) }
+                for listener in listeners {
+                    if listener.returnsFromPolling { listener.onEvent?(.listenRestored) }
+                    listener.buffer.yield(snapshot, rebased: listener.returnsFromPolling)
+                }
             }
         }
         flushOutbox()
-        for event in everyone { emitToAll(event) }
         for (event, listeners) in notices {
             for listener in listeners { listener.onEvent?(event) }
         }
@@ -587,16 +609,16 @@ package final class WatchStream: Sendable {
 
     /// Ends the stream and moves every listener to polling in keys mode.
     private func fallBack(reason: String) {
-        let (ending, moved) = state.withLock { state -> (Ending, [(Query, Listener)]) in
-            let moved = state.targets.values.flatMap { target in target.listeners.values.map { (target.query, $0) } }
+        let (ending, moved) = state.withLock { state -> (Ending, [(Target, Listener)]) in
+            let moved = state.targets.values.flatMap { target in target.listeners.values.map { (target, $0) } }
             state.targets = [:]
             state.byKey = [:]
             return (Self.end(&state), moved)
         }
         close(ending)
         onEnd(self, reason)
-        for (query, listener) in moved {
-            WatchFallback.poll(query, for: listener, reason: reason)
+        for (target, listener) in moved {
+            fallBackTo(target.query, target.key, listener, reason)
         }
     }
 

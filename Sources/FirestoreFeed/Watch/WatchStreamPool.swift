@@ -25,6 +25,9 @@ package final class WatchStreamPool: Sendable {
     struct Fallback {
         weak var client: Firestore?
         let reason: String
+        /// Until when new listeners of the client poll without trying Listen (``PollingPolicy/listenRetryAfterFallback``
+        /// after the fallback).
+        let until: ContinuousClock.Instant
     }
 
     struct State {
@@ -105,7 +108,9 @@ package final class WatchStreamPool: Sendable {
         while true {
             let found = state.withLock { state -> Result<WatchStream, FallbackReason> in
                 if let fallback = state.fallbacks[id] {
-                    if fallback.client === client { return .failure(FallbackReason(text: fallback.reason)) }
+                    if fallback.client === client, !listener.returnsFromPolling, ContinuousClock.now < fallback.until {
+                        return .failure(FallbackReason(text: fallback.reason, retryable: true))
+                    }
                     state.fallbacks[id] = nil
                 }
                 if let existing = state.streams[id] { return .success(existing) }
@@ -114,26 +119,34 @@ package final class WatchStreamPool: Sendable {
                         FallbackReason(
                             text: "the client's transport (\(type(of: client.transport))) cannot open a Listen "
                                 + "stream: it needs CurlTransport (gRPC over HTTP/2), or FirestoreTesting's RecordingTransport or "
-                                + "ReplayTransport"))
+                                + "ReplayTransport", retryable: false))
                 }
                 let channel: any ListenChannel
                 do {
                     channel = try transport.makeListenChannel(for: client)
                 } catch {
-                    return .failure(FallbackReason(text: "\(error)"))
+                    return .failure(FallbackReason(text: "\(error)", retryable: false))
                 }
+                let clock = clock
                 let stream = WatchStream(
                     firestore: client, channel: channel, policy: policy, clock: clock, idleTimeout: idleTimeout,
-                    resume: { [weak self] suspended, listener in self?.resume(suspended, for: listener) }
+                    resume: { [weak self] suspended, listener in self?.resume(suspended, for: listener) },
+                    fallBackTo: { [weak self] query, key, listener, reason in
+                        guard let self else {
+                            WatchFallback.poll(query, for: listener, reason: reason, clock: clock, retry: nil)
+                            return
+                        }
+                        fallBack(query, key: key, listener, reason: reason, retryable: true)
+                    }
                 ) { [weak self] stream, reason in
-                    self?.forget(stream, client: id, fallbackReason: reason)
+                    self?.forget(stream, client: id, fallbackReason: reason, policy: policy)
                 }
                 state.streams[id] = stream
                 return .success(stream)
             }
             switch found {
             case .failure(let reason):
-                WatchFallback.poll(query, for: listener, reason: reason.text)
+                fallBack(query, key: key, listener, reason: reason.text, retryable: reason.retryable)
                 return
             case .success(let watch):
                 if let listenerID = watch.addListener(
@@ -142,20 +155,41 @@ package final class WatchStreamPool: Sendable {
                     buffer.setOnTermination { watch.removeListener(key: key, listener: listenerID) }
                     return
                 }
-                forget(watch, client: id, fallbackReason: nil)
+                forget(watch, client: id, fallbackReason: nil, policy: policy)
             }
         }
     }
 
-    struct FallbackReason: Error {
-        let text: String
+    /// Moves `listener` to polling; with `retryable`, it tries the Listen stream again after
+    /// ``PollingPolicy/listenRetryAfterFallback``.
+    private func fallBack(
+        _ query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, reason: String, retryable: Bool
+    ) {
+        var retry: (@Sendable (WatchStream.Listener) -> Void)?
+        if retryable {
+            retry = { [weak self] returning in
+                self?.attach(query: query, key: key, returning, resuming: nil, seed: nil)
+            }
+        }
+        WatchFallback.poll(query, for: listener, reason: reason, clock: clock, retry: retry)
     }
 
-    private func forget(_ stream: WatchStream, client: ObjectIdentifier, fallbackReason: String?) {
+    struct FallbackReason: Error {
+        let text: String
+        /// Whether Listen may work later (a server or proxy that refused HTTP/2), as opposed to a transport that can
+        /// never carry it.
+        let retryable: Bool
+    }
+
+    private func forget(
+        _ stream: WatchStream, client: ObjectIdentifier, fallbackReason: String?, policy: PollingPolicy
+    ) {
         state.withLock { state in
             if state.streams[client] === stream { state.streams[client] = nil }
             if let fallbackReason {
-                state.fallbacks[client] = Fallback(client: stream.firestore, reason: fallbackReason)
+                state.fallbacks[client] = Fallback(
+                    client: stream.firestore, reason: fallbackReason,
+                    until: .now + policy.listenRetryAfterFallback)
             }
         }
     }

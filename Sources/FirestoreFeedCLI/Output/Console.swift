@@ -39,6 +39,8 @@ package enum Console {
                     + "\(seconds(since: staleSince)) s)")
         case .listenProbed:
             break
+        case .listenRestored:
+            error("note: the Listen stream works again; the feed listens instead of polling")
         case .listenTargetReset(let reason):
             error("note: \(reason)")
         case .fellBackToFullDocuments(let reason):

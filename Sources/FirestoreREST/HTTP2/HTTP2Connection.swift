@@ -195,10 +195,8 @@ final class HTTP2Connection {
                 fail(closedError())
                 return
             case .failed(let reason):
-                fail(
-                    FirestoreError(
-                        code: .unavailable,
-                        message: "the HTTP/2 connection to \(Redaction.url(baseURL)) failed: \(reason)"))
+                // After a GOAWAY, the server's reason says more than the reset that follows it.
+                fail(goAway == nil ? failedError(reason) : closedError())
                 return
             case .done(let count):
                 lastReceived = now
@@ -231,10 +229,8 @@ final class HTTP2Connection {
             case .wouldBlock: return
             case .closed: fail(closedError())
             case .failed(let reason):
-                fail(
-                    FirestoreError(
-                        code: .unavailable,
-                        message: "the HTTP/2 connection to \(Redaction.url(baseURL)) failed: \(reason)"))
+                // After a GOAWAY, the server's reason says more than the reset that follows it.
+                fail(goAway == nil ? failedError(reason) : closedError())
             }
         }
     }
@@ -309,6 +305,11 @@ final class HTTP2Connection {
                 + (settingsReceived ? "" : "; the server may not speak HTTP/2, which gRPC needs"))
         error.lacksHTTP2 = !settingsReceived
         return error
+    }
+
+    private func failedError(_ reason: String) -> FirestoreError {
+        FirestoreError(
+            code: .unavailable, message: "the HTTP/2 connection to \(Redaction.url(baseURL)) failed: \(reason)")
     }
 
     private func closedError() -> FirestoreError {
