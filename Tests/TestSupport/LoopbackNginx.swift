@@ -36,7 +36,11 @@ package struct LoopbackNginx {
 
     /// The whole configuration: every path inside `folder`, one worker, HTTP/2 over TLS on `port`, the access log
     /// in `logFormat` (nginx's `log_format` variables; `nil`: nginx's combined format), then `locations`.
-    package static func configuration(port: Int, folder: URL, logFormat: String? = nil, locations: String) -> String {
+    /// `listen` is what follows the address on nginx's `listen` line: `ssl http2` (the default), `ssl` (TLS with
+    /// HTTP/1.1 only) or `""` (cleartext HTTP/1.1 only; the server's certificate is then unused).
+    package static func configuration(
+        port: Int, folder: URL, logFormat: String? = nil, listen: String = "ssl http2", locations: String
+    ) -> String {
         let prefix = folder.path
         let log =
             logFormat.map { "log_format custom '\($0)';\n    access_log \(prefix)/access.log custom;" }
@@ -55,7 +59,7 @@ package struct LoopbackNginx {
                 scgi_temp_path \(prefix)/scgi;
                 client_max_body_size 0;
                 server {
-                    listen 127.0.0.1:\(port) ssl http2;
+                    listen 127.0.0.1:\(port) \(listen);
                     ssl_certificate \(prefix)/server.pem;
                     ssl_certificate_key \(prefix)/server-key.pem;
             \(locations)

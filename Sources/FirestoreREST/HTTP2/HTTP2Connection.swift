@@ -34,6 +34,9 @@ final class HTTP2Connection {
     private let settingsDeadline: UInt64
     private let settingsTimeout: UInt64
     private var settingsReceived = false
+    /// The server's first bytes (up to 80), until the first frame's type is known.
+    private var firstBytes: [UInt8] = []
+    private var firstFrameChecked = false
     private var goAway: (lastStreamID: Int32, code: UInt32, detail: String)?
     private var session: OpaquePointer?
     private var output: [UInt8] = []
@@ -227,12 +230,19 @@ final class HTTP2Connection {
             switch result {
             case .done(let count): outputStart += count
             case .wouldBlock: return
-            case .closed: fail(closedError())
+            case .closed: failAfterReading(closedError())
             case .failed(let reason):
                 // After a GOAWAY, the server's reason says more than the reset that follows it.
-                fail(goAway == nil ? failedError(reason) : closedError())
+                failAfterReading(goAway == nil ? failedError(reason) : closedError())
             }
         }
+    }
+
+    /// Fails the connection with `error` after reading what the server sent before it went away: an HTTP/1.x server
+    /// answers the preface and closes, so sending breaks while its answer waits unread.
+    private func failAfterReading(_ error: FirestoreError) {
+        readable(now: lastReceived)
+        fail(error)
     }
 
     /// Checks the connection's deadlines: the server's first SETTINGS, the answer to a PING.
@@ -278,23 +288,44 @@ final class HTTP2Connection {
 
     private func process(_ bytes: ArraySlice<UInt8>) {
         guard let session else { return }
-        if !settingsReceived, bytes.starts(with: "HTTP/".utf8) {
-            let line = bytes.prefix { $0 != 0x0D && $0 != 0x0A }
-            var error = FirestoreError(
-                code: .unavailable,
-                message:
-                    "the server at \(Redaction.url(baseURL)) answered with \(String(decoding: line.prefix(80), as: UTF8.self)), "
-                    + "but gRPC needs HTTP/2 (a proxy or server in the way that does not speak HTTP/2?)")
-            error.lacksHTTP2 = true
-            fail(error)
-            return
+        if !firstFrameChecked {
+            firstBytes += bytes.prefix(max(0, 80 - firstBytes.count))
+            guard firstBytes.count >= 4 else { return feed(session, bytes) }
+            firstFrameChecked = true
+            // RFC 9113 §3.4: a server's first frame is SETTINGS (type 4) on stream 0.
+            if firstBytes[3] != 0x04 {
+                fail(notHTTP2(firstBytes))
+                return
+            }
         }
+        feed(session, bytes)
+    }
+
+    private func feed(_ session: OpaquePointer, _ bytes: ArraySlice<UInt8>) {
         let result = bytes.withUnsafeBytes { raw in
             nghttp2_session_mem_recv(session, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
         }
         if result < 0 {
             fail(protocolError(Int32(result)))
         }
+    }
+
+    /// The error for a server whose first bytes are not an HTTP/2 SETTINGS frame: an HTTP/1.x answer (its status
+    /// line quoted), or anything else (its first bytes quoted, printable ASCII only).
+    private func notHTTP2(_ bytes: [UInt8]) -> FirestoreError {
+        let answer: String
+        if bytes.starts(with: "HTTP/".utf8) {
+            answer = String(decoding: bytes.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
+        } else {
+            let printable = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." }
+            answer = "bytes that are not HTTP/2 (\"\(String(printable))\")"
+        }
+        var error = FirestoreError(
+            code: .unavailable,
+            message: "the server at \(Redaction.url(baseURL)) answered with \(answer), but gRPC needs HTTP/2 (a proxy "
+                + "or server in the way that does not speak HTTP/2?)")
+        error.lacksHTTP2 = true
+        return error
     }
 
     private func protocolError(_ code: Int32) -> FirestoreError {

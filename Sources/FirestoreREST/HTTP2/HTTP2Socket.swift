@@ -103,9 +103,20 @@ final class HTTP2Socket: @unchecked Sendable {
                         FirestoreError(
                             code: .cancelled, message: "gRPC connection to \(Redaction.url(baseURL)) cancelled"))
                 }
+                let detail = easy.errorMessage
+                if code == CURLE_SSL_CONNECT_ERROR, detail.contains("no application protocol") {
+                    // RFC 7301 §3.2: the server supports none of the offered protocols, here h2.
+                    var error = FirestoreError(
+                        code: .unavailable,
+                        message:
+                            "the server at \(Redaction.url(baseURL)) refused HTTP/2 in the TLS handshake (ALPN h2: "
+                            + "\(detail)): it, or a proxy in the way, does not speak HTTP/2, which gRPC needs")
+                    error.lacksHTTP2 = true
+                    return .failure(error)
+                }
                 return .failure(
                     CurlErrorMapping.error(
-                        for: code, detail: easy.errorMessage, url: baseURL,
+                        for: code, detail: detail, url: baseURL,
                         collector: CurlResponseCollector(maxBodyBytes: .max, cancellation: CurlCancellation()),
                         configuration: CurlTransport.Configuration(
                             connectTimeout: configuration.connectTimeout, requestTimeout: 0,

@@ -1,0 +1,63 @@
+import FirestoreFeed
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+/// The emulator refuses a Listen for a project ID it does not accept (its log: `Invalid app id: dev~My_Project`) by
+/// ending the call at once with a bare `UNKNOWN`: the feed reports every refusal, naming the likely cause, and
+/// `watch --max-failures N` ends with exit 1; a refused Listen on a scripted server ends the watch the same way.
+@Suite(.timeLimit(.minutes(2))) struct ListenRefusalLiveTests {
+    static let hint =
+        "unknown: grpc-status 2 (the server gave no reason; the Firestore emulator ends a Listen call so for a project "
+        + "ID it refuses, and this one is \"My_Project\": project IDs are 6 to 30 lower-case letters, digits and "
+        + "hyphens)"
+
+    @Test func theEmulatorsRefusalIsReportedEveryTime() async throws {
+        let db = try Firestore.emulator(host: try EmulatorEnvironment.requireHost(), projectID: "My_Project")
+        let events = RecordedEvents()
+        let feed = db.collection("fruits").snapshots(source: .listen, policy: ListenFaultFixture.policy) {
+            events.note($0)
+        }
+        let consumer = Task { for try await _ in feed {} }
+        defer { consumer.cancel() }
+        #expect(await events.wait { _ in events.lines.count >= 3 })
+        #expect(Array(events.lines.prefix(3)) == Array(repeating: "listenFailed \(Self.hint)", count: 3))
+    }
+
+    @Test func watchWithMaxFailuresEndsARefusedListen() async throws {
+        let started = ContinuousClock.now
+        let result = try await CLIProcess.run([
+            "watch", "fruits", "--emulator", try EmulatorEnvironment.requireHost(), "--project", "My_Project",
+            "--max-failures", "2",
+        ])
+        let took = ContinuousClock.now - started
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(
+            lines.first?.hasPrefix(
+                "warning: the Listen stream failed (the feed keeps its last good state, stale since ") == true)
+        #expect(lines.first?.hasSuffix(": \(Self.hint)") == true)
+        #expect(lines.last == "error: \(Self.hint) (2 failures in a row: --max-failures 2 ends the watch)")
+        #expect(took < .seconds(20), "took \(took)")
+    }
+
+    /// A scripted server that answers each Listen call with `ADD` and then ends it: a stream that answers but never
+    /// reaches a snapshot is failing, so `--max-failures 3` ends it.
+    @Test func watchWithMaxFailuresEndsAListenThatNeverReachesASnapshot() async throws {
+        let server = try await ScriptedGRPCServer.start(
+            script: ListenScript.script([
+                [ListenScript.awaitRequests(1), ListenScript.target("ADD", [1]), ListenScript.end(14, "overloaded")]
+            ]))
+        let result = try await CLIProcess.run([
+            "watch", "fruits", "--emulator", server.host, "--project", ListenScript.project, "--max-failures", "3",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.split(separator: "\n").last
+                == "error: unavailable: overloaded (3 failures in a row: --max-failures 3 ends the watch)")
+        #expect(server.listenCalls == 3)
+    }
+}
