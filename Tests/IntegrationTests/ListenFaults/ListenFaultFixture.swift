@@ -37,11 +37,14 @@ struct ListenFaultFixture {
 
 /// A feed's events, each described in one line (times and back-offs left out).
 final class RecordedEvents: Sendable {
-    private let all = Mutex<[FeedEvent]>([])
+    private let all = Mutex<[(at: ContinuousClock.Instant, event: FeedEvent)]>([])
 
-    func note(_ event: FeedEvent) { all.withLock { $0.append(event) } }
+    func note(_ event: FeedEvent) { all.withLock { $0.append((.now, event)) } }
 
-    var events: [FeedEvent] { all.withLock { $0 } }
+    var events: [FeedEvent] { all.withLock { $0.map(\.event) } }
+
+    /// Each event with when it was heard.
+    var timed: [(at: ContinuousClock.Instant, event: FeedEvent)] { all.withLock { $0 } }
 
     /// `listenFailed unavailable: ...`, `listenRecovered`, `listenProbed`, `fellBackToPolling: ...`,
     /// `listenTargetReset: ...`; poll statistics left out.

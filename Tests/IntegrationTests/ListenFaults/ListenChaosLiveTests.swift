@@ -1,0 +1,178 @@
+import FirestoreFeed
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A Listen feed through `Scripts/tcp-fault-proxy`, which cuts or black-holes every open connection about every 5 s at
+/// random, while a writer changes 30 documents about 10 times a second straight at the emulator. Every snapshot's
+/// changes rebuild its list, every snapshot equals the emulator's state at its read time (a read at that time), read
+/// times never go backwards, and the feed ends equal to a direct query. `FIRESTORE_FEED_CHAOS_SECONDS` sets how long
+/// the writer runs (default 60; the closing note's run used 600).
+@Suite(.timeLimit(.minutes(15))) struct ListenChaosLiveTests {
+    /// What the consumer saw.
+    struct Seen: Sendable {
+        var snapshots = 0
+        var checkedAtReadTime = 0
+        /// `id@updateTime` of the last snapshot's documents.
+        var current: [String] = []
+        var problems: [String] = []
+    }
+
+    static var seconds: Double {
+        ProcessInfo.processInfo.environment["FIRESTORE_FEED_CHAOS_SECONDS"].flatMap(Double.init) ?? 60
+    }
+
+    /// `id@updateTime` of each document, in order.
+    static func versions(_ documents: [DocumentSnapshot]) -> [String] {
+        documents.map { "\($0.documentID)@\($0.updateTime?.rfc3339 ?? "-")" }
+    }
+
+    /// Applies `snapshot`'s changes to `list` (`id@updateTime`) as the SDKs define them.
+    static func apply(_ snapshot: QuerySnapshot, to list: inout [String]) {
+        for change in snapshot.documentChanges {
+            if let old = change.oldIndex, old < list.count { list.remove(at: old) }
+            if let new = change.newIndex, new <= list.count { list.insert(versions([change.document])[0], at: new) }
+        }
+    }
+
+    /// For each kind of fault, the times from a fault to the feed's `listenFailed` and to its `listenRecovered`
+    /// (median and largest): each event is matched to the last fault before it.
+    static func recoveryTimes(
+        _ timed: [(at: ContinuousClock.Instant, event: FeedEvent)], faults: [JSONValue]
+    ) -> String {
+        // CLOCK_MONOTONIC is shared by every process: the proxy logs it, mapped here onto ContinuousClock.
+        var raw = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &raw)
+        let now = ContinuousClock.now
+        let monotonicNow = Double(raw.tv_sec) + Double(raw.tv_nsec) / 1e9
+        let injected: [(at: ContinuousClock.Instant, kind: String)] = faults.compactMap { fault in
+            guard case .double(let seconds)? = fault["monotonic"], case .string(let kind)? = fault["kind"],
+                case .integer(let connections)? = fault["connections"], connections > 0
+            else { return nil }
+            return (now - .seconds(monotonicNow - seconds), kind)
+        }
+        var noticed: [String: [Duration]] = [:]
+        var recovered: [String: [Duration]] = [:]
+        var pending: (at: ContinuousClock.Instant, kind: String)?
+        var index = 0
+        for (at, event) in timed {
+            while index < injected.count, injected[index].at <= at {
+                pending = injected[index]
+                index += 1
+            }
+            guard let fault = pending else { continue }
+            switch event {
+            case .listenFailed: noticed[fault.kind, default: []].append(at - fault.at)
+            case .listenRecovered:
+                recovered[fault.kind, default: []].append(at - fault.at)
+                pending = nil
+            default: break
+            }
+        }
+        func summary(_ values: [Duration]) -> String {
+            let sorted = values.sorted()
+            guard let largest = sorted.last else { return "none" }
+            let median = sorted[sorted.count / 2]
+            return "median \(median.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))), "
+                + "largest \(largest.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))"
+        }
+        return ["cut", "blackhole"].map { kind in
+            "\(kind): noticed \(summary(noticed[kind] ?? [])), recovered \(summary(recovered[kind] ?? []))"
+        }.joined(separator: "; ")
+    }
+
+    @Test func aWatchThroughCutsAndBlackHolesStaysTrue() async throws {
+        let emulator = try EmulatorEnvironment.requireHost()
+        let proxy = try await LoopbackPythonServer.start(
+            "tcp-fault-proxy", arguments: ["--target", emulator, "--seed", "23", "--interval", "5"])
+        defer { proxy.stop() }
+        let project = EmulatorEnvironment.uniqueProjectID("chaos")
+        let direct = try Firestore.emulator(host: emulator, projectID: project)
+        let through = try Firestore.emulator(host: proxy.host, projectID: project)
+        for index in 0..<20 { try await direct.collection("chaos").document("d\(index)").setData(["n": .integer(0)]) }
+
+        let events = RecordedEvents()
+        let policy = PollingPolicy(
+            interval: .milliseconds(200), errorBackoff: .init(initial: .milliseconds(100), maximum: .seconds(1)),
+            listenLivenessTimeout: .seconds(6))
+        let feed = through.collection("chaos").snapshots(source: .listen, policy: policy) { events.note($0) }
+        let seen = Mutex(Seen())
+        let consumer = Task {
+            var list: [String] = []
+            var lastReadTime: Timestamp?
+            for try await snapshot in feed {
+                Self.apply(snapshot, to: &list)
+                let documents = Self.versions(snapshot.documents)
+                var problems: [String] = []
+                if list != documents {
+                    problems.append(
+                        "changes did not rebuild the list at \(snapshot.readTime.map { $0.rfc3339 } ?? "-")")
+                }
+                list = documents
+                if let readTime = snapshot.readTime {
+                    if let lastReadTime, readTime < lastReadTime {
+                        problems.append("read time went back to \(readTime.rfc3339)")
+                    }
+                    lastReadTime = readTime
+                    let atReadTime = try await direct.collection("chaos").getDocuments(readTime: readTime)
+                    if Self.versions(atReadTime.documents) != documents {
+                        problems.append(
+                            "at \(readTime.rfc3339) the feed held \(documents), the emulator \(Self.versions(atReadTime.documents))"
+                        )
+                    }
+                }
+                seen.withLock { seen in
+                    seen.snapshots += 1
+                    if snapshot.readTime != nil { seen.checkedAtReadTime += 1 }
+                    seen.current = documents
+                    seen.problems += problems
+                }
+            }
+        }
+        defer { consumer.cancel() }
+
+        let started = ContinuousClock.now
+        var writes = 0
+        var random = SystemRandomNumberGenerator()
+        while ContinuousClock.now - started < .seconds(Self.seconds) {
+            let document = direct.collection("chaos").document("d\(Int.random(in: 0..<30, using: &random))")
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                try await document.delete()
+            } else {
+                try await document.setData(["n": .integer(Int64.random(in: 0..<1000, using: &random))])
+            }
+            writes += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let final = Self.versions(try await direct.collection("chaos").getDocuments().documents)
+        let caughtUp = ContinuousClock.now
+        var equal = false
+        while ContinuousClock.now - caughtUp < .seconds(60) {
+            if seen.withLock({ $0.current }) == final {
+                equal = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let result = seen.withLock { $0 }
+        let lines = events.lines
+        let faults = proxy.events("fault")
+        print(
+            "chaos: \(Self.seconds) s, \(writes) writes, \(faults.count) faults (\(faults.count { $0["kind"] == "cut" }) "
+                + "cuts, \(faults.count { $0["kind"] == "blackhole" }) black holes), \(proxy.events("connection").count) "
+                + "connections, \(lines.count { $0.hasPrefix("listenFailed") }) listenFailed, "
+                + "\(lines.count { $0 == "listenRecovered" }) listenRecovered, \(lines.count { $0.hasPrefix("listenProbed") }) "
+                + "probes, \(result.snapshots) snapshots (\(result.checkedAtReadTime) checked at their read time), caught "
+                + "up in \(ContinuousClock.now - caughtUp)")
+        print("chaos: " + Self.recoveryTimes(events.timed, faults: faults))
+        #expect(equal, "the feed holds \(result.current), the query \(final)")
+        #expect(result.problems == [])
+        #expect(faults.count >= Int(Self.seconds / 10))
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("listenFailed") || $0 == "listenRecovered" || $0.hasPrefix("listenProbed") }
+        )
+        #expect(!lines.contains { $0.hasPrefix("fellBackToPolling") })
+    }
+}
