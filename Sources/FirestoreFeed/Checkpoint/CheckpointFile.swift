@@ -11,8 +11,9 @@ import FirestoreREST
 /// Opening a checkpoint store's file: creating it when missing, and refusing one that this library cannot read
 /// exactly, before anything is read from it. On the store's ``CheckpointWorker`` (blocking file I/O).
 ///
-/// - A missing file is created whole: the schema is written to a temporary file beside it, which is then linked
-///   into place, so a crash never leaves a half-made store (and an empty file is never one of ours).
+/// - A missing file is created whole: the schema is written to a new temporary file beside it (created with
+///   `O_CREAT | O_EXCL | O_NOFOLLOW`, so no planted link or file is written through), which is then linked into
+///   place, so a crash never leaves a half-made store (and an empty file is never one of ours).
 /// - Refused with ``FirestoreError`` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
 ///   database (its first 16 bytes are not `SQLite format 3\0`), an SQLite database of another application
 ///   (`PRAGMA application_id`), and one that fails `PRAGMA quick_check` (a truncated or corrupted file).
@@ -74,9 +75,17 @@ enum CheckpointFile {
                 code: .failedPrecondition,
                 message: "checkpoint store \(path): no folder \(folder) (create it first)")
         }
-        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = path + ".new-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         do {
-            let connection = try SQLiteConnection(path: temporary, create: true)
+            close(try SideFile.createNew(temporary, mode: 0o644))
+        } catch {
+            throw FirestoreError(
+                code: .permissionDenied,
+                message: "checkpoint store \(path): cannot create the temporary file \(temporary): \(error.reason)")
+        }
+        do {
+            // The file is ours and empty (an empty database to SQLite); a link put in its place is not followed.
+            let connection = try SQLiteConnection(path: temporary, followLinks: false)
             try connection.execute("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
             try connection.transaction(doing: "creating the schema") { () throws(FirestoreError) in
                 try connection.execute(CheckpointSchema.create, doing: "creating the schema")

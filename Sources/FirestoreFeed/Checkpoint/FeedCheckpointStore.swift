@@ -17,7 +17,9 @@ import Synchronization
 /// - One feed per key: a feed holds its key exclusively while it runs (an `flock` on a side file,
 ///   `FILE-lock-<hash of the key>`, released by the kernel when the process ends, even by SIGKILL). A second feed
 ///   on the same key, in this process or another, ends at once with `.failedPrecondition` naming the key, the
-///   file and the holder's process ID. Feeds on other keys share the file freely, across processes too.
+///   file and the holder's process ID. Feeds on other keys share the file freely, across processes too. The side
+///   file must be a regular file of the user's own (mode `0600` when new): a link or anything else planted at its
+///   name is refused with `.permissionDenied`, never written through.
 /// - Threads: SQLite runs on a thread of the store's own (``CheckpointWorker``), never on a Swift concurrency
 ///   thread; every method is `async`.
 public final class FeedCheckpointStore: Sendable {
@@ -74,7 +76,8 @@ public final class FeedCheckpointStore: Sendable {
     }
 
     /// Deletes the checkpoint of `key` (the next feed on it starts from nothing).
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` when a feed holds the key.
+    /// - Throws: ``FirestoreError`` `.failedPrecondition` when a feed holds the key; `.permissionDenied` when its
+    ///   lock file cannot be used (see the type's notes).
     public func removeCheckpoint(key: String) async throws(FirestoreError) {
         let path = self.path
         try await run { connection throws(FirestoreError) in
@@ -161,6 +164,9 @@ public final class FeedCheckpointStore: Sendable {
             if feeds[key]?.feed === feed || feeds[key]?.feed == nil { feeds[key] = nil }
         }
     }
+
+    /// The side file whose `flock` holds `key` (``CheckpointKeyLock``), for tests that plant something there.
+    package func lockPath(key: String) -> String { CheckpointKeyLock.path(storePath: path, key: key) }
 
     /// Whether a feed of this store holds `key` (for tests that wait for a feed to end).
     package func isFeedRunning(key: String) -> Bool { feeds.withLock { $0[key]?.feed != nil } }

@@ -19,13 +19,15 @@ final class SQLiteConnection {
     /// O(changed documents) checkpoint writes are counted with.
     private(set) var statementsRun = 0
 
-    /// Opens `path` read-write (creating it when `create` is set) and sets the busy timeout.
+    /// Opens the existing file `path` read-write and sets the busy timeout.
+    /// - Parameter followLinks: `false` refuses a `path` that is a symbolic link (`SQLITE_OPEN_NOFOLLOW`).
     /// - Throws: ``FirestoreError`` when SQLite cannot open the file.
-    init(path: String, create: Bool = false, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
+    init(path: String, followLinks: Bool = true, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
         self.path = path
         var handle: OpaquePointer?
         let flags =
-            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (create ? SQLITE_OPEN_CREATE : 0)
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW)
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
