@@ -136,6 +136,11 @@ final class SQLiteConnection {
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: code = .permissionDenied
         default: code = .internal
         }
+        if primary == SQLITE_NOTADB {
+            return FirestoreError(
+                code: code,
+                message: "checkpoint store \(path): not an SQLite database (\(doing): \(message)); refusing to use it")
+        }
         let damaged = code == .dataLoss ? "the file is damaged (truncated or corrupted): " : ""
         return FirestoreError(
             code: code,
