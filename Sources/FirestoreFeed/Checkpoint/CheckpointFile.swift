@@ -20,7 +20,7 @@ import FirestoreREST
 ///   when a file is not a database.
 /// - Refused with ``FirestoreError`` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
 ///   database, an SQLite database of another application (`PRAGMA application_id`), and one that fails
-///   `PRAGMA quick_check` (a truncated or corrupted file).
+///   ``CheckpointIntegrity`` (a truncated or corrupted file).
 /// - Refused with `.failedPrecondition`: a store whose schema version (`PRAGMA user_version`) is not this
 ///   library's (written by a newer version, which may store what this one would misread).
 /// - Then: WAL journal mode (readers never block the writer; https://www.sqlite.org/wal.html) with
@@ -47,12 +47,7 @@ enum CheckpointFile {
                 message: "checkpoint store \(path): written by \(which) (schema version \(version); this library "
                     + "reads version \(CheckpointSchema.version)); refusing to read it")
         }
-        let check = try connection.text("PRAGMA quick_check(1)", doing: "checking the file") ?? "no answer"
-        guard check == "ok" else {
-            throw FirestoreError(
-                code: .dataLoss,
-                message: "checkpoint store \(path): the file is damaged (truncated or corrupted): \(check)")
-        }
+        try CheckpointIntegrity.check(connection)
         let mode = try connection.text("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
         guard mode?.lowercased() == "wal" else {
             throw FirestoreError(

@@ -11,9 +11,12 @@ import Synchronization
 ///   row for the key (``lastCommitRowsWritten``).
 /// - File: WAL journal mode; `PRAGMA application_id` "FFCP" and the schema version in `PRAGMA user_version`. A file
 ///   written by a newer version of this library is refused (`.failedPrecondition`); an empty, foreign, truncated
-///   or corrupted file, and a row whose checksum fails, are refused with `.dataLoss`: every error names the file,
-///   and none is ever misread. (https://www.sqlite.org/pragma.html, `application_id`, `user_version`,
-///   `quick_check`; `FeedCheckpointStoreTests`.)
+///   or corrupted file (SQLite's `PRAGMA integrity_check` at open, the schema compared with this version's), a row
+///   whose checksum fails, and a key whose feed row may be in the file but cannot be read, are refused with
+///   `.dataLoss`: every error names the file, and none is ever misread or read as "no checkpoint"
+///   (https://www.sqlite.org/pragma.html, `application_id`, `user_version`, `integrity_check`;
+///   `FeedCheckpointStoreTests`, `CheckpointBitFlipTests`: each single-bit flip of a small store is refused or
+///   read exactly).
 /// - One feed per key: a feed holds its key exclusively while it runs (an `flock` on a side file,
 ///   `FILE-lock-<hash of the key>`, released by the kernel when the process ends, even by SIGKILL). A second feed
 ///   on the same key, in this process or another, ends at once with `.failedPrecondition` naming the key, the
@@ -44,9 +47,9 @@ public final class FeedCheckpointStore: Sendable {
 
     /// Opens the store at `path`, creating it (with its schema) when the file does not exist.
     /// - Throws: ``FirestoreError`` naming the file: `.dataLoss` for an empty, foreign, truncated or corrupted
-    ///   file; `.failedPrecondition` for a store of another schema version (a newer library's) or a folder that
-    ///   does not exist; `.permissionDenied` when the file cannot be opened or created.
-    /// - Complexity: O(file size) (`PRAGMA quick_check`).
+    ///   file; `.failedPrecondition` for a store of another schema version (a newer library's), a path that is not a
+    ///   regular file or a folder that does not exist; `.permissionDenied` when the file cannot be opened or created.
+    /// - Complexity: O(file size) (`PRAGMA integrity_check`: about 12 ms for a 12 MB store).
     public init(path: String) async throws(FirestoreError) {
         self.path = path
         let worker = CheckpointWorker(name: "checkpoints")
@@ -64,13 +67,17 @@ public final class FeedCheckpointStore: Sendable {
     /// transaction, so a feed writing the key meanwhile (through another store, in this process or another) is
     /// seen wholly before or wholly after its commit (https://www.sqlite.org/isolation.html;
     /// `CheckpointConcurrentReadTests`).
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and key when its rows are damaged.
-    /// - Complexity: O(n) for n stored documents.
+    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and key when its rows are damaged, or when the key has
+    ///   no readable feed row but the file may hold one (a feed row that fails its checksum, document rows of the
+    ///   key): a damaged store is refused, never read as holding no checkpoint.
+    /// - Complexity: O(n + k) for n stored documents and k keys.
     public func checkpoint(key: String) async throws(FirestoreError) -> FeedCheckpoint? {
         try await run { connection throws(FirestoreError) in try CheckpointRows.load(key: key, from: connection) }
     }
 
-    /// Every key with a checkpoint, sorted.
+    /// Every key with a checkpoint, sorted by their UTF-8 bytes.
+    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file when a feed row fails its checksum.
+    /// - Complexity: O(k log k) for k keys.
     public func keys() async throws(FirestoreError) -> [String] {
         try await run { connection throws(FirestoreError) in try CheckpointRows.keys(in: connection) }
     }

@@ -80,6 +80,17 @@ final class SQLiteConnection {
         return statement.text(0)
     }
 
+    /// Every row `sql` returns, each column as text (`NULL` as empty text).
+    func rows(_ sql: String, doing: String) throws(FirestoreError) -> [[String]] {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        var rows: [[String]] = []
+        while try statement.step(doing: doing) {
+            rows.append((0..<statement.columnCount).map { statement.text($0) ?? "" })
+        }
+        return rows
+    }
+
     /// The single integer `sql` returns (a `PRAGMA` read), 0 for no row.
     func integer(_ sql: String, doing: String) throws(FirestoreError) -> Int64 {
         let statement = try statement(sql)
@@ -212,6 +223,9 @@ final class SQLiteStatement {
     func run(doing: String) throws(FirestoreError) {
         while try step(doing: doing) {}
     }
+
+    /// How many columns a row of the statement has.
+    var columnCount: Int32 { sqlite3_column_count(raw) }
 
     /// Whether column `index` is `NULL`.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
