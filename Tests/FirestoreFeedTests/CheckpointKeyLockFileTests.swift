@@ -52,50 +52,53 @@ import Testing
                 + "\"k\": \(reason); refusing to write through it")
     }
 
-    /// Before issue 24 the lock was taken through the link and the victim emptied, then given the process ID.
-    @Test func aSymbolicLinkAtTheLockPathIsRefusedAndItsTargetKeepsItsBytes() async throws {
+    /// What a test plants at the lock path, in a folder of its own holding `victim`.
+    enum Plant: String, CaseIterable, Sendable {
+        /// A link to `victim` (before issue 24 the victim was emptied, then given the process ID).
+        case symbolicLink
+        /// A link to a file that does not exist (before: the lock file was created there).
+        case danglingLink
+        /// A second name of `victim` (before: the victim was emptied).
+        case hardLink
+        /// A FIFO (before: it was opened and "locked").
+        case fifo
+        /// A file larger than a lock file (before: it was emptied).
+        case largerFile
+
+        /// Plants at `lock`; `true` when that worked.
+        func plant(at lock: String, victim: String) -> Bool {
+            switch self {
+            case .symbolicLink: return symlink(victim, lock) == 0
+            case .danglingLink: return symlink(victim + "-nowhere", lock) == 0
+            case .hardLink: return link(victim, lock) == 0
+            case .fifo: return mkfifo(lock, 0o600) == 0
+            case .largerFile: return FileManager.default.createFile(atPath: lock, contents: Data(Self.notes.utf8))
+            }
+        }
+
+        static let notes = String(repeating: "notes\n", count: 20)
+
+        var reason: String {
+            switch self {
+            case .symbolicLink, .danglingLink: return "it is a symbolic link"
+            case .hardLink: return "it has 2 hard links"
+            case .fifo: return "it is not a regular file"
+            case .largerFile: return "it holds 120 bytes, more than 64"
+            }
+        }
+    }
+
+    /// Whatever is planted is refused with `permission-denied` naming the lock file and why, by
+    /// `removeCheckpoint(key:)` and by a feed alike, and is left as it was, and so is the file it leads to.
+    @Test(arguments: Plant.allCases) func aPlantedLockPathIsRefusedAndLeftAsItWas(plant: Plant) async throws {
         let (folder, store, victim) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(symlink(victim, store.lockPath(key: "k")) == 0)
-        #expect(try await Self.lockError(store) == Self.refusal(store, "it is a symbolic link"))
+        let lock = store.lockPath(key: "k")
+        #expect(plant.plant(at: lock, victim: victim))
+        #expect(try await Self.lockError(store) == Self.refusal(store, plant.reason))
         #expect(Self.contents(victim) == "precious\n")
-    }
-
-    /// Before issue 24 the lock file was created at the link's target.
-    @Test func aDanglingLinkAtTheLockPathCreatesNothing() async throws {
-        let (folder, store, _) = try await Self.setUp()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let target = folder + "/created-through-the-link"
-        #expect(symlink(target, store.lockPath(key: "k")) == 0)
-        #expect(try await Self.lockError(store) == Self.refusal(store, "it is a symbolic link"))
-        #expect(!FileManager.default.fileExists(atPath: target))
-    }
-
-    /// Before issue 24 the file the hard link shares was emptied.
-    @Test func aHardLinkAtTheLockPathIsRefused() async throws {
-        let (folder, store, victim) = try await Self.setUp()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(link(victim, store.lockPath(key: "k")) == 0)
-        #expect(try await Self.lockError(store) == Self.refusal(store, "it has 2 hard links"))
-        #expect(Self.contents(victim) == "precious\n")
-    }
-
-    /// Before issue 24 a FIFO was opened and "locked".
-    @Test func aFIFOAtTheLockPathIsRefused() async throws {
-        let (folder, store, _) = try await Self.setUp()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(mkfifo(store.lockPath(key: "k"), 0o600) == 0)
-        #expect(try await Self.lockError(store) == Self.refusal(store, "it is not a regular file"))
-    }
-
-    /// A file larger than a lock file is not one: refused and kept (before issue 24 it was emptied).
-    @Test func aLargerFileAtTheLockPathIsRefusedAndKept() async throws {
-        let (folder, store, _) = try await Self.setUp()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let text = String(repeating: "notes\n", count: 20)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: store.lockPath(key: "k")))
-        #expect(try await Self.lockError(store) == Self.refusal(store, "it holds 120 bytes, more than 64"))
-        #expect(Self.contents(store.lockPath(key: "k")) == text)
+        #expect(!FileManager.default.fileExists(atPath: victim + "-nowhere"))
+        if plant == .largerFile { #expect(Self.contents(lock) == Plant.notes) }
     }
 
     /// A lock file is written in place, never truncated: a held lock names the holder in a 12-byte record, a

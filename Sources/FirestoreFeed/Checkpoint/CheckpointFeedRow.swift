@@ -33,38 +33,6 @@ struct FeedRow {
         ])
     }
 
-    /// The row `statement` is on (a `SELECT` of ``columns``), or `nil` when it misses its key, query, source or
-    /// commit time.
-    init?(_ statement: SQLiteStatement) {
-        guard let key = statement.text(0), let query = statement.text(1), let source = statement.text(2),
-            let committedAt = statement.text(10)
-        else { return nil }
-        self.init(
-            key: key, query: query, source: source, deltaField: statement.text(3), readTime: statement.text(4),
-            deltaWatermark: statement.text(5), lastKeysScan: statement.text(6), resumeToken: statement.bytes(7),
-            documentCount: statement.integer(8), generation: statement.integer(9), committedAt: committedAt,
-            storedChecksum: statement.integer(11))
-    }
-
-    init(
-        key: String, query: String, source: String, deltaField: String?, readTime: String?, deltaWatermark: String?,
-        lastKeysScan: String?, resumeToken: [UInt8]?, documentCount: Int64, generation: Int64, committedAt: String,
-        storedChecksum: Int64? = nil
-    ) {
-        self.key = key
-        self.query = query
-        self.source = source
-        self.deltaField = deltaField
-        self.readTime = readTime
-        self.deltaWatermark = deltaWatermark
-        self.lastKeysScan = lastKeysScan
-        self.resumeToken = resumeToken
-        self.documentCount = documentCount
-        self.generation = generation
-        self.committedAt = committedAt
-        self.storedChecksum = storedChecksum
-    }
-
     /// Every feed row, each checked against its checksum: a scan of the table itself (`NOT INDEXED`), O(keys).
     /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and the row's key (as stored) when a row misses a
     ///   column or fails its checksum.
@@ -83,5 +51,20 @@ struct FeedRow {
             rows.append(row)
         }
         return rows
+    }
+}
+
+extension FeedRow {
+    /// The row `statement` is on (a `SELECT` of ``columns``), or `nil` when it misses its key, query, source or
+    /// commit time.
+    init?(_ statement: SQLiteStatement) {
+        guard let key = statement.text(0), let query = statement.text(1), let source = statement.text(2),
+            let committedAt = statement.text(10)
+        else { return nil }
+        self.init(
+            key: key, query: query, source: source, deltaField: statement.text(3), readTime: statement.text(4),
+            deltaWatermark: statement.text(5), lastKeysScan: statement.text(6), resumeToken: statement.bytes(7),
+            documentCount: statement.integer(8), generation: statement.integer(9), committedAt: committedAt,
+            storedChecksum: statement.integer(11))
     }
 }
