@@ -54,6 +54,7 @@ import Testing
         "The query requires an index. You can create it here: https://console.firebase.google.com/v1/r/project/p/"
             + "firestore/indexes?create_composite=ClBwcm9qZWN0cy9wL2RhdGFiYXNlcy8oZGVmYXVsdCkvY29sbGVjdGlvbkdyb3Vwcy9j",
         "checkpoint store /tmp/x.sqlite: key \"orders\" is in use by another feed (process 4242)",
+        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----",
     ])
     func otherTextIsKept(text: String) {
         #expect(Redaction.text(text) == text)

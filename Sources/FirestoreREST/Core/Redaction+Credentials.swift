@@ -157,14 +157,15 @@ enum CredentialScanner {
         return nil
     }
 
-    /// A PEM private key block, from `-----BEGIN ... PRIVATE KEY-----` to its `-----END ... KEY-----` (or the end of
-    /// a text cut short).
+    /// A PEM private key block, from `-----BEGIN ... PRIVATE KEY-----` (the label within 40 bytes, so a text of many
+    /// other `-----BEGIN`s stays linear) to its `-----END ... KEY-----` (or the end of a text cut short).
     static func privateKey(in input: [UInt8], at start: Int) -> Range<Int>? {
+        let label = Array("PRIVATE KEY-----".utf8)
         guard matches(input, at: start, Array("-----BEGIN ".utf8), ignoringCase: false),
-            let label = find(Array("PRIVATE KEY-----".utf8), in: input, from: start), label - start < 40
+            let offset = find(label, in: Array(input[start..<min(input.count, start + 40 + label.count)]), from: 0)
         else { return nil }
-        guard let end = find(Array("-----END ".utf8), in: input, from: label),
-            let close = find(Array("-----".utf8), in: input, from: end + 9)
+        guard let footer = find(Array("-----END ".utf8), in: input, from: start + offset + label.count),
+            let close = find(Array("-----".utf8), in: input, from: footer + 9)
         else { return start..<input.count }
         return start..<(close + 5)
     }
