@@ -22,8 +22,11 @@ enum EmulatorRoundTripWorkload {
         let query = seeding.collection("items").limit(to: documents)
         let body = try query.runQueryBody().serialized()
         let url = "http://\(host)/v1/projects/\(project)/databases/(default)/documents:runQuery"
-        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rtt-body.json")
-        try body.write(to: bodyFile)
+        // A new file of a name no one can guess (`.withoutOverwriting`: O_EXCL), never a planted link followed.
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-rtt-body-\(UUID().uuidString).json")
+        try body.write(to: bodyFile, options: .withoutOverwriting)
+        defer { try? FileManager.default.removeItem(at: bodyFile) }
 
         var connections = 0
         let measurement = try Harness.compare(

@@ -99,8 +99,8 @@ import Testing
         #expect(error?.code == .dataLoss)
         #expect(
             error?.message
-                == "checkpoint store \(path): not an SQLite database (the file does not start with \"SQLite format "
-                + "3\"); refusing to use it")
+                == "checkpoint store \(path): not an SQLite database (reading the application ID: file is not a "
+                + "database); refusing to use it")
         // Left as it was.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"not\": \"a database\"}\n")
     }

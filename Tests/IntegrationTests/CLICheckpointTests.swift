@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 import FirestoreTestSupport
 import Foundation
@@ -80,7 +81,44 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "error: data-loss: checkpoint store \(path): not an SQLite database (the file does not start with "
-                + "\"SQLite format 3\"); refusing to use it\n")
+                == "error: data-loss: checkpoint store \(path): not an SQLite database (reading the application ID: "
+                + "file is not a database); refusing to use it\n")
+    }
+
+    /// Issue 24: one flipped bit of the key in the `feeds` index page (page 3 of a fresh store). Before, the next
+    /// watch found no checkpoint, printed every document again as added, exited 0 and wrote a second row for the
+    /// key; now it stops with data-loss naming the file, prints nothing and leaves the file as it was.
+    @Test func aFlippedBitInTheKeyIndexStopsTheWatch() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-checkpoint-flip")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        try await db.document("fruits/apple").setData(["kcal": 52])
+        let path = NSTemporaryDirectory() + "cli-checkpoint-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let watch = [
+            "watch", "fruits", "--emulator", host, "--project", project, "--mode", "keys", "--format", "jsonl",
+            "--count", "1", "--checkpoint", path, "--checkpoint-key", "fruit-feed",
+        ]
+        let first = try await CLIProcess.run(watch)
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        // The watch left its commits in the WAL; the last connection to close folds them into the file.
+        _ = try await FeedCheckpointStore(path: path).keys()
+        #expect(await eventually(seconds: 30) { !FileManager.default.fileExists(atPath: path + "-wal") })
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let key = Array("fruit-feed".utf8)
+        let start = try #require((8192...(12288 - key.count)).first { Array(bytes[$0..<($0 + key.count)]) == key })
+        bytes[start + 1] ^= 0x20  // "fRuit-feed"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let second = try await CLIProcess.run(watch)
+        #expect(second.status == 1)
+        #expect(second.stdout == "")
+        #expect(
+            second.stderr
+                == "error: data-loss: checkpoint store \(path): the file is damaged (truncated or corrupted): row 1 "
+                + "missing from index sqlite_autoindex_feeds_1\n")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
     }
 }

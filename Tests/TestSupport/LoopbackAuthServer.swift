@@ -9,12 +9,15 @@ import Foundation
 /// - `POST /token`: issues `ya29.token-N` (N counts tokens issued by any route) with `expires_in` 3599 after
 ///   a 300 ms pause (so concurrent callers overlap), logging the form fields under `token_requests`
 /// - `POST /token-invalid`: 400 `{"error":"invalid_grant","error_description":"Invalid JWT Signature."}`
+/// - `POST /token-echo`: 400 `{"error":"invalid_request","error_description":"cannot use <the form as received>"}`
+///   (a server that echoes the request, secrets and all)
 /// - `GET /computeMetadata/v1/instance/service-accounts/default/token`: like `/token`, but 403 without
 ///   `Metadata-Flavor: Google`; logged under `metadata_requests`
 /// - `GET /computeMetadata/v1/project/project-id`: `demo-metadata`
 /// - `GET /v1/<document name>`: 200 with the document `{"name","fields":{"ok":true},...}`, logging path,
 ///   `Authorization` and `x-goog-user-project` under `document_requests`; a name containing `/strict/` gets 401
-///   UNAUTHENTICATED when the token is `ya29.token-1`, one containing `/always401/` always gets 401
+///   UNAUTHENTICATED when the token is `ya29.token-1`, one containing `/always401/` always gets 401, one containing
+///   `/echo/` gets 403 PERMISSION_DENIED naming the `Authorization` header it came with and its token
 /// - `GET /headers`: the request headers as a JSON object (names lower-cased)
 /// - `GET /stall`: 200 `too late` after 120 s (longer than any test waits: a loaded suite once took 20 s to get
 ///   from starting a stalled request to cancelling it)
@@ -85,6 +88,11 @@ package final class LoopbackAuthServer: @unchecked Sendable {
                     self.reply(401, {"error": {"code": 401, "status": "UNAUTHENTICATED",
                                                "message": "Request had invalid authentication credentials."}})
                     return
+                if "/echo/" in name:
+                    token = (authorization or "").split(" ")[-1]
+                    self.reply(403, {"error": {"code": 403, "status": "PERMISSION_DENIED", "message":
+                                               "%s (token %s) may not read %s" % (authorization, token, name)}})
+                    return
                 self.reply(200, {"name": name, "fields": {"ok": {"booleanValue": True}},
                                  "createTime": "2024-05-01T00:00:00Z", "updateTime": "2024-05-01T00:00:00Z"},
                            extra_headers)
@@ -106,6 +114,8 @@ package final class LoopbackAuthServer: @unchecked Sendable {
                                                         "content_type": self.headers.get("Content-Type")})
                     time.sleep(0.3)
                     self.reply(200, {"access_token": next_token(), "expires_in": 3599, "token_type": "Bearer"})
+                elif path == "/token-echo":
+                    self.reply(400, {"error": "invalid_request", "error_description": "cannot use " + body.decode()})
                 elif path == "/token-invalid":
                     self.reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
                 elif path == "/computeMetadata/v1/instance/service-accounts/default/token":

@@ -11,11 +11,16 @@ import FirestoreREST
 /// Opening a checkpoint store's file: creating it when missing, and refusing one that this library cannot read
 /// exactly, before anything is read from it. On the store's ``CheckpointWorker`` (blocking file I/O).
 ///
-/// - A missing file is created whole: the schema is written to a temporary file beside it, which is then linked
-///   into place, so a crash never leaves a half-made store (and an empty file is never one of ours).
+/// - A missing file is created whole: the schema is written to a new temporary file beside it (created with
+///   `O_CREAT | O_EXCL | O_NOFOLLOW`, so no planted link or file is written through), which is then linked into
+///   place, so a crash never leaves a half-made store (and an empty file is never one of ours).
+/// - The file is only ever opened by SQLite: a descriptor of our own on it, closed, would drop the POSIX locks
+///   another SQLite connection of this process holds on the file (https://www.sqlite.org/howtocorrupt.html,
+///   section 2.2). An empty file and one that is not a regular file are refused after a `stat`; SQLite itself says
+///   when a file is not a database.
 /// - Refused with ``FirestoreError`` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
-///   database (its first 16 bytes are not `SQLite format 3\0`), an SQLite database of another application
-///   (`PRAGMA application_id`), and one that fails `PRAGMA quick_check` (a truncated or corrupted file).
+///   database, an SQLite database of another application (`PRAGMA application_id`), and one that fails
+///   ``CheckpointIntegrity`` (a truncated or corrupted file).
 /// - Refused with `.failedPrecondition`: a store whose schema version (`PRAGMA user_version`) is not this
 ///   library's (written by a newer version, which may store what this one would misread).
 /// - Then: WAL journal mode (readers never block the writer; https://www.sqlite.org/wal.html) with
@@ -25,7 +30,7 @@ enum CheckpointFile {
     /// Opens (creating when missing) the store at `path`.
     static func connect(path: String) throws(FirestoreError) -> SQLiteConnection {
         if !exists(path) { try create(path) }
-        try checkHeader(path)
+        try checkKind(path)
         let connection = try SQLiteConnection(path: path)
         let application = try connection.integer("PRAGMA application_id", doing: "reading the application ID")
         guard application == CheckpointSchema.applicationID else {
@@ -42,12 +47,7 @@ enum CheckpointFile {
                 message: "checkpoint store \(path): written by \(which) (schema version \(version); this library "
                     + "reads version \(CheckpointSchema.version)); refusing to read it")
         }
-        let check = try connection.text("PRAGMA quick_check(1)", doing: "checking the file") ?? "no answer"
-        guard check == "ok" else {
-            throw FirestoreError(
-                code: .dataLoss,
-                message: "checkpoint store \(path): the file is damaged (truncated or corrupted): \(check)")
-        }
+        try CheckpointIntegrity.check(connection)
         let mode = try connection.text("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
         guard mode?.lowercased() == "wal" else {
             throw FirestoreError(
@@ -74,9 +74,17 @@ enum CheckpointFile {
                 code: .failedPrecondition,
                 message: "checkpoint store \(path): no folder \(folder) (create it first)")
         }
-        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = path + ".new-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         do {
-            let connection = try SQLiteConnection(path: temporary, create: true)
+            close(try SideFile.createNew(temporary, mode: 0o644))
+        } catch {
+            throw FirestoreError(
+                code: .permissionDenied,
+                message: "checkpoint store \(path): cannot create the temporary file \(temporary): \(error.reason)")
+        }
+        do {
+            // The file is ours and empty (an empty database to SQLite); a link put in its place is not followed.
+            let connection = try SQLiteConnection(path: temporary, followLinks: false)
             try connection.execute("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
             try connection.transaction(doing: "creating the schema") { () throws(FirestoreError) in
                 try connection.execute(CheckpointSchema.create, doing: "creating the schema")
@@ -102,27 +110,24 @@ enum CheckpointFile {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
     }
 
-    /// Refuses an empty file and one that does not start with SQLite's header string.
-    private static func checkHeader(_ path: String) throws(FirestoreError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
+    /// Refuses an empty file and one that is not a regular file (a folder, a FIFO SQLite would wait on), from a
+    /// `stat` (which opens nothing). Whether the file is an SQLite database SQLite says when it first reads it.
+    private static func checkKind(_ path: String) throws(FirestoreError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             throw FirestoreError(code: .permissionDenied, message: "checkpoint store \(path): cannot open: \(reason)")
         }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 16)
-        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count == 0 {
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "checkpoint store \(path): not a regular file; refusing to use it")
+        }
+        if info.st_size == 0 {
             throw FirestoreError(
                 code: .dataLoss,
                 message: "checkpoint store \(path): the file is empty (truncated?), not a checkpoint store; "
                     + "refusing to use it (delete it to start from nothing)")
-        }
-        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
-            throw FirestoreError(
-                code: .dataLoss,
-                message: "checkpoint store \(path): not an SQLite database (the file does not start with "
-                    + "\"SQLite format 3\"); refusing to use it")
         }
     }
 }

@@ -23,21 +23,27 @@ struct CheckpointCommit: Sendable {
 
 /// Reading and writing one key's rows (``CheckpointSchema``). On the store's ``CheckpointWorker``.
 enum CheckpointRows {
-    static let selectFeed = """
-        SELECT query, source, delta_field, read_time, delta_watermark, last_keys_scan, resume_token, document_count,
-               generation, committed_at, checksum
-        FROM feeds WHERE key = ?1
-        """
+    /// The feeds table is always read by a scan of the table itself (`NOT INDEXED`, O(keys)), never through the index
+    /// on its key: a damaged index can then neither hide the key's row (read as "no checkpoint") nor let a write add
+    /// a second row for it (issue 24).
+    static let selectFeed = "SELECT \(FeedRow.columns) FROM feeds NOT INDEXED WHERE key = ?1"
     static let selectDocuments = "SELECT name, update_time, document, checksum FROM documents WHERE feed = ?1"
-    static let selectGeneration = "SELECT generation FROM feeds WHERE key = ?1"
+    static let countDocuments = "SELECT count(*) FROM documents WHERE feed = ?1"
+    static let selectGeneration = "SELECT generation FROM feeds NOT INDEXED WHERE key = ?1"
     static let putDocument = """
         INSERT OR REPLACE INTO documents (feed, name, update_time, document, checksum) VALUES (?1, ?2, ?3, ?4, ?5)
         """
     static let removeDocument = "DELETE FROM documents WHERE feed = ?1 AND name = ?2"
-    static let putFeed = """
-        INSERT OR REPLACE INTO feeds (key, query, source, delta_field, read_time, delta_watermark, last_keys_scan,
+    static let insertFeed = """
+        INSERT INTO feeds (key, query, source, delta_field, read_time, delta_watermark, last_keys_scan,
             resume_token, document_count, generation, committed_at, checksum)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+        """
+    static let updateFeed = """
+        UPDATE feeds NOT INDEXED SET query = ?2, source = ?3, delta_field = ?4, read_time = ?5, delta_watermark = ?6,
+            last_keys_scan = ?7, resume_token = ?8, document_count = ?9, generation = ?10, committed_at = ?11,
+            checksum = ?12
+        WHERE key = ?1
         """
 
     /// The checkpoint of `key`, or `nil` when the store holds none: the feed row and the document rows of one
@@ -47,8 +53,10 @@ enum CheckpointRows {
     /// - Parameter afterFeedRow: runs between reading the feed row and the document rows (for tests: a commit of
     ///   another connection there must not be seen).
     /// - Throws: ``FirestoreError`` `.dataLoss` naming the file, the key and the row when a row's checksum, a
-    ///   document's JSON or the document count is wrong; SQLite's errors.
-    /// - Complexity: O(n) rows for n documents.
+    ///   document's JSON or the document count is wrong, two feed rows hold the key, or the key has no feed row
+    ///   while the store may hold one it cannot read (a feed row that fails its checksum, document rows of the key:
+    ///   refused, never read as "no checkpoint"); SQLite's errors.
+    /// - Complexity: O(n + k) rows for n documents and k keys.
     static func load(
         key: String, from connection: SQLiteConnection, afterFeedRow: () throws(FirestoreError) -> Void = {}
     ) throws(FirestoreError) -> FeedCheckpoint? {
@@ -70,15 +78,14 @@ enum CheckpointRows {
         let feed = try connection.statement(selectFeed)
         defer { feed.reset() }
         try feed.bind(1, text: key)
-        guard try feed.step(doing: "reading key \"\(key)\"") else { return nil }
-        guard let query = feed.text(0), let source = feed.text(1), let committed = feed.text(9) else {
-            throw damaged("the feed row misses its query, source or commit time")
+        guard try feed.step(doing: "reading key \"\(key)\"") else {
+            feed.reset()
+            try checkNoFeedRow(key: key, in: connection, damaged: damaged)
+            return nil
         }
-        let row = FeedRow(
-            key: key, query: query, source: source, deltaField: feed.text(2), readTime: feed.text(3),
-            deltaWatermark: feed.text(4), lastKeysScan: feed.text(5), resumeToken: feed.bytes(6),
-            documentCount: feed.integer(7), generation: feed.integer(8), committedAt: committed)
-        guard row.checksum == feed.integer(10) else { throw damaged("the feed row's checksum does not match") }
+        guard let row = FeedRow(feed) else { throw damaged("the feed row misses its query, source or commit time") }
+        guard row.checksum == row.storedChecksum else { throw damaged("the feed row's checksum does not match") }
+        guard try !feed.step(doing: "reading key \"\(key)\"") else { throw damaged("two feed rows hold the key") }
         func time(_ text: String?, _ column: String) throws(FirestoreError) -> Timestamp? {
             guard let text else { return nil }
             do {
@@ -122,17 +129,32 @@ enum CheckpointRows {
             throw damaged("\(documents.count) document rows, the feed row says \(row.documentCount)")
         }
         return FeedCheckpoint(
-            key: key, query: query, source: source, deltaField: row.deltaField, documents: documents,
+            key: key, query: row.query, source: row.source, deltaField: row.deltaField, documents: documents,
             readTime: readTime, deltaWatermark: watermark, lastKeysScan: lastScan, resumeToken: row.resumeToken,
             committedAt: committedAt, generation: row.generation)
+    }
+
+    /// Refuses a store that may hold the key's feed row without it being readable: a feed row that fails its
+    /// checksum (its key may be this one, damaged), or document rows of the key (written only with the key's feed
+    /// row, in one transaction). O(keys + log n).
+    private static func checkNoFeedRow(
+        key: String, in connection: SQLiteConnection, damaged: (String) -> FirestoreError
+    ) throws(FirestoreError) {
+        _ = try FeedRow.all(in: connection, doing: "reading key \"\(key)\"")
+        let count = try connection.statement(countDocuments)
+        defer { count.reset() }
+        try count.bind(1, text: key)
+        let documents = try count.step(doing: "reading key \"\(key)\"") ? count.integer(0) : 0
+        guard documents == 0 else { throw damaged("\(documents) document rows and no feed row") }
     }
 
     /// Writes `commit` in one transaction: one row per changed document and the feed row, after checking that the
     /// key is still at `expectedGeneration` (0: no checkpoint yet).
     /// - Returns: the new generation.
-    /// - Throws: ``FirestoreError`` `.aborted` when the key moved on meanwhile (another writer); SQLite's errors
-    ///   (nothing is written then).
-    /// - Complexity: O(c log n) for c changes: c + 2 rows read or written, whatever the snapshot's size.
+    /// - Throws: ``FirestoreError`` `.aborted` when the key moved on meanwhile (another writer); `.dataLoss` when
+    ///   two feed rows hold the key; SQLite's errors (nothing is written then).
+    /// - Complexity: O(c log n + k) for c changes and k keys: c + 2 rows read or written, whatever the snapshot's
+    ///   size (the key's feed row is found by a scan of the feeds table, ``selectFeed``).
     static func write(
         _ commit: CheckpointCommit, expectedGeneration: Int64, committedAt: Timestamp, to connection: SQLiteConnection
     ) throws(FirestoreError) -> Int64 {
@@ -141,8 +163,16 @@ enum CheckpointRows {
         return try connection.transaction(doing: doing) { () throws(FirestoreError) -> Int64 in
             let current = try connection.statement(selectGeneration)
             try current.bind(1, text: key)
-            let generation = try current.step(doing: doing) ? current.integer(0) : 0
+            let hasRow = try current.step(doing: doing)
+            let generation = hasRow ? current.integer(0) : 0
+            let isSecondRow = hasRow ? try current.step(doing: doing) : false
             current.reset()
+            guard !isSecondRow else {
+                throw FirestoreError(
+                    code: .dataLoss,
+                    message: "checkpoint store \(connection.path): key \"\(key)\": two feed rows hold the key; the "
+                        + "file is damaged, not written")
+            }
             guard generation == expectedGeneration else {
                 throw FirestoreError(
                     code: .aborted,
@@ -178,7 +208,7 @@ enum CheckpointRows {
                 lastKeysScan: commit.lastKeysScan?.rfc3339, resumeToken: commit.resumeToken,
                 documentCount: Int64(commit.documentCount), generation: generation + 1,
                 committedAt: committedAt.rfc3339)
-            let statement = try connection.statement(putFeed)
+            let statement = try connection.statement(generation == 0 ? insertFeed : updateFeed)
             try statement.bind(1, text: key)
             try statement.bind(2, text: row.query)
             try statement.bind(3, text: row.source)
@@ -203,44 +233,18 @@ enum CheckpointRows {
             let documents = try connection.statement("DELETE FROM documents WHERE feed = ?1")
             try documents.bind(1, text: key)
             try documents.run(doing: doing)
-            let feed = try connection.statement("DELETE FROM feeds WHERE key = ?1")
+            let feed = try connection.statement("DELETE FROM feeds NOT INDEXED WHERE key = ?1")
             try feed.bind(1, text: key)
             try feed.run(doing: doing)
         }
     }
 
     /// Every key with a checkpoint, sorted.
+    /// - Throws: ``FirestoreError`` `.dataLoss` when a feed row fails its checksum.
+    /// - Complexity: O(k log k) for k keys.
     static func keys(in connection: SQLiteConnection) throws(FirestoreError) -> [String] {
-        let statement = try connection.statement("SELECT key FROM feeds ORDER BY key")
-        defer { statement.reset() }
-        var keys: [String] = []
-        while try statement.step(doing: "listing the keys") {
-            if let key = statement.text(0) { keys.append(key) }
+        try FeedRow.all(in: connection, doing: "listing the keys").map(\.key).sorted {
+            Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
         }
-        return keys
-    }
-}
-
-/// The `feeds` row of one key, as stored, with its checksum.
-private struct FeedRow {
-    var key: String
-    var query: String
-    var source: String
-    var deltaField: String?
-    var readTime: String?
-    var deltaWatermark: String?
-    var lastKeysScan: String?
-    var resumeToken: [UInt8]?
-    var documentCount: Int64
-    var generation: Int64
-    var committedAt: String
-
-    var checksum: Int64 {
-        func utf8(_ text: String?) -> [UInt8]? { text.map { Array($0.utf8) } }
-        return CheckpointChecksum.row([
-            utf8(key), utf8(query), utf8(source), utf8(deltaField), utf8(readTime), utf8(deltaWatermark),
-            utf8(lastKeysScan), resumeToken, utf8(String(documentCount)), utf8(String(generation)),
-            utf8(committedAt),
-        ])
     }
 }

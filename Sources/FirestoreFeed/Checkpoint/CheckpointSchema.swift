@@ -17,9 +17,8 @@ enum CheckpointSchema {
     /// `PRAGMA application_id` of a checkpoint store: "FFCP".
     static let applicationID: Int64 = 0x4646_4350
 
-    static let create = """
-        PRAGMA application_id = \(applicationID);
-        PRAGMA user_version = \(version);
+    /// The `feeds` table, as it is written and as `sqlite_schema.sql` holds it.
+    static let feedsTable = """
         CREATE TABLE feeds (
             key TEXT PRIMARY KEY NOT NULL,
             query TEXT NOT NULL,
@@ -33,7 +32,11 @@ enum CheckpointSchema {
             generation INTEGER NOT NULL,
             committed_at TEXT NOT NULL,
             checksum INTEGER NOT NULL
-        ) STRICT;
+        ) STRICT
+        """
+
+    /// The `documents` table, as it is written and as `sqlite_schema.sql` holds it.
+    static let documentsTable = """
         CREATE TABLE documents (
             feed TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -41,6 +44,21 @@ enum CheckpointSchema {
             document TEXT NOT NULL,
             checksum INTEGER NOT NULL,
             PRIMARY KEY (feed, name)
-        ) STRICT, WITHOUT ROWID;
+        ) STRICT, WITHOUT ROWID
+        """
+
+    /// What `SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid` gives for a store of this version,
+    /// one row per line, columns joined with a tab (`NULL` as an empty column): the two tables and the index SQLite
+    /// makes for the key of `feeds`. A store whose schema differs (a damaged `sqlite_schema` page) is refused.
+    static let schemaRows = [
+        "table\tfeeds\tfeeds\t\(feedsTable)", "index\tsqlite_autoindex_feeds_1\tfeeds\t",
+        "table\tdocuments\tdocuments\t\(documentsTable)",
+    ]
+
+    static let create = """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(version);
+        \(feedsTable);
+        \(documentsTable);
         """
 }

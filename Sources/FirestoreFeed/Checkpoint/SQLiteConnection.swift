@@ -19,13 +19,15 @@ final class SQLiteConnection {
     /// O(changed documents) checkpoint writes are counted with.
     private(set) var statementsRun = 0
 
-    /// Opens `path` read-write (creating it when `create` is set) and sets the busy timeout.
+    /// Opens the existing file `path` read-write and sets the busy timeout.
+    /// - Parameter followLinks: `false` refuses a `path` that is a symbolic link (`SQLITE_OPEN_NOFOLLOW`).
     /// - Throws: ``FirestoreError`` when SQLite cannot open the file.
-    init(path: String, create: Bool = false, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
+    init(path: String, followLinks: Bool = true, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
         self.path = path
         var handle: OpaquePointer?
         let flags =
-            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (create ? SQLITE_OPEN_CREATE : 0)
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW)
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
@@ -76,6 +78,17 @@ final class SQLiteConnection {
         defer { statement.reset() }
         guard try statement.step(doing: doing) else { return nil }
         return statement.text(0)
+    }
+
+    /// Every row `sql` returns, each column as text (`NULL` as empty text).
+    func rows(_ sql: String, doing: String) throws(FirestoreError) -> [[String]] {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        var rows: [[String]] = []
+        while try statement.step(doing: doing) {
+            rows.append((0..<statement.columnCount).map { statement.text($0) ?? "" })
+        }
+        return rows
     }
 
     /// The single integer `sql` returns (a `PRAGMA` read), 0 for no row.
@@ -133,6 +146,11 @@ final class SQLiteConnection {
         case SQLITE_FULL: code = .resourceExhausted
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: code = .permissionDenied
         default: code = .internal
+        }
+        if primary == SQLITE_NOTADB {
+            return FirestoreError(
+                code: code,
+                message: "checkpoint store \(path): not an SQLite database (\(doing): \(message)); refusing to use it")
         }
         let damaged = code == .dataLoss ? "the file is damaged (truncated or corrupted): " : ""
         return FirestoreError(
@@ -205,6 +223,9 @@ final class SQLiteStatement {
     func run(doing: String) throws(FirestoreError) {
         while try step(doing: doing) {}
     }
+
+    /// How many columns a row of the statement has.
+    var columnCount: Int32 { sqlite3_column_count(raw) }
 
     /// Whether column `index` is `NULL`.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }

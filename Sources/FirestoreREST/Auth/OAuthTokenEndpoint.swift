@@ -64,7 +64,8 @@ enum OAuthTokenEndpoint {
             error.message = "token request: " + error.message
             throw error
         }
-        return try decode(response, endpoint: Redaction.url(request.url), issuedAt: issuedAt)
+        return try decode(
+            response, endpoint: Redaction.url(request.url), issuedAt: issuedAt, known: request.credentialValues)
     }
 
     /// The token of a token-endpoint response.
@@ -75,11 +76,12 @@ enum OAuthTokenEndpoint {
     /// - 400 and 401 (`invalid_grant`, `invalid_client`, ...) → `.unauthenticated`; 403 → `.permissionDenied`;
     ///   404 → `.notFound`; 429 → `.resourceExhausted`; 5xx → `.unavailable`; others → `.unknown`.
     ///   The message names the endpoint, the HTTP status and the OAuth `error` and `error_description` members;
-    ///   nothing else of the body (which could echo a secret) is shown.
+    ///   nothing else of the body is shown, and in those the credentials (`known`, the ones the request sent, and
+    ///   any of a credential's shape) are replaced before they are cut to length (``Redaction/text(_:known:)``).
     /// - Throws: ``FirestoreError`` as above, or `.unauthenticated` for a 2xx body without a usable token.
-    static func decode(_ response: HTTPResponse, endpoint: String, issuedAt: Date) throws(FirestoreError)
-        -> AccessToken
-    {
+    static func decode(
+        _ response: HTTPResponse, endpoint: String, issuedAt: Date, known: Set<String> = []
+    ) throws(FirestoreError) -> AccessToken {
         let json = try? JSONValue.parse(response.body)
         guard (200..<300).contains(response.status) else {
             let code: FirestoreError.Code
@@ -93,9 +95,9 @@ enum OAuthTokenEndpoint {
             }
             var reason = ""
             if let error = json?["error"]?.stringValue {
-                reason = ": " + String(error.prefix(100))
+                reason = ": " + String(Redaction.text(error, known: known).prefix(100))
                 if let detail = json?["error_description"]?.stringValue, !detail.isEmpty {
-                    reason += ": " + String(detail.prefix(200))
+                    reason += ": " + String(Redaction.text(detail, known: known).prefix(200))
                 }
             }
             throw FirestoreError(

@@ -41,23 +41,27 @@ extension Firestore {
         _ request: HTTPRequest, what: String, idempotent: Bool, decode: (Data) throws(FirestoreError) -> Decoded
     ) async throws -> (value: Decoded, bytes: Int) {
         var retry = 0
+        // What the request sent that a server could echo back into an error (the Authorization token above all).
+        var credentials = request.credentialValues
         while true {
             let failure: FirestoreError
             var serverDelay: Duration?
             let mayRetry: Bool
             do {
-                let response = try await sendAuthorized(request)
+                let (response, sent) = try await sendAuthorized(request)
+                credentials.formUnion(sent.credentialValues)
                 if (200..<300).contains(response.status) {
                     return (try decode(response.body), response.body.count)
                 } else {
-                    var error = FirestoreError(status: response.status, body: response.body)
+                    var error = FirestoreError(
+                        status: response.status, body: response.body, known: Array(credentials))
                     error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
                     failure = error
                     serverDelay = RetryPolicy.serverDelay(of: response)
                 }
                 mayRetry = idempotent
             } catch let error as FirestoreError {
-                failure = error
+                failure = error.redacting(known: credentials)
                 mayRetry = idempotent || error.requestWasNotSent
             }
             retry += 1
@@ -81,7 +85,9 @@ extension Firestore {
     /// - Throws: ``FirestoreError``: `.failedPrecondition` before sending anything when the credentials may not
     ///   go to this server (see ``authorizationHeader(for:)``); the credentials' error (marked as not sent);
     ///   the transport's error.
-    func sendAuthorized(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Returns: the response and the request as sent (with its `Authorization` header), whose credentials an
+    ///   error message built from the response must not show.
+    func sendAuthorized(_ request: HTTPRequest) async throws -> (response: HTTPResponse, sent: HTTPRequest) {
         var refreshed = false
         while true {
             var attempt = request
@@ -105,7 +111,7 @@ extension Firestore {
                 refreshed = true
                 continue
             }
-            return response
+            return (response, attempt)
         }
     }
 

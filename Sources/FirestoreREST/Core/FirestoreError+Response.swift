@@ -11,14 +11,20 @@ extension FirestoreError {
     /// (`[{"error":{...}}]`), or an array of stream elements where an `{"error":{...}}` element follows some documents.
     ///
     /// When the body names no `status`, the code comes from the HTTP status (`google/rpc/code.proto`); a body
-    /// that is not JSON (a proxy's HTML page) keeps its first 200 bytes as the message.
+    /// that is not JSON (a proxy's HTML page) keeps its first 200 characters as the message, taken after the
+    /// credentials in its first 4,096 bytes were replaced (``message``), so none is shown cut short.
     public init(status: Int, body: Data) {
+        self.init(status: status, body: body, known: [])
+    }
+
+    /// ``init(status:body:)`` with `known` (the credentials the request carried) replaced in the message too.
+    package init(status: Int, body: Data, known: [String]) {
         let parsed = try? JSONValue.parse(body)
         if let parsed, let error = Self.findErrorObject(in: parsed) {
-            self = Self.decode(errorObject: error, httpStatus: status)
+            self = Self.decode(errorObject: error, httpStatus: status).redacting(known: known)
             return
         }
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        let text = String(Redaction.text(String(decoding: body.prefix(4096), as: UTF8.self), known: known).prefix(200))
         self.init(code: Code.forHTTPStatus(status), message: text.isEmpty ? "HTTP \(status)" : text, httpStatus: status)
     }
 

@@ -62,8 +62,15 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The canonical status code.
     public var code: Code
-    /// What went wrong, in words; for a server error the server's message.
-    public var message: String
+    /// What went wrong, in words; for a server error the server's message. Credentials in it (a bearer token, a
+    /// signed JWT assertion, an OAuth refresh token or client secret, an API key, a private key, the value after a
+    /// credential's name) are replaced with `<REDACTED>` whenever it is set, so a secret a server echoes back never
+    /// reaches a log or the CLI's stderr (issue 24; `ErrorRedactionTests`).
+    public var message: String {
+        get { redactedMessage }
+        set { redactedMessage = Redaction.text(newValue) }
+    }
+    private var redactedMessage: String
     /// The HTTP status of the response, or `nil` when no response arrived or the client refused first.
     public var httpStatus: Int?
     /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it, as
@@ -122,10 +129,20 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// transport's size cap (`.resourceExhausted`) would only be downloaded and refused again.
     var isNeverRetried: Bool = false
 
+    /// An error with `code` and `message` (credentials in it replaced, see ``message``) and the response's HTTP
+    /// status when there was one.
     public init(code: Code, message: String, httpStatus: Int? = nil) {
         self.code = code
-        self.message = message
+        self.redactedMessage = Redaction.text(message)
         self.httpStatus = httpStatus
+    }
+
+    /// This error with `known` (the credentials the request it answers carried, at least 8 bytes each) also
+    /// replaced in its message, wherever they appear (``Redaction/text(_:known:)``).
+    package func redacting(known: some Sequence<String>) -> FirestoreError {
+        var copy = self
+        copy.redactedMessage = Redaction.text(message, known: known)
+        return copy
     }
 
     /// Errors are equal when code, message and HTTP status are.

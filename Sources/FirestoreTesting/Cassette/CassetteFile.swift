@@ -80,24 +80,13 @@ package struct CassetteFile: Sendable {
         return data.subdata(in: range.upperBound..<data.endIndex)
     }
 
-    /// Writes `bytes` into the existing file at `offset` (`pwrite`, repeated until all are written).
+    /// Writes `bytes` into the existing file at `offset` (`pwrite`, repeated until all are written). A symbolic link
+    /// put in the file's place since it was written is not followed (`O_NOFOLLOW`): the write fails instead.
     static func write(_ bytes: Data, at offset: Int, toFile path: String) throws(FirestoreError) {
-        let descriptor = open(path, O_WRONLY)
+        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, errno) }
         defer { close(descriptor) }
-        let result = bytes.withUnsafeBytes { buffer -> Int32 in
-            var done = 0
-            while done < buffer.count {
-                guard let base = buffer.baseAddress else { return EINVAL }
-                let count = pwrite(descriptor, base + done, buffer.count - done, off_t(offset + done))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += count
-            }
-            return 0
-        }
+        let result = SideFile.write([UInt8](bytes), at: offset, to: descriptor)
         guard result == 0 else { throw failure(path, result) }
     }
 

@@ -14,21 +14,31 @@ package enum CassetteJournal {
     /// The journal path of the cassette at `path`: `path` + `-journal`.
     package static func path(for path: String) -> String { path + "-journal" }
 
-    /// Writes a journal of `bytes` for `offset` to `journal`, replacing any older one.
+    /// Writes a journal of `bytes` for `offset` to `journal`, replacing any older one: whatever is at the name (an
+    /// older journal, or a link someone planted at this predictable name) is removed, never written through, and the
+    /// journal is created new (``SideFile/createNew(_:mode:)``: `O_EXCL | O_NOFOLLOW`).
     /// - Throws: ``FirestoreError`` `.unavailable` naming the file when it cannot be written.
     static func write(_ bytes: Data, at offset: Int, to journal: String) throws(FirestoreError) {
         let header: JSONValue = [
             "format": .string(formatName), "length": .integer(Int64(bytes.count)), "offset": .integer(Int64(offset)),
         ]
-        var data = header.serialized()
+        var data = [UInt8](header.serialized())
         data.append(0x0A)
-        data.append(bytes)
+        data.append(contentsOf: bytes)
+        _ = unlink(journal)
+        let descriptor: Int32
         do {
-            try data.write(to: URL(fileURLWithPath: journal))
+            descriptor = try SideFile.createNew(journal, mode: 0o644)
         } catch {
             throw FirestoreError(
+                code: .unavailable, message: "cannot write the cassette journal \(journal): \(error.reason)")
+        }
+        defer { close(descriptor) }
+        let failure = SideFile.write(data, at: 0, to: descriptor)
+        guard failure == 0 else {
+            throw FirestoreError(
                 code: .unavailable,
-                message: "cannot write the cassette journal \(journal): \(error.localizedDescription)")
+                message: "cannot write the cassette journal \(journal): \(String(cString: strerror(failure)))")
         }
     }
 

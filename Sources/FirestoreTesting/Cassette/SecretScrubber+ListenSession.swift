@@ -22,7 +22,7 @@ extension SecretScrubber {
     func secrets(in session: Cassette.ListenSession) -> Set<String> {
         var found: Set<String> = []
         for header in session.metadata where headers.contains(header.name.lowercased()) {
-            let (_, credential) = Self.splitScheme(header.value)
+            let (_, credential) = CredentialNames.splitScheme(header.value)
             if !credential.isEmpty { found.insert(credential) }
         }
         for message in session.messages { collect(message.body, into: &found) }

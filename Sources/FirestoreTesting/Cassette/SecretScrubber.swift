@@ -24,8 +24,8 @@ import Foundation
 /// replacement (because the server escaped it) is rewritten canonically with the fields replaced, so a secret
 /// never reaches the disk. The live run is unaffected: scrubbing works on copies.
 public struct SecretScrubber: Sendable {
-    /// The text that takes a secret's place.
-    public static let placeholder = "<REDACTED>"
+    /// The text that takes a secret's place (the library's own, so an error message and a cassette read alike).
+    public static let placeholder = Redaction.placeholder
 
     /// Secrets shorter than this many bytes are replaced where they were found but not searched for
     /// elsewhere, so that a short value (the emulator's `Bearer owner`) cannot blank out ordinary text.
@@ -55,16 +55,18 @@ public struct SecretScrubber: Sendable {
         self.filters = filters
     }
 
-    /// `authorization`, `proxy-authorization`, `x-goog-api-key`, `x-firebase-appcheck`, `cookie`, `set-cookie`.
-    public static let standardHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "x-goog-api-key", "x-firebase-appcheck", "cookie", "set-cookie",
-    ]
+    /// `authorization`, `proxy-authorization`, `x-goog-api-key`, `x-firebase-appcheck`, `cookie`, `set-cookie`: the
+    /// library's own list, which its error messages are redacted with too.
+    public static let standardHeaders: Set<String> = CredentialNames.standard.headers
     /// `key`, `access_token`.
-    public static let standardQueryParameters: Set<String> = ["key", "access_token"]
+    public static let standardQueryParameters: Set<String> = CredentialNames.standard.queryParameters
     /// `assertion`, `client_secret`, `refresh_token`, `access_token`, `id_token`, `private_key`, `password`.
-    public static let standardBodyFields: Set<String> = [
-        "assertion", "client_secret", "refresh_token", "access_token", "id_token", "private_key", "password",
-    ]
+    public static let standardBodyFields: Set<String> = CredentialNames.standard.fields
+
+    /// The names this scrubber looks for, in the library's form.
+    var names: CredentialNames {
+        CredentialNames(headers: headers, queryParameters: queryParameters, fields: bodyFields)
+    }
 
     /// The default scrubber, described on ``SecretScrubber``.
     public static let standard = SecretScrubber()
@@ -98,61 +100,23 @@ public struct SecretScrubber: Sendable {
 
     // MARK: - Finding secrets
 
-    /// The secret values in the listed headers, query parameters and body fields of `interaction`.
+    /// The secret values in the listed headers, query parameters and body fields of `interaction`
+    /// (``CredentialNames/values(headers:query:body:)``).
     func secrets(in interaction: Cassette.Interaction) -> Set<String> {
-        var found: Set<String> = []
-        for header in interaction.request.headers + interaction.response.headers
-        where headers.contains(header.name.lowercased()) {
-            let (_, credential) = Self.splitScheme(header.value)
-            if !credential.isEmpty { found.insert(credential) }
-        }
-        for item in interaction.request.query.split(separator: "&") {
-            let (name, value) = Self.splitPair(item)
-            if queryParameters.contains(name), !value.isEmpty {
-                found.insert(value)
-                if let decoded = value.removingPercentEncoding { found.insert(decoded) }
-            }
-        }
-        for body in [interaction.request.body ?? Data(), interaction.response.body] {
-            found.formUnion(secrets(inBody: body))
-        }
+        let names = self.names
+        var found = names.values(
+            headers: interaction.request.headers.map { ($0.name, $0.value) }, query: interaction.request.query[...],
+            body: interaction.request.body)
+        found.formUnion(
+            names.values(
+                headers: interaction.response.headers.map { ($0.name, $0.value) }, query: "",
+                body: interaction.response.body))
         found.remove(Self.placeholder)
         return found
     }
 
-    func secrets(inBody body: Data) -> Set<String> {
-        guard !body.isEmpty else { return [] }
-        if let json = try? JSONValue.parse(body) {
-            var found: Set<String> = []
-            collect(json, into: &found)
-            return found
-        }
-        guard let pairs = Self.formPairs(body) else { return [] }
-        var found: Set<String> = []
-        for (name, value) in pairs where bodyFields.contains(Self.decodedName(name)) && !value.isEmpty {
-            found.insert(value)
-            if let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
-                found.insert(decoded)
-            }
-        }
-        return found
-    }
-
     func collect(_ json: JSONValue, into found: inout Set<String>) {
-        switch json {
-        case .object(let members):
-            for (key, value) in members {
-                if bodyFields.contains(key), case .string(let text) = value {
-                    if !text.isEmpty { found.insert(text) }
-                } else {
-                    collect(value, into: &found)
-                }
-            }
-        case .array(let elements):
-            for element in elements { collect(element, into: &found) }
-        default:
-            break
-        }
+        found.formUnion(names.fieldValues(in: json))
     }
 
     /// The found secrets long enough to search for everywhere, plus ``literals``; longest first, so that a
@@ -183,7 +147,7 @@ public struct SecretScrubber: Sendable {
             guard headers.contains(header.name.lowercased()) else {
                 return HTTPHeader(header.name, Self.replace(everywhere, in: header.value))
             }
-            let (scheme, credential) = Self.splitScheme(header.value)
+            let (scheme, credential) = CredentialNames.splitScheme(header.value)
             if credential.isEmpty { return header }
             return HTTPHeader(header.name, scheme.isEmpty ? Self.placeholder : scheme + " " + Self.placeholder)
         }
@@ -194,7 +158,7 @@ public struct SecretScrubber: Sendable {
         if let question = path.firstIndex(of: "?"), !queryParameters.isEmpty {
             let items = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
             let scrubbed = items.map { item -> String in
-                let (name, value) = Self.splitPair(item)
+                let (name, value) = CredentialNames.splitPair(item)
                 return queryParameters.contains(name) && !value.isEmpty ? name + "=" + Self.placeholder : String(item)
             }
             text = String(path[...question]) + scrubbed.joined(separator: "&")
@@ -214,9 +178,11 @@ public struct SecretScrubber: Sendable {
             if let check = try? JSONValue.parse(replaced), !holdsSecret(check, secrets) { return replaced }
             return redacted(json, secrets).serialized()
         }
-        if let pairs = Self.formPairs(body), pairs.contains(where: { bodyFields.contains(Self.decodedName($0.0)) }) {
+        if let pairs = CredentialNames.formPairs(body),
+            pairs.contains(where: { bodyFields.contains(CredentialNames.decodedName($0.0)) })
+        {
             let scrubbed = pairs.map { name, value in
-                bodyFields.contains(Self.decodedName(name)) && !value.isEmpty
+                bodyFields.contains(CredentialNames.decodedName(name)) && !value.isEmpty
                     ? name + "=" + Self.placeholder : name + "=" + value
             }
             return Data(Self.replace(everywhere, in: scrubbed.joined(separator: "&")).utf8)
@@ -292,48 +258,5 @@ public struct SecretScrubber: Sendable {
             }
         }
         return result
-    }
-
-    /// `("Bearer", "ya29.x")` for `Bearer ya29.x`; `("", value)` when the value has no scheme word.
-    static func splitScheme(_ value: String) -> (scheme: String, credential: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.firstIndex(of: " ") else { return ("", trimmed) }
-        let scheme = String(trimmed[..<space])
-        let credential = trimmed[space...].trimmingCharacters(in: .whitespaces)
-        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return ("", trimmed)
-        }
-        return (scheme, credential)
-    }
-
-    /// `(name, value)` of `name=value` (the name percent-decoded); a bare `name` has an empty value.
-    static func splitPair(_ item: Substring) -> (String, String) {
-        guard let equals = item.firstIndex(of: "=") else {
-            return (String(item).removingPercentEncoding ?? String(item), "")
-        }
-        let name = String(item[..<equals])
-        return (name.removingPercentEncoding ?? name, String(item[item.index(after: equals)...]))
-    }
-
-    /// A form or query name with `+` and `%XX` decoded.
-    static func decodedName(_ name: String) -> String {
-        let spaced = name.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-    }
-
-    /// The `name=value` pairs of an `application/x-www-form-urlencoded` body (both still encoded), or `nil`
-    /// when the body does not look like one (not UTF-8, white space, a piece without `=`).
-    static func formPairs(_ body: Data) -> [(String, String)]? {
-        guard let text = String(data: body, encoding: .utf8), !text.isEmpty,
-            !text.contains(where: { $0.isWhitespace })
-        else { return nil }
-        var pairs: [(String, String)] = []
-        for piece in text.split(separator: "&", omittingEmptySubsequences: false) {
-            guard let equals = piece.firstIndex(of: "="), equals != piece.startIndex else { return nil }
-            let name = String(piece[..<equals])
-            guard name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.%".contains($0) }) else { return nil }
-            pairs.append((name, String(piece[piece.index(after: equals)...])))
-        }
-        return pairs
     }
 }

@@ -13,30 +13,34 @@ import Synchronization
 /// client (curl, the official SDKs' REST clients, this package over ``CurlTransport``) can replay a
 /// cassette.
 ///
-/// - One thread per connection; keep-alive; request bodies by `Content-Length` or chunked, with
-///   `Expect: 100-continue` answered.
-/// - Limits: request head 64 KiB, body 64 MiB; a request beyond them or malformed gets a 400 and the
-///   connection is closed. Nothing a client sends can crash the server.
+/// - One thread per connection, at most ``Limits/maxConnections`` (32) at once: one more is answered `503` and
+///   closed; keep-alive; request bodies by `Content-Length` or chunked, with `Expect: 100-continue` answered.
+/// - Limits (``Limits``): request head 64 KiB (`431`), body 10 MiB (`413`, before it is read), 30 s without a byte
+///   (closed between requests, `408` inside one). A request whose framing is malformed or ambiguous (two
+///   `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a coding after `chunked`, no `Host`: RFC 9112
+///   sections 3.2, 5.1, 5.2 and 6.3, ``CassetteRequestHead``) gets a `400` and the connection is closed. Nothing
+///   a client sends can crash the server.
 /// - A request the cassette cannot answer gets HTTP 400 with a Firestore error body
 ///   (`{"error":{"code":400,"message":...,"status":"FAILED_PRECONDITION"}}`) naming the closest recorded
 ///   request; the message is also printed on stderr. A recorded transport failure (``Cassette/Failure``: a
 ///   timeout, a reset, a refused connection) closes the connection without a response.
 public final class CassetteHTTPServer: Sendable {
-    /// The largest request head (request line and headers) accepted, in bytes.
-    public static let maxHeadBytes = 64 * 1024
-    /// The largest request body accepted, in bytes.
-    public static let maxBodyBytes = 64 * 1024 * 1024
-
     /// The transport every request is answered from.
     public let transport: ReplayTransport
     /// The port the server listens on (the one the system chose when it was made with port 0).
     public let port: Int
+    /// What clients may use.
+    public let limits: Limits
     private let listener: Int32
+    /// Connections being served.
+    private let openConnections = Mutex(0)
 
     /// Binds 127.0.0.1:`port` (0: a free port, see ``port``) and listens.
+    /// - Parameter limits: what clients may use (``Limits/standard`` by default).
     /// - Throws: ``FirestoreError`` `.unavailable` naming the port and the system's reason.
-    public init(transport: ReplayTransport, port: Int) throws(FirestoreError) {
+    public init(transport: ReplayTransport, port: Int, limits: Limits = .standard) throws(FirestoreError) {
         self.transport = transport
+        self.limits = limits
         #if canImport(Glibc)
             let socketType = Int32(SOCK_STREAM.rawValue)
         #else
@@ -80,8 +84,9 @@ public final class CassetteHTTPServer: Sendable {
             message: "cannot listen on 127.0.0.1:\(port): \(call): \(String(cString: strerror(errno)))")
     }
 
-    /// Accepts connections until the process ends; each is served on a thread of its own. Blocks: call it on a
-    /// thread of its own, never from a task (a thread of Swift's cooperative pool).
+    /// Accepts connections until the process ends; each is served on a thread of its own, at most
+    /// ``Limits/maxConnections`` at once (one more is answered `503` and closed on the accepting thread). Blocks: call
+    /// it on a thread of its own, never from a task (a thread of Swift's cooperative pool).
     public func run() -> Never {
         while true {
             let connection = accept(listener, nil, nil)
@@ -90,19 +95,44 @@ public final class CassetteHTTPServer: Sendable {
                 usleep(10_000)  // the accept thread (see run()), never a thread of the cooperative pool
                 continue
             }
+            let admitted = openConnections.withLock { open -> Bool in
+                guard open < limits.maxConnections else { return false }
+                open += 1
+                return true
+            }
+            guard admitted else {
+                refuse(connection)
+                continue
+            }
+            var timeout = timeval(
+                tv_sec: limits.idleMilliseconds / 1000, tv_usec: Int(limits.idleMilliseconds % 1000) * 1000)
+            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let thread = Thread { [self] in
                 serve(connection)
                 close(connection)
+                openConnections.withLock { $0 -= 1 }
             }
             thread.name = "serve-cassette"
             thread.start()
         }
     }
 
+    /// Answers a connection over ``Limits/maxConnections`` with `503` (without waiting for a client that does not
+    /// read) and closes it.
+    private func refuse(_ connection: Int32) {
+        let reason = "\(limits.maxConnections) connections are open, the most allowed (--max-connections)"
+        Self.report("serve-cassette: refused a connection: \(reason)")
+        let bytes = Self.responseBytes(
+            status: 503, headers: [HTTPHeader("Retry-After", "1")], body: Data("Service Unavailable: \(reason)\n".utf8),
+            keepAlive: false)
+        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(connection)
+    }
+
     // MARK: - One connection
 
     private func serve(_ connection: Int32) {
-        var reader = SocketReader(descriptor: connection)
+        var reader = CassetteSocketReader(descriptor: connection, limits: limits)
         while true {
             let request: ParsedRequest
             switch reader.readRequest(continueWith: {
@@ -110,12 +140,14 @@ public final class CassetteHTTPServer: Sendable {
             }) {
             case .closed:
                 return
-            case .malformed(let reason):
-                Self.report("serve-cassette: bad request: \(reason)")
+            case .refused(let refusal):
+                Self.report("serve-cassette: refused a request: \(refusal.status) \(refusal.reason)")
                 Self.write(
                     connection,
                     Self.responseBytes(
-                        status: 400, headers: [], body: Data("bad request: \(reason)\n".utf8), keepAlive: false))
+                        status: refusal.status, headers: [],
+                        body: Data("\(Self.reason(refusal.status)): \(refusal.reason)\n".utf8), keepAlive: false))
+                Self.drain(connection)
                 return
             case .request(let parsed):
                 request = parsed
@@ -190,13 +222,33 @@ public final class CassetteHTTPServer: Sendable {
         case 401: return "Unauthorized"
         case 403: return "Forbidden"
         case 404: return "Not Found"
+        case 408: return "Request Timeout"
         case 409: return "Conflict"
+        case 413: return "Content Too Large"
         case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
         case 501: return "Not Implemented"
         case 503: return "Service Unavailable"
         case 504: return "Gateway Timeout"
         default: return "Status \(status)"
+        }
+    }
+
+    /// Closes the sending side and reads what the client still sends, for at most a second, before the connection
+    /// is closed: closing with unread bytes resets the connection, and a reset can discard the refusal just written
+    /// before the client reads it (RFC 9112 section 9.6). On the connection's own thread.
+    static func drain(_ descriptor: Int32) {
+        shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .seconds(1)
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        while ContinuousClock.now < deadline {
+            guard poll(&ready, 1, 100) >= 0 || errno == EINTR else { return }
+            let count = scratch.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
         }
     }
 
@@ -215,140 +267,5 @@ public final class CassetteHTTPServer: Sendable {
             offset += sent
         }
         return true
-    }
-}
-
-/// A request as read from the socket.
-struct ParsedRequest {
-    var method: String
-    var target: String
-    var headers: [HTTPHeader]
-    var body: Data
-    var keepAlive: Bool
-}
-
-/// Reads HTTP/1.1 requests from a socket, buffering what arrives past one request for the next.
-struct SocketReader {
-    enum Outcome {
-        case request(ParsedRequest)
-        case closed
-        case malformed(String)
-    }
-
-    let descriptor: Int32
-    private var buffer: [UInt8] = []
-
-    init(descriptor: Int32) { self.descriptor = descriptor }
-
-    /// Reads more bytes into the buffer; `false` at end of stream or on an error.
-    private mutating func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
-        }
-    }
-
-    mutating func readRequest(continueWith sendContinue: () -> Void) -> Outcome {
-        var headEnd: Int?
-        while true {
-            if let end = Self.find([13, 10, 13, 10], in: buffer) {
-                headEnd = end
-                break
-            }
-            if buffer.count > CassetteHTTPServer.maxHeadBytes { return .malformed("request head over 64 KiB") }
-            guard fill() else {
-                return buffer.isEmpty ? .closed : .malformed("connection closed inside a request head")
-            }
-        }
-        guard let headEnd else { return .closed }
-        let head = String(decoding: buffer[0..<headEnd], as: UTF8.self)
-        buffer.removeFirst(headEnd + 4)
-        var lines = head.components(separatedBy: "\r\n")
-        let firstLine = lines.removeFirst()
-        let requestLine = firstLine.split(separator: " ", omittingEmptySubsequences: true)
-        guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1."), requestLine[1].hasPrefix("/") else {
-            return .malformed("request line \"\(firstLine.prefix(200))\" is not METHOD /TARGET HTTP/1.x")
-        }
-        var headers: [HTTPHeader] = []
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { return .malformed("header line without ':'") }
-            headers.append(
-                HTTPHeader(
-                    String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
-        }
-        func header(_ name: String) -> String? { headers.first { $0.matches(name) }?.value }
-        let connection = header("connection")?.lowercased() ?? ""
-        let keepAlive = requestLine[2] == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        if header("expect")?.lowercased() == "100-continue" { sendContinue() }
-        var body: [UInt8] = []
-        if header("transfer-encoding")?.lowercased().contains("chunked") == true {
-            switch readChunked() {
-            case .success(let bytes): body = bytes
-            case .failure(let reason): return .malformed(reason.text)
-            }
-        } else if let lengthText = header("content-length") {
-            guard let length = Int(lengthText), length >= 0, length <= CassetteHTTPServer.maxBodyBytes else {
-                return .malformed("Content-Length \"\(lengthText)\" is not a size up to 64 MiB")
-            }
-            while buffer.count < length {
-                guard fill() else { return .malformed("connection closed inside a request body") }
-            }
-            body = Array(buffer[0..<length])
-            buffer.removeFirst(length)
-        }
-        return .request(
-            ParsedRequest(
-                method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data(body),
-                keepAlive: keepAlive))
-    }
-
-    struct Reason: Error { let text: String }
-
-    private mutating func readChunked() -> Result<[UInt8], Reason> {
-        var body: [UInt8] = []
-        while true {
-            var lineEnd = Self.find([13, 10], in: buffer)
-            while lineEnd == nil {
-                guard buffer.count < 1024, fill() else { return .failure(Reason(text: "bad chunk size line")) }
-                lineEnd = Self.find([13, 10], in: buffer)
-            }
-            guard let end = lineEnd else { return .failure(Reason(text: "bad chunk size line")) }
-            let sizeText = String(decoding: buffer[0..<end], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0,
-                body.count + size <= CassetteHTTPServer.maxBodyBytes
-            else { return .failure(Reason(text: "bad chunk size \"\(sizeText)\"")) }
-            buffer.removeFirst(end + 2)
-            if size == 0 {
-                // Trailers end with an empty line.
-                while true {
-                    while Self.find([13, 10], in: buffer) == nil {
-                        guard buffer.count < CassetteHTTPServer.maxHeadBytes, fill() else {
-                            return .failure(Reason(text: "connection closed inside chunk trailers"))
-                        }
-                    }
-                    guard let trailerEnd = Self.find([13, 10], in: buffer) else { continue }
-                    buffer.removeFirst(trailerEnd + 2)
-                    if trailerEnd == 0 { return .success(body) }
-                }
-            }
-            while buffer.count < size + 2 {
-                guard fill() else { return .failure(Reason(text: "connection closed inside a chunk")) }
-            }
-            body.append(contentsOf: buffer[0..<size])
-            buffer.removeFirst(size + 2)
-        }
-    }
-
-    /// The offset of the first occurrence of `pattern` in `bytes`.
-    static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
-            if Array(bytes[start..<start + pattern.count]) == pattern { return start }
-        }
-        return nil
     }
 }
