@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// The Listen stream over TLS and HTTP/2 negotiated by ALPN (`CURL_HTTP_VERSION_2TLS`), the way it reaches
+/// The Listen stream over TLS and HTTP/2 negotiated by ALPN (`h2`, offered by the gRPC channel), the way it reaches
 /// production, against an nginx on loopback that terminates TLS in front of the emulator:
 /// `grpc_pass grpc://EMULATOR` for the gRPC paths and `proxy_pass` (HTTP/1.1) for the REST paths under `/v1/`.
 ///

@@ -4,7 +4,7 @@ import FirestoreREST
 /// `query.snapshots(source:interval:policy:onEvent:)`, shared with every other listener of the same query (one
 /// Listen target, or one poller).
 ///
-/// A transient failure of the feed (``FeedEvent/listenFailed(_:retryIn:)``, ``FeedEvent/pollFailed(_:retryIn:)``)
+/// A transient failure of the feed (``FeedEvent/listenFailed(_:retryIn:staleSince:)``, ``FeedEvent/pollFailed(_:retryIn:)``)
 /// is a ``QuerySnapshotEvent/failure(_:)`` and the feed goes on; recovery is ``QuerySnapshotEvent/recovered``; an
 /// error that ends the feed is the last event. A fallback from the Listen stream to polling is not an error (the
 /// snapshots go on).

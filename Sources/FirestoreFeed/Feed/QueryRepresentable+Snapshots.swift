@@ -22,8 +22,10 @@ extension QueryRepresentable {
     /// - A change: a document is modified only when its `updateTime` moved; one that stops matching is removed,
     ///   one that starts matching is added.
     /// - Errors: a transient error keeps the last snapshot and is retried with back-off (`PollingPolicy`);
-    ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:)`, then
-    ///   `FeedEvent.recovered`; a resumed Listen stream sends only what changed meanwhile. An invalid query
+    ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:staleSince:)`, then
+    ///   `FeedEvent.recovered` (`.listenRecovered(staleSince:)`); a resumed Listen stream sends only what changed
+    ///   meanwhile; a Listen stream that goes quiet is probed and one found dead is reopened (README, "A Listen feed
+    ///   never goes silent"). An invalid query
     ///   (before anything is sent) or a permanent server error ends the stream with that `FirestoreError`.
     /// - A slow consumer costs bounded memory: a listener that has not taken its last snapshot when the next is
     ///   published holds only the newest, and receives it with the changes from the last snapshot it took

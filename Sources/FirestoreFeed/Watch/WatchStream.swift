@@ -373,11 +373,11 @@ package final class WatchStream: Sendable {
             } catch {
                 return
             }
-            let dead = state.withLock { state -> (any ListenCall)? in
-                guard !state.isFinished, let call = state.call else { return nil }
+            let (dead, probed) = state.withLock { state -> ((any ListenCall)?, (any ListenCall)?) in
+                guard !state.isFinished, let call = state.call else { return (nil, nil) }
                 switch state.machine.tick() {
                 case .nothing:
-                    return nil
+                    return (nil, nil)
                 case .probe:
                     let id = state.nextProbeID
                     state.nextProbeID = id == Int32.max ? Self.firstProbeTargetID : id + 1
@@ -385,13 +385,15 @@ package final class WatchStream: Sendable {
                     state.probe = Probe(targetID: id, sent: .now)
                     let target = ListenTarget(documents: [Self.probeDocument(firestore)], targetID: id)
                     state.outbox.append(ListenRequest(adding: target, database: firestore.database.name))
-                    return nil
+                    return (nil, call)
                 case .dead(let error):
                     state.deadReason = error
-                    return call
+                    return (call, nil)
                 }
             }
             if let dead { dead.abandon() } else { flushOutbox() }
+            // With the probe, a PING: a connection that carries nothing any more fails on its own within 10 s.
+            probed?.checkConnection()
         }
     }
 

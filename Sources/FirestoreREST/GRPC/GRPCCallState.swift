@@ -1,14 +1,14 @@
 import Synchronization
 
-/// The part of one gRPC call that the caller's threads and the multi thread share, behind one lock: the
-/// outbound bytes, the half-close, the receive buffer accounting, the response head and trailers, and the
+/// The part of one gRPC call that the caller's threads and the channel's thread (``HTTP2Loop``) share, behind one
+/// lock: the outbound bytes, the half-close, the receive buffer accounting, the response head and trailers, and the
 /// continuation that feeds ``GRPCStreamingCall/responses``.
 ///
-/// Buffering policy: outbound messages queue without limit until libcurl's read callback takes them
-/// (callers send a few small requests). Inbound, decoded messages wait in the response stream until consumed;
-/// once ``maxBufferedByteCount`` bytes wait, the write callback returns `CURL_WRITEFUNC_PAUSE`, so libcurl
-/// stops reading the stream (HTTP/2 flow control then holds the server back) until the consumer has taken
-/// enough that fewer bytes wait (curl_easy_pause(3)).
+/// Buffering policy: outbound messages queue without limit until nghttp2's data source takes them (callers send a
+/// few small requests). Inbound, decoded messages wait in the response stream until consumed; once
+/// ``maxBufferedByteCount`` bytes wait, the stream's received bytes are no longer returned to its HTTP/2
+/// flow-control window, so the server is held back (RFC 9113 §5.2) until the consumer has taken enough that fewer
+/// bytes wait.
 final class GRPCCallState: Sendable {
     /// How a call ended, as the response stream sees it.
     enum Outcome: Sendable {
@@ -18,14 +18,15 @@ final class GRPCCallState: Sendable {
     }
 
     struct Fields {
-        /// Framed bytes not yet handed to libcurl start at `outboundStart`.
+        /// Framed bytes not yet handed to nghttp2 start at `outboundStart`.
         var outbound: [UInt8] = []
         var outboundStart = 0
-        /// `closeSend()` was called: once `outbound` is drained the read callback returns 0 (END_STREAM).
+        /// `closeSend()` was called: once `outbound` is drained the data source ends the request (END_STREAM).
         var sendClosed = false
-        /// The read callback returned `CURL_READFUNC_PAUSE`; the next `send` must unpause.
+        /// The data source found nothing to send and deferred; the next `send` must resume it.
         var sendPaused = false
-        /// The write callback returned `CURL_WRITEFUNC_PAUSE`; consuming below the limit must unpause.
+        /// The receive buffer reached its limit and received bytes are held back from the window; consuming below
+        /// the limit must return them.
         var receivePaused = false
         /// Bytes (messages plus 5 per message) yielded to the response stream and not yet consumed.
         var bufferedByteCount = 0

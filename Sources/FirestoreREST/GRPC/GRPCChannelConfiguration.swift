@@ -4,8 +4,8 @@ extension GRPCChannel {
     /// TLS and proxies follow ``CurlTransport``: an `https` server's certificate chain and host name are
     /// always verified (TLS 1.2 or newer) against the system trust store or ``caBundlePath``; by default
     /// libcurl's proxy environment variables apply (`https_proxy`, `all_proxy`, `no_proxy`, ...; an `http://`
-    /// base URL uses `http_proxy`). A plain-HTTP proxy that does not speak HTTP/2 fails a cleartext call with
-    /// `.unavailable`; `https` goes through a proxy as a `CONNECT` tunnel.
+    /// base URL uses `http_proxy`). Through a proxy, the connection is always a `CONNECT` tunnel, so the HTTP/2
+    /// bytes reach the server untouched (``HTTP2Socket``).
     package struct Configuration: Sendable, Hashable {
         /// Longest time to establish a connection (TCP and TLS handshakes), in seconds. Default 10. Zero or less
         /// means libcurl's default (300 s). There is no overall timeout: a stream may stay open for hours.
@@ -17,7 +17,7 @@ extension GRPCChannel {
         /// The proxy: `nil` (default) honours the environment, `""` uses none, anything else is the proxy URL.
         package var proxy: String?
         /// Per call, how many bytes of received messages (plus 5 per message) may wait unconsumed in
-        /// ``GRPCStreamingCall/responses`` before libcurl stops reading that stream. Default 4 MiB
+        /// ``GRPCStreamingCall/responses`` before the stream's HTTP/2 window stops the server. Default 4 MiB
         /// (4,194,304 bytes). One message is always delivered whole, however large.
         package var maxBufferedResponseBytes: Int
         /// The largest message accepted or sent, in bytes. Default ``GRPCFrame/defaultMaxMessageByteCount``

@@ -34,6 +34,11 @@ package final class GRPCListenCall: ListenCall {
         call.cancel()
     }
 
+    /// Sends an HTTP/2 PING on the call's connection (``GRPCStreamingCall/pingConnection()``).
+    package func checkConnection() {
+        call.pingConnection()
+    }
+
     /// The call's messages decoded as ``ListenResponse``s.
     package struct Responses: AsyncSequence, Sendable {
         let base: GRPCResponseStream

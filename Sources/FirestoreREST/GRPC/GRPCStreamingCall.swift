@@ -5,7 +5,7 @@
 ///   a server-streaming or unary call then ends with its status.
 /// - Receiving: ``responses`` yields each message as it is decoded. It finishes normally on `grpc-status` 0
 ///   and throws a ``FirestoreError`` otherwise (see ``responses``). Receive buffering is bounded by
-///   ``GRPCChannel/Configuration/maxBufferedResponseBytes`` (libcurl pauses the stream while it is full).
+///   ``GRPCChannel/Configuration/maxBufferedResponseBytes`` (HTTP/2 flow control holds the server while it is full).
 /// - Ending early: ``cancel()``, cancelling the task iterating ``responses``, or releasing the call and its
 ///   response stream ends the transfer within milliseconds (the channel's thread is woken at once) and frees
 ///   its handle; the stream then throws `.cancelled`.
@@ -54,10 +54,12 @@ package final class GRPCStreamingCall: Sendable {
     ///   (e.g. `.unknown` for status 2, `.notFound` for 5), from the trailers or a trailers-only response;
     /// - for an HTTP status other than 200 without `grpc-status`: ``GRPCStatus/code(forHTTPStatus:)``, with
     ///   ``FirestoreError/httpStatus`` set and the body's start in the message;
-    /// - `.unavailable` when the server (or a proxy) answers HTTP/1.x, or the connection fails, resets or
-    ///   closes (libcurl's reason in the message); `.deadlineExceeded` when connecting takes longer than
-    ///   ``GRPCChannel/Configuration/connectTimeout``; `.failedPrecondition` for a TLS certificate that does
-    ///   not verify;
+    /// - `.unavailable` when the server (or a proxy) answers with anything but HTTP/2 or refuses ALPN `h2`
+    ///   (``FirestoreError`` `lacksHTTP2` set), or the connection fails, resets, closes or goes away (`GOAWAY`, named
+    ///   in the message), or does not answer a PING; a `RST_STREAM` as gRPC's `PROTOCOL-HTTP2.md` maps it
+    ///   (``GRPCStream/resetError(code:)``); `.deadlineExceeded` when connecting takes longer than
+    ///   ``GRPCChannel/Configuration/connectTimeout``; `.failedPrecondition` for a TLS certificate that does not
+    ///   verify;
     /// - `.internal` for a malformed body (a compressed or oversized message, naming the byte offset, or a
     ///   body ending inside a message); `.unknown` for a 200 response that is not `application/grpc` or has no
     ///   `grpc-status`;
@@ -155,6 +157,13 @@ package final class GRPCStreamingCall: Sendable {
     /// must not join the same connection. Does nothing once the call has ended.
     package func retireConnection() {
         channel.loop.retire(state.id)
+    }
+
+    /// Sends an HTTP/2 PING on the call's connection: a connection that does not answer within 10 s is dead, and
+    /// every call on it ends with `.unavailable` naming the PING. Does nothing when a PING is already out or the
+    /// call has ended.
+    package func pingConnection() {
+        channel.loop.ping(state.id)
     }
 
     /// Whether the call ended with `grpc-status` 0.

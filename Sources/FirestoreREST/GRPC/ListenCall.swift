@@ -26,9 +26,16 @@ package protocol ListenCall: AnyObject, Sendable {
     /// Ends the call as ``cancel()`` does, and makes sure the next call does not run on the same connection: the
     /// caller found the call dead (it stopped answering), so its connection is suspect. Default: ``cancel()``.
     func abandon()
+
+    /// Checks the call's connection with a transport-level probe where there is one (an HTTP/2 PING): a connection
+    /// that does not answer ends the call with `.unavailable`. Default: nothing.
+    func checkConnection()
 }
 
 extension ListenCall {
+    /// Nothing: a call without a connection of its own has none to check.
+    package func checkConnection() {}
+
     /// ``cancel()``: a call without a connection of its own has nothing else to leave.
     package func abandon() {
         cancel()

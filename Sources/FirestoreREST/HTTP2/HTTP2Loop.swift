@@ -24,6 +24,7 @@ final class HTTP2Loop: @unchecked Sendable {
         case consumed(Int)
         case cancel(Int, FirestoreError)
         case retire(Int)
+        case ping(Int)
         case connected(Int, Result<HTTP2Socket, FirestoreError>)
         case stop
     }
@@ -106,6 +107,10 @@ final class HTTP2Loop: @unchecked Sendable {
     /// path dead (a Listen stream that stopped answering).
     func retire(_ id: Int) { submit(.retire(id)) }
 
+    /// Sends an HTTP/2 PING on the connection of call `id`: unanswered for ``pingTimeout``, the connection fails
+    /// and every call on it ends with `.unavailable`.
+    func ping(_ id: Int) { submit(.ping(id)) }
+
     /// Ends every call with `.cancelled` and the thread.
     func stop() {
         stopping.store(true, ordering: .relaxed)
@@ -180,6 +185,8 @@ final class HTTP2Loop: @unchecked Sendable {
                 connection.retire()
                 if current === connection { current = nil }
             }
+        case .ping(let id):
+            calls[id]?.connection?.ping(now: Self.now())
         case .connected(let attempt, let result):
             connected(attempt, result)
         case .stop:
