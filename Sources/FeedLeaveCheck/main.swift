@@ -30,7 +30,7 @@ func report(_ form: String, since start: Int, atBreak: Int) async throws {
 
 // Keys polling every 0.1 s, in top-level code.
 var start = counter.count
-for try await snapshot in polled.collection("top").snapshots(source: .keys, interval: .milliseconds(100)) {
+for try await snapshot in polled.collection("top").snapshots(source: .poll(.keys), interval: .milliseconds(100)) {
     _ = snapshot
     break
 }
@@ -38,7 +38,9 @@ try await report("top level, keys polling every 0.1 s", since: start, atBreak: c
 
 // The same in a function: the iterator is released at the break.
 func pollInAFunction() async throws {
-    for try await snapshot in polled.collection("function").snapshots(source: .keys, interval: .milliseconds(100)) {
+    for try await snapshot in polled.collection("function").snapshots(
+        source: .poll(.keys), interval: .milliseconds(100))
+    {
         _ = snapshot
         break
     }
@@ -49,7 +51,9 @@ try await report("in a function, keys polling every 0.1 s", since: start, atBrea
 
 // A document's feed, polled, in top-level code.
 start = counter.count
-for try await snapshot in polled.document("document/apple").snapshots(source: .keys, interval: .milliseconds(100)) {
+for try await snapshot in polled.document("document/apple").snapshots(
+    source: .poll(.keys), interval: .milliseconds(100))
+{
     _ = snapshot
     break
 }

@@ -52,7 +52,7 @@ enum ListenCostWorkload {
         let delivered = Delivered()
         let (polled, pollCounts) = try blocking { () async throws -> (Int, (runQuery: Int, batchGet: Int)) in
             let listenFeed = db.collection("cost").snapshots(source: .listen)
-            let keysFeed = pollingDB.collection("cost").snapshots(source: .keys, interval: .seconds(1))
+            let keysFeed = pollingDB.collection("cost").snapshots(source: .poll(.keys), interval: .seconds(1))
             let (firsts, first) = AsyncStream<Void>.makeStream()
             let start = clock.now
             let listening = Task {

@@ -26,7 +26,7 @@ enum ListenLatencyWorkload {
         }
         let keys = try blocking {
             try await measure(
-                db.collection("keys"), source: .keys, interval: .milliseconds(250), writes: pollWrites,
+                db.collection("keys"), source: .poll(.keys), interval: .milliseconds(250), writes: pollWrites,
                 randomPhase: true)
         }
         let p = ListenSupport.percentile

@@ -39,7 +39,7 @@ enum PollCostWorkload {
         let seeded = try blocking { try await ListenSupport.seed(db, collection: "cost", documents: documents) }
         print("poll-cost: seeded \(documents) documents in \(String(format: "%.1f", seeded)) s, margin 0.5 s")
 
-        let modes: [(name: String, mode: PollMode)] = [("keys", .keys), ("full", .fullDocuments), ("delta", delta)]
+        let modes: [(name: String, mode: PollMode)] = [("keys", .keys), ("full", .full), ("delta", delta)]
         let (unchanged, changed, deletion, checks) = try blocking {
             () async throws -> ([Figures], [Figures], [Figures], [String]) in
             var unchanged = Array(repeating: Figures(), count: modes.count)

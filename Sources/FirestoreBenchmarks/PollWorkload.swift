@@ -29,7 +29,7 @@ enum PollWorkload {
             }
             return result
         }
-        let fullBytes = try poll(full, .fullDocuments).statistics.bytesReceived
+        let fullBytes = try poll(full, .full).statistics.bytesReceived
         let keysBytes = try poll(keys, .keys).statistics.bytesReceived
         let share = Double(keysBytes) / Double(max(fullBytes, 1))
         print(
@@ -45,7 +45,7 @@ enum PollWorkload {
         }
         let fullMeasurement = try Harness.compare(
             workload: "poll-full", n: count, baseline: "JSONSerialization (full body)",
-            candidate: { sink &+= try poll(full, .fullDocuments).documents.count }, baselineBody: floor)
+            candidate: { sink &+= try poll(full, .full).documents.count }, baselineBody: floor)
         let keysMeasurement = try Harness.compare(
             workload: "poll-keys", n: count, baseline: "JSONSerialization (full body)",
             candidate: { sink &+= try poll(keys, .keys).documents.count }, baselineBody: floor)

@@ -57,7 +57,7 @@ enum SlowConsumerWorkload {
         _ = try blocking { try await ListenSupport.seed(db, collection: "slow", documents: documents) }
         let sampleEvery = seconds >= 30 ? 5 : 1
         var phases: [Phase] = []
-        for (name, source) in [("listen", FeedSource.listen), ("keys 0.2 s", .keys)] {
+        for (name, source) in [("listen", FeedSource.listen), ("keys 0.2 s", .poll(.keys))] {
             phases.append(
                 try phase(name, db: db, documents: documents, seconds: seconds, sampleEvery: sampleEvery) { onEvent in
                     db.collection("slow").order(by: "n").snapshots(

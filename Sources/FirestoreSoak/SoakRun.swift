@@ -28,7 +28,8 @@ enum SoakRun {
         let policy = PollingPolicy(
             interval: .milliseconds(options.intervalMilliseconds),
             errorBackoff: .init(initial: .milliseconds(10), multiplier: 2, maximum: .milliseconds(80)), jitter: 0)
-        let stream = viaProxy.collection("items").order(by: "n").snapshots(mode: .keys, policy: policy) { event in
+        let stream = viaProxy.collection("items").order(by: "n").snapshots(source: .poll(.keys), policy: policy) {
+            event in
             if case .pollFailed(let error, _) = event {
                 shared.failures.withLock { $0[error.code.name, default: 0] += 1 }
             }

@@ -53,7 +53,7 @@ enum RecordingScenarios {
         switch scenario {
         case .demo:
             let db = try Firestore.emulator(host: host, projectID: "demo-fruits", transport: transport)
-            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .keys)
+            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .poll(.keys))
         case .demoListen:
             let db = try Firestore.emulator(host: host, projectID: "demo-listen", transport: transport)
             try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .listen)

@@ -26,7 +26,7 @@ import Testing
         let clock = ManualClock()
         let policy = PollingPolicy(interval: .seconds(1), errorBackoff: .init(initial: .seconds(1)), jitter: 0)
         let source = PollingQuerySource(
-            db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            db.collection("fruits").order(by: "name"), mode: .full,
             policy: policy, pool: PollerPool(clock: clock))
         let delegate = RecordingDelegate()
         let array = BatchedArray(source: source, delegate: delegate)

@@ -22,7 +22,7 @@ import Testing
         let errors = ErrorLog()
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: db.collection("fruits").query, mode: .fullDocuments, policy: QueryPollerTests.policy(.seconds(1))
+            of: db.collection("fruits").query, mode: .full, policy: QueryPollerTests.policy(.seconds(1))
         ) { errors.append($0) }.makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.documents.map(\.documentID) == ["a", "b"])

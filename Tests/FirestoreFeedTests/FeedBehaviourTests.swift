@@ -116,7 +116,7 @@ import Testing
         var iterators: [AsyncThrowingStream<QuerySnapshot, any Error>.Iterator] = []
         for _ in 0..<100 {
             let query = db.collection("fruits").whereField("name", isEqualTo: "A")
-            iterators.append(pool.snapshots(of: query, mode: .fullDocuments, policy: policy).makeAsyncIterator())
+            iterators.append(pool.snapshots(of: query, mode: .full, policy: policy).makeAsyncIterator())
         }
         #expect(pool.pollerCount == 1)
         for index in iterators.indices {
@@ -124,7 +124,7 @@ import Testing
             #expect(snapshot.documentChanges.map(\.type) == [.added])
         }
         let waiting = pool.snapshots(
-            of: db.collection("fruits").whereField("name", isEqualTo: "A"), mode: .fullDocuments, policy: policy)
+            of: db.collection("fruits").whereField("name", isEqualTo: "A"), mode: .full, policy: policy)
         let consumer = Task {
             for try await _ in waiting {}
         }
@@ -161,7 +161,7 @@ import Testing
             errorBackoff: .init(initial: .seconds(1), multiplier: 2, maximum: .seconds(60)),
             jitter: 0)
         var feed = PollerPool(clock: clock).snapshots(
-            of: try Self.db(transport).collection("fruits").query, mode: .fullDocuments, policy: policy
+            of: try Self.db(transport).collection("fruits").query, mode: .full, policy: policy
         ) { events.append($0) }.makeAsyncIterator()
         _ = try await feed.next()
         let recovered = try #require(try await feed.next())
@@ -187,7 +187,7 @@ import Testing
             policy: QueryPollerTests.policy(.seconds(1))
         ) { events.append($0) }.makeAsyncIterator()
         let first = try #require(try await feed.next())
-        #expect(first.statistics?.mode == .fullDocuments)
+        #expect(first.statistics?.mode == .full)
         #expect(first.documents.map(\.documentID) == ["a"])
         #expect(events.all == [.fellBackToFullDocuments(reason: "invalid-argument (HTTP 400): projection refused")])
     }
@@ -198,7 +198,7 @@ import Testing
         let pool = PollerPool(clock: ImmediateClock())
         weak var weakPoller: QueryPoller?
         do {
-            let stream = pool.snapshots(of: try Self.db(transport).collection("fruits").query, mode: .fullDocuments)
+            let stream = pool.snapshots(of: try Self.db(transport).collection("fruits").query, mode: .full)
             let consumer = Task { for try await _ in stream {} }
             await transport.waitForRequest()
             #expect(pool.pollerCount == 1)
@@ -222,7 +222,7 @@ import Testing
                 status: 200, body: RunQueryBody.make(readTime: Self.t1, [("c", Self.t0, "C"), ("b", Self.t0, "B")]))
         ])
         let query = try Self.db(transport).collection("fruits").order(by: "name").limit(toLast: 2)
-        var feed = PollerPool(clock: ImmediateClock()).snapshots(of: query, mode: .fullDocuments).makeAsyncIterator()
+        var feed = PollerPool(clock: ImmediateClock()).snapshots(of: query, mode: .full).makeAsyncIterator()
         let first = try #require(try await feed.next())
         #expect(first.documents.map(\.documentID) == ["b", "c"])
         #expect(first.documentChanges.map(\.newIndex) == [0, 1])

@@ -54,7 +54,7 @@ import Testing
     /// The scenario of issue 18, in keys, full and delta mode: a feed checkpoints its first snapshot and stops;
     /// while it is down one document is modified, one deleted, one added; the restarted feed's first snapshot
     /// lists exactly those three changes (indexes against the stored list) and says it resumed.
-    @Test(arguments: [PollMode.keys, .fullDocuments, delta])
+    @Test(arguments: [PollMode.keys, .full, delta])
     func theFirstSnapshotAfterARestartListsOnlyWhatChanged(mode: PollMode) async throws {
         let path = CheckpointFiles.temporaryPath()
         defer { CheckpointFiles.remove(path) }
@@ -90,7 +90,7 @@ import Testing
             // The keys scan is billed in full (5 documents); only the 2 documents new or moved are fetched.
             #expect(resumed.statistics?.billedReads == 7)
             #expect(resumed.statistics?.documentsFetched == 2)
-        case .fullDocuments:
+        case .full:
             #expect(resumed.statistics?.billedReads == 5)
         case .delta:
             // A delta poll from the stored watermark; the count then sees the deletion and scans.

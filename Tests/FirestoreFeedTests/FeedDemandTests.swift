@@ -112,7 +112,7 @@ import Testing
         let clock = ManualClock()
         let pool = PollerPool(clock: clock)
         let stream = pool.snapshots(
-            of: db.collection("fruits").order(by: "name").query, mode: .fullDocuments,
+            of: db.collection("fruits").order(by: "name").query, mode: .full,
             policy: QueryPollerTests.policy(.seconds(1)))
         var feed = stream.makeAsyncIterator()
         #expect(Self.ids(try #require(try await feed.next())) == ["a"])

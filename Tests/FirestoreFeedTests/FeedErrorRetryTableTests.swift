@@ -27,7 +27,7 @@ import Testing
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         let events = ErrorLog()
         var feed = PollerPool(clock: CountingClock()).snapshots(
-            of: db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: PollingPolicy(interval: .seconds(1), jitter: 0)
         ) { events.append($0) }
         .makeAsyncIterator()

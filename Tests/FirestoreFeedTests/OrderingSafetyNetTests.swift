@@ -134,7 +134,7 @@ import Testing
         let events = SlowConsumerTests.Events()
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: QueryPollerTests.policy(.seconds(1))
         ) { events.note($0) }
         .makeAsyncIterator()

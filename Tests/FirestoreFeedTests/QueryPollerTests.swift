@@ -54,7 +54,7 @@ import Testing
         let errors = ErrorLog()
         let clock = CountingClock()
         var feed = PollerPool(clock: clock).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(5))
+            of: try Self.query(transport), mode: .full, policy: Self.policy(.seconds(5))
         ) { errors.append($0) }
         .makeAsyncIterator()
         let first = try #require(try await feed.next())
@@ -86,7 +86,7 @@ import Testing
                     [("b", "2024-05-01T00:00:00Z", "B")])),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+            of: try Self.query(transport), mode: .full, policy: Self.policy(.seconds(1))
         )
         .makeAsyncIterator()
         let first = try #require(try await feed.next())
@@ -103,7 +103,7 @@ import Testing
             .response(status: 403, body: #"{"error":{"code":403,"message":"denied","status":"PERMISSION_DENIED"}}"#),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+            of: try Self.query(transport), mode: .full, policy: Self.policy(.seconds(1))
         )
         .makeAsyncIterator()
         let first = try #require(try await feed.next())
@@ -124,7 +124,7 @@ import Testing
                     [("a", "2024-05-01T00:00:00Z", "A")])),
         ])
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
-            of: try Self.query(transport), mode: .fullDocuments, policy: Self.policy(.seconds(1))
+            of: try Self.query(transport), mode: .full, policy: Self.policy(.seconds(1))
         )
         .makeAsyncIterator()
         _ = try await feed.next()

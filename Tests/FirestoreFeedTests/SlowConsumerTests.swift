@@ -262,13 +262,13 @@ import Testing
         let pool = PollerPool(clock: clock)
         let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
         var feed = pool.snapshots(
-            of: db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: QueryPollerTests.policy(.seconds(1))
         ) { events.note($0) }
         .makeAsyncIterator()
         #expect(Self.ids(try #require(try await feed.next())) == ["a", "b"])
         let keeper = pool.snapshots(
-            of: db.collection("fruits").order(by: "name"), mode: .fullDocuments,
+            of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: QueryPollerTests.policy(.seconds(1)))
         let keeping = Task {
             for try await _ in keeper {}

@@ -86,7 +86,8 @@ import Testing
         let events = Events()
         func feed() -> AsyncThrowingStream<QuerySnapshot, any Error> {
             query.snapshots(
-                mode: pollMode, policy: PollingPolicy(interval: .milliseconds(50)), checkpoint: store, key: "fruits",
+                source: .poll(pollMode), policy: PollingPolicy(interval: .milliseconds(50)), checkpoint: store,
+                key: "fruits",
                 onEvent: events.note)
         }
         let first = try await Self.firstAndLeave(feed, store: store, key: "fruits")
@@ -186,7 +187,8 @@ import Testing
         let store = try await FeedCheckpointStore(path: path)
         var failure: FirestoreError?
         do {
-            for try await _ in db.collection("fruits").snapshots(source: .keys, checkpoint: store, key: "fruits") {
+            for try await _ in db.collection("fruits").snapshots(source: .poll(.keys), checkpoint: store, key: "fruits")
+            {
                 break
             }
         } catch {
@@ -202,7 +204,7 @@ import Testing
         _ = await child.finish(timeout: 30)
 
         // Now this process holds the key: the CLI is refused.
-        var feed = db.collection("fruits").snapshots(source: .keys, checkpoint: store, key: "fruits")
+        var feed = db.collection("fruits").snapshots(source: .poll(.keys), checkpoint: store, key: "fruits")
             .makeAsyncIterator()
         #expect(try await feed.next()?.count == 1)
         let refused = try await CLIProcess.run([

@@ -34,7 +34,7 @@ import Testing
     @Test func theFirstScenarioGivesTheSameChanges() async throws {
         let events = FeedEvents()
         let delta = try await FeedModesLiveTests.scenario(
-            .keys, mode: .delta(field: "updatedAt", margin: .milliseconds(500))
+            .poll(.delta(field: "updatedAt", margin: .milliseconds(500)))
         ) { events.note($0) }
         #expect(delta.changes == FeedModesLiveTests.expected)
         let polls = events.polls
@@ -64,11 +64,11 @@ import Testing
         let keys = FeedRecord()
         let delta = FeedRecord()
         let feeds = [
-            (keys, query.snapshots(source: .keys, interval: .milliseconds(100)) { keys.events.note($0) }),
+            (keys, query.snapshots(source: .poll(.keys), interval: .milliseconds(100)) { keys.events.note($0) }),
             (
                 delta,
                 query.snapshots(
-                    interval: .milliseconds(100), mode: .delta(field: "updatedAt", margin: .milliseconds(500))
+                    source: .poll(.delta(field: "updatedAt", margin: .milliseconds(500))), interval: .milliseconds(100)
                 ) { delta.events.note($0) }
             ),
         ]

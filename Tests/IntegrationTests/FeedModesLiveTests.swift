@@ -11,13 +11,13 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct FeedModesLiveTests {
     typealias Change = ReplayedDemo.Change
 
-    /// Runs the first issue's scenario from `source` (or polling in `mode`; the writes then set `updatedAt` to the
-    /// server time) and returns each snapshot's changes, documents fetched (listen: delivered) and billed reads.
+    /// Runs the first issue's scenario from `source` (delta polling: the writes then set `updatedAt` to the server
+    /// time) and returns each snapshot's changes, documents fetched (listen: delivered) and billed reads.
     static func scenario(
-        _ source: FeedSource, mode: PollMode? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+        _ source: FeedSource, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) async throws -> (changes: [[Change]], fetched: [Int], billed: [Int]) {
-        let live = try LiveFirestore.make("modes-\(mode?.name ?? source.rawValue)")
-        let db = mode == nil ? live : try live.settingServerTimestamp(on: "updatedAt")
+        let live = try LiveFirestore.make("modes-\(source.name)")
+        let db = source.name == "delta" ? try live.settingServerTimestamp(on: "updatedAt") : live
         let fruits = db.collection("fruits")
         for (id, name, favourite) in [
             ("apple", "Apple", true), ("banana", "Banana", true), ("cherry", "Cherry", false),
@@ -29,7 +29,7 @@ import Testing
             ])
         }
         let query = fruits.whereField("isFavourite", isEqualTo: true).order(by: "name")
-        var feed = query.snapshots(source: source, interval: .milliseconds(50), mode: mode, onEvent: onEvent)
+        var feed = query.snapshots(source: source, interval: .milliseconds(50), onEvent: onEvent)
             .makeAsyncIterator()
         var changes: [[Change]] = []
         var fetched: [Int] = []
@@ -61,8 +61,8 @@ import Testing
     static let expected = ReplayedDemo.expectedChanges
 
     @Test func bothModesGiveTheSameChanges() async throws {
-        let keys = try await Self.scenario(.keys)
-        let full = try await Self.scenario(.full)
+        let keys = try await Self.scenario(.poll(.keys))
+        let full = try await Self.scenario(.poll(.full))
         #expect(keys.changes == Self.expected)
         #expect(full.changes == Self.expected)
         // Keys mode fetches in phase two only what is new or changed; full mode fetches every document.
@@ -93,7 +93,7 @@ import Testing
     /// 200 polls or more through a proxy faulting 20 % of runQuery/batchGet requests while another task
     /// writes: every change applies cleanly to the previous list, no document is removed unless deleted or
     /// re-added after a removal, and the final list equals a direct query.
-    @Test(arguments: [PollMode.keys, .fullDocuments])
+    @Test(arguments: [PollMode.keys, .full])
     func feedThroughFaultsStaysTrue(mode: PollMode) async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("faults-\(mode.name)")
@@ -111,7 +111,7 @@ import Testing
             jitter: 0)
         let query = viaProxy.collection("items").order(by: "n")
         let failures = Mutex<[String]>([])
-        var feed = query.snapshots(mode: mode, policy: policy) { event in
+        var feed = query.snapshots(source: .poll(mode), policy: policy) { event in
             if case .pollFailed(let error, _) = event { failures.withLock { $0.append(error.code.name) } }
         }.makeAsyncIterator()
 

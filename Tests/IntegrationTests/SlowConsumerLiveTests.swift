@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aSlowPollingConsumerHoldsOneSnapshotAndEndsRight() async throws {
-        try await Self.run(source: .keys, label: "slow-keys") { _, query in
+        try await Self.run(source: .poll(.keys), label: "slow-keys") { _, query in
             PollerPool.shared.listenerBufferHighWater(
                 of: query, mode: .keys, policy: PollingPolicy(interval: .milliseconds(200)))
         }

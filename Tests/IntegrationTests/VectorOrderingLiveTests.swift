@@ -46,7 +46,7 @@ import Testing
         let sorted = server.documents.compactMap(\.document).sorted { ordering.compare($0, $1) < 0 }
         #expect(sorted.map { $0.name.split(separator: "/").last.map(String.init) } == ["a", "v", "m", "m2"])
 
-        for source in [FeedSource.keys, .listen] {
+        for source in [FeedSource.poll(.keys), .listen] {
             let events = Events()
             var feed = query.snapshots(source: source, interval: .milliseconds(200)) { events.note($0) }
                 .makeAsyncIterator()
@@ -78,7 +78,7 @@ import Testing
         let query = items.order(by: "v")
         let keysEvents = Events()
         let listenEvents = Events()
-        let keysFeed = query.snapshots(source: .keys, interval: .milliseconds(100)) { keysEvents.note($0) }
+        let keysFeed = query.snapshots(source: .poll(.keys), interval: .milliseconds(100)) { keysEvents.note($0) }
         let listenFeed = query.snapshots(source: .listen) { listenEvents.note($0) }
         let keys = FeedFollower(keysFeed)
         let listen = FeedFollower(listenFeed)

@@ -29,7 +29,7 @@ import Testing
         let delta = FeedEvents()
         let deltaSnapshots = Mutex<[QuerySnapshot]>([])
         let deltaFeed = query.snapshots(
-            interval: .seconds(1), mode: .delta(field: "updatedAt", margin: .milliseconds(300))
+            source: .poll(.delta(field: "updatedAt", margin: .milliseconds(300))), interval: .seconds(1)
         ) { delta.note($0) }
         let task = Task {
             do {

@@ -34,7 +34,7 @@ import Testing
         for index in 0..<200 {
             // Query i lists i + 1 documents: 100 on average, about 25 KB of names and times per poll.
             let feed = items.whereField("n", isLessThan: index + 1).snapshots(
-                source: .keys, interval: .milliseconds(200)
+                source: .poll(.keys), interval: .milliseconds(200)
             ) { event in
                 if case .intervalNotKept(_, let actual) = event { figures.late.withLock { $0.append(actual) } }
             }

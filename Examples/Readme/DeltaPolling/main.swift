@@ -4,7 +4,7 @@ import FirestoreREST
 let db = try Firestore.fromEnvironment(projectID: "demo").settingServerTimestamp(on: "updatedAt")
 try await db.document("orders/o1").setData(["status": "open", "item": "Apple"])   // updatedAt: the server time
 let feed = db.collection("orders").whereField("status", isEqualTo: "open")
-    .snapshots(mode: .delta(field: "updatedAt"))       // margin 5 s, reconcileInterval 10 min by default
+    .snapshots(source: .poll(.delta(field: "updatedAt")))   // margin 5 s, reconcileInterval 10 min by default
 
 for try await snapshot in feed {
     let scan = snapshot.statistics?.keysScan.map { "\($0)" } ?? "none"   // the first poll scans, later ones not

@@ -9,7 +9,7 @@ let transport = try ReplayTransport(file: "fruits-cassette.json", mode: .once, l
 let host = ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"] ?? "replay.invalid:80"  // any, replaying
 let db = try Firestore.emulator(host: host, projectID: "demo-fruits", transport: transport)
 let favourites = db.collection("fruits").whereField("isFavourite", isEqualTo: true).order(by: "name")
-for try await snapshot in favourites.snapshots(source: .keys) {   // one poll: runQuery, then batchGet
+for try await snapshot in favourites.snapshots(source: .poll(.keys)) {   // one poll: runQuery, then batchGet
     print(transport.isRecording ? "recorded:" : "replayed:", snapshot.documents.map(\.documentID))
     break
 }

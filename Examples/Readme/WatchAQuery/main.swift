@@ -15,7 +15,7 @@ let favourites = db.collection("fruits")
     .whereField("isFavourite", isEqualTo: true)
     .order(by: "name")
 
-let feed = favourites.snapshots() { event in   // the Listen stream; .snapshots(source: .keys) polls
+let feed = favourites.snapshots() { event in   // the Listen stream; .snapshots(source: .poll(.keys)) polls
     print("feed:", event)   // a failed poll (the last snapshot stays), recovery, ...
 }
 for try await snapshot in feed {

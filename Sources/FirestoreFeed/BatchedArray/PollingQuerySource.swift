@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// The change feed of one query as a ``QuerySnapshotSource``: the feed of
-/// `query.snapshots(source:interval:mode:policy:onEvent:)` in a polling mode, served by `pool` (``PollerPool/shared`` unless a test
+/// `query.snapshots(source:interval:policy:onEvent:)` in a polling mode, served by `pool` (``PollerPool/shared`` unless a test
 /// brings its own clock), so a BatchedArray shares its polls with every other listener on the same query.
 ///
 /// Each failed poll (``FeedEvent/pollFailed(_:retryIn:)``) is a ``QuerySnapshotEvent/failure(_:)`` and the

@@ -9,7 +9,7 @@ package enum CheckpointResume {
 
     /// The resume token to send for `checkpoint` at `now`: its token when `source` is a Listen feed, the
     /// checkpoint was written by one, and its snapshot's `readTime` is less than 30 minutes before `now`.
-    package static func resumeToken(of checkpoint: FeedCheckpoint, for source: CheckpointSource, now: Timestamp)
+    package static func resumeToken(of checkpoint: FeedCheckpoint, for source: FeedSource, now: Timestamp)
         -> [UInt8]?
     {
         guard source == .listen, checkpoint.source == "listen", let token = checkpoint.resumeToken, !token.isEmpty,

@@ -53,7 +53,7 @@ final class CheckpointedFeed: Sendable {
     let store: FeedCheckpointStore
     let key: String
     let query: Query
-    let source: CheckpointSource
+    let source: FeedSource
     let onEvent: (@Sendable (FeedEvent) -> Void)?
     let upstream: Upstream
     /// The wall clock the 30-minute Listen resume rule is checked against.
@@ -62,7 +62,7 @@ final class CheckpointedFeed: Sendable {
     private let chain = CheckpointChain()
 
     init(
-        store: FeedCheckpointStore, key: String, query: Query, source: CheckpointSource,
+        store: FeedCheckpointStore, key: String, query: Query, source: FeedSource,
         onEvent: (@Sendable (FeedEvent) -> Void)?, now: @escaping @Sendable () -> Timestamp = { .now() },
         upstream: @escaping Upstream
     ) {

@@ -45,3 +45,11 @@ public struct FeedCheckpoint: Sendable, Hashable {
         self.generation = generation
     }
 }
+
+extension FeedSource {
+    /// The tracking field of a delta-polling source, or `nil`.
+    var deltaField: String? {
+        guard case .poll(.delta(let field, _, _)) = self else { return nil }
+        return field
+    }
+}

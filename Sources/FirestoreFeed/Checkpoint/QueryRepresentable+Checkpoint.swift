@@ -1,7 +1,7 @@
 import FirestoreREST
 
 extension QueryRepresentable {
-    /// The change feed of ``snapshots(source:interval:mode:policy:onEvent:)``, with a durable checkpoint under
+    /// The change feed of ``snapshots(source:interval:policy:onEvent:)``, with a durable checkpoint under
     /// `key` in `store`: a restarted process resumes where the last one left off, and no change is ever skipped.
     ///
     /// ```swift
@@ -31,26 +31,24 @@ extension QueryRepresentable {
     ///   newer schema with `.failedPrecondition`; a failed write ends it with the write's error. The key is
     ///   released when the feed ends.
     /// - Listeners on the same query do not share a checkpointed feed's poller or Listen target (it resumes from
-    ///   its own state); everything else is as ``snapshots(source:interval:mode:policy:onEvent:)``.
+    ///   its own state); everything else is as ``snapshots(source:interval:policy:onEvent:)``.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
     ///   - interval: time between polls (at least 10 ms); ignored when `policy` is given.
-    ///   - mode: a polling mode; when given, the feed polls in it whatever `source` says.
     ///   - policy: the full polling policy.
     ///   - store: the checkpoint store.
     ///   - key: the checkpoint's key in `store` (any string; one feed at a time per key).
     ///   - onEvent: called with feed events, ``FeedEvent/resumedFromCheckpoint(key:readTime:)`` included.
     public func snapshots(
-        source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
-        policy: PollingPolicy? = nil, checkpoint store: FeedCheckpointStore, key: String,
+        source: FeedSource = .listen, interval: Duration = .seconds(1), policy: PollingPolicy? = nil,
+        checkpoint store: FeedCheckpointStore, key: String,
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
         let policy = policy ?? PollingPolicy(interval: interval)
         let query = self.query
-        let checkpointSource = CheckpointSource(source: source, mode: mode)
         let upstream: CheckpointedFeed.Upstream
-        switch checkpointSource {
+        switch source {
         case .listen:
             upstream = CheckpointUpstream.listen(
                 query, policy: policy, pool: .shared, checkpointID: store.path + " " + key, onEvent: onEvent)
@@ -59,14 +57,14 @@ extension QueryRepresentable {
                 query, mode: mode, policy: policy, clock: PollerPool.shared.clock, onEvent: onEvent)
         }
         return CheckpointedFeed(
-            store: store, key: key, query: query, source: checkpointSource, onEvent: onEvent, upstream: upstream
+            store: store, key: key, query: query, source: source, onEvent: onEvent, upstream: upstream
         ).makeStream()
     }
 }
 
 extension PollerPool {
     /// A polling change feed of `query` with a durable checkpoint under `key` in `store`, polling on this pool's
-    /// clock: see `QueryRepresentable.snapshots(source:interval:mode:policy:checkpoint:key:onEvent:)`. Its poller is
+    /// clock: see `QueryRepresentable.snapshots(source:interval:policy:checkpoint:key:onEvent:)`. Its poller is
     /// its own (it resumes from the checkpoint), not shared with the pool's other listeners.
     public func snapshots(
         of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),

@@ -7,14 +7,14 @@ extension DocumentReference {
     ///
     /// The feed is the query "documents of the parent collection whose `__name__` is this document"
     /// (`FieldPath.documentID`, `EQUAL`), so it has every property of
-    /// `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)`: one Listen target
+    /// `QueryRepresentable.snapshots(source:interval:policy:onEvent:)`: one Listen target
     /// shared by every listener of the document (billed: the document each time it is delivered), the same
     /// reconnection, the same fallback to polling (one read per poll). A consumer that falls behind gets the newest
     /// version of the document when it asks again (`FeedEvent.snapshotsCoalesced(count:)`; nothing when that is
     /// the version it last received), never a backlog.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
     ///   - interval: time between polls, when polling.
     ///   - policy: the full polling policy; its error back-off also paces reconnection.
     ///   - onEvent: called with feed events (failures, recovery, fallbacks).
@@ -24,7 +24,7 @@ extension DocumentReference {
     ) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
         let reference = self
         let (feed, inner) = parent.whereField(FieldPath.documentID, .equal, documentID)
-            .snapshotFeed(source: source, interval: interval, mode: nil, policy: policy, onEvent: onEvent)
+            .snapshotFeed(source: source, interval: interval, policy: policy, onEvent: onEvent)
         let (stream, buffer) = CoalescingBuffer<DocumentSnapshot>.makeStream(
             coalesce: SnapshotCoalescing.document, onEvent: onEvent)
         let forwarding = Task {

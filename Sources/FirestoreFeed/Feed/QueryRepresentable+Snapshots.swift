@@ -10,9 +10,9 @@ extension QueryRepresentable {
     ///   commit and Firestore bills only the documents delivered; one stream per client carries one target per
     ///   query. When the stream cannot be opened (a transport that is not `CurlTransport`, e.g. a replayed
     ///   cassette; a proxy or server without HTTP/2) the feed polls in keys mode and `onEvent` hears
-    ///   `FeedEvent.fellBackToPolling(reason:)`. `.keys` and `.full` poll every `interval` (`PollMode`); giving
-    ///   `mode` also selects polling in that mode, and is the way to poll by delta
-    ///   (`mode: .delta(field: "updatedAt")`: only the documents whose tracking field moved, plus a `count()`).
+    ///   `FeedEvent.fellBackToPolling(reason:)`. `.poll(mode)` polls every `interval` in a ``PollMode``: `.keys`,
+    ///   `.full`, or `.delta(field: "updatedAt")` (only the documents whose tracking field moved, plus a
+    ///   `count()`).
     /// - Cost: every snapshot's `statistics` carries the reads Firestore bills for it (`PollStatistics.billedReads`:
     ///   listen, the documents delivered; keys and full, every document returned at every poll; delta, 1 +
     ///   ceil(documents / 1,000) for an unchanged poll); `onEvent` hears every poll's as `FeedEvent.polled(_:)`.
@@ -25,8 +25,8 @@ extension QueryRepresentable {
     ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:staleSince:)`, then
     ///   `FeedEvent.recovered` (`.listenRecovered(staleSince:)`); a resumed Listen stream sends only what changed
     ///   meanwhile; a Listen stream that goes quiet is probed and one found dead is reopened (README, "A Listen feed
-    ///   never goes silent"). An invalid query
-    ///   (before anything is sent) or a permanent server error ends the stream with that `FirestoreError`.
+    ///   never goes silent"). An invalid query (before anything is sent) or a permanent server error ends the stream
+    ///   with that `FirestoreError`.
     /// - A slow consumer costs bounded memory: a listener that has not taken its last snapshot when the next is
     ///   published holds only the newest, and receives it with the changes from the last snapshot it took
     ///   (`onEvent` hears `FeedEvent.snapshotsCoalesced(count:)` first); a listener that keeps up gets every
@@ -47,59 +47,52 @@ extension QueryRepresentable {
     ///   stops polling.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default), ``FeedSource/keys`` or ``FeedSource/full``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
     ///   - interval: time between polls (at least 10 ms), when polling or after a fallback; ignored when `policy`
     ///     is given.
-    ///   - mode: a polling mode (`.keys`, `.fullDocuments`, `.delta(field:margin:reconcileInterval:)`); when given,
-    ///     the feed polls in it whatever `source` says.
     ///   - policy: the full polling policy (idle back-off, error back-off, jitter); its error back-off also paces
     ///     reconnection of the Listen stream.
     ///   - onEvent: called with feed events (failures, recovery, fallbacks).
     public func snapshots(
-        source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
-        policy: PollingPolicy? = nil, onEvent: (@Sendable (FeedEvent) -> Void)? = nil
+        source: FeedSource = .listen, interval: Duration = .seconds(1), policy: PollingPolicy? = nil,
+        onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        snapshotFeed(source: source, interval: interval, mode: mode, policy: policy, onEvent: onEvent).stream
+        snapshotFeed(source: source, interval: interval, policy: policy, onEvent: onEvent).stream
     }
 
-    /// ``snapshots(source:interval:mode:policy:onEvent:)``'s stream and the buffer behind it, which a relay ends
+    /// ``snapshots(source:interval:policy:onEvent:)``'s stream and the buffer behind it, which a relay ends
     /// at once (``CoalescingBuffer/terminate()``) when its own consumer leaves.
     func snapshotFeed(
-        source: FeedSource, interval: Duration, mode: PollMode?, policy: PollingPolicy?,
-        onEvent: (@Sendable (FeedEvent) -> Void)?
+        source: FeedSource, interval: Duration, policy: PollingPolicy?, onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> (stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>) {
         let policy = policy ?? PollingPolicy(interval: interval)
         let query = self.query
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
-        switch (mode, source) {
-        case (let mode?, _):
+        switch source {
+        case .poll(let mode):
             PollerPool.shared.feed(buffer, of: query, mode: mode, policy: policy, onEvent: onEvent)
-        case (nil, .keys):
-            PollerPool.shared.feed(buffer, of: query, mode: .keys, policy: policy, onEvent: onEvent)
-        case (nil, .full):
-            PollerPool.shared.feed(buffer, of: query, mode: .fullDocuments, policy: policy, onEvent: onEvent)
-        case (nil, .listen):
+        case .listen:
             WatchStreamPool.shared.feed(buffer, of: query, policy: policy, onEvent: onEvent)
         }
         return (stream, buffer)
     }
 
     /// Calls `listener` with each snapshot of this query's change feed from `source` (see
-    /// ``snapshots(source:interval:mode:policy:onEvent:)``), or once with the error that ended it, as the SDKs'
+    /// ``snapshots(source:interval:policy:onEvent:)``), or once with the error that ended it, as the SDKs'
     /// `addSnapshotListener` does. Call `ListenerRegistration.remove()` to stop; the registration's
     /// `ListenerRegistration.lastError` shows a transient error until the next good poll.
     /// - Parameters:
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
     ///   - interval: time between polls.
-    ///   - mode: a polling mode (keys, full documents or delta); when given, the feed polls in it.
     ///   - listener: receives `(snapshot, nil)` for each snapshot and `(nil, error)` once when the feed ends
     ///     with an error. Calls are made one at a time, in order.
     @discardableResult
     public func addSnapshotListener(
-        source: FeedSource = .listen, interval: Duration = .seconds(1), mode: PollMode? = nil,
+        source: FeedSource = .listen, interval: Duration = .seconds(1),
         _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> ListenerRegistration {
         ListenerRegistration.start(listener) { onEvent in
-            snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
+            snapshots(source: source, interval: interval, onEvent: onEvent)
         }
     }
 }

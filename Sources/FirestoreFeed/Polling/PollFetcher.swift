@@ -51,11 +51,11 @@ package struct PollFetcher: Sendable {
         let start = clock.now
         var spent = Spending()
         switch mode {
-        case .fullDocuments:
+        case .full:
             let (documents, readTime) = try await full(readTime: nil, spent: &spent)
             return Result(
                 state: PollState(documents: documents, readTime: readTime),
-                statistics: statistics(.fullDocuments, spent, since: start, clock))
+                statistics: statistics(.full, spent, since: start, clock))
         case .keys:
             let (documents, readTime) = try await keys(readTime: nil, known: previous.byName, spent: &spent)
             return Result(

@@ -38,7 +38,7 @@ public final class PollerPool: Sendable {
     /// How many pollers are running.
     public var pollerCount: Int { pollers.withLock { $0.count } }
 
-    /// The change feed of `query`; see `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)` with a polling source.
+    /// The change feed of `query`; see `QueryRepresentable.snapshots(source:interval:policy:onEvent:)` with a polling source.
     public func snapshots(
         of query: Query, mode: PollMode = .keys, policy: PollingPolicy = PollingPolicy(),
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil

@@ -176,8 +176,8 @@ final class QueryPoller: Sendable {
                     where mode == .keys && (error.code == .invalidArgument || error.code == .unimplemented)
                 {
                     // The server may refuse the keys projection; whole documents still work.
-                    result = try await PollFetcher(query: query).fetch(mode: .fullDocuments, previous: previous)
-                    mode = .fullDocuments
+                    result = try await PollFetcher(query: query).fetch(mode: .full, previous: previous)
+                    mode = .full
                     emit(.fellBackToFullDocuments(reason: error.description))
                 }
                 if Task.isCancelled { return }

@@ -61,7 +61,7 @@ package final class WatchStreamPool: Sendable {
         state.withLock { $0.streams[ObjectIdentifier(client)] }
     }
 
-    /// The Listen feed of `query`; see `QueryRepresentable.snapshots(source:interval:mode:policy:onEvent:)`.
+    /// The Listen feed of `query`; see `QueryRepresentable.snapshots(source:interval:policy:onEvent:)`.
     func snapshots(of query: Query, policy: PollingPolicy, onEvent: (@Sendable (FeedEvent) -> Void)?)
         -> AsyncThrowingStream<QuerySnapshot, any Error>
     {

@@ -75,7 +75,7 @@ package enum DemoCommand {
         let reader = try ArgumentReader(arguments, command: spec)
         var source: FeedSource?
         if let modeText = reader.value("--mode") {
-            guard let mode = FeedSource(rawValue: modeText), mode != .full else {
+            guard let mode = FeedSource(name: modeText), mode == .listen || mode == .poll(.keys) else {
                 throw .usage("--mode \"\(modeText)\": expected listen or keys", help: help)
             }
             source = mode

@@ -73,20 +73,20 @@ enum WatchCommand {
             count = number
         }
         let modeText = reader.value("--mode") ?? "listen"
-        let source = FeedSource(rawValue: modeText) ?? .keys
-        var mode: PollMode?
+        var deltaField = reader.value("--delta-field")
         if modeText == "delta" {
-            let field = reader.value("--delta-field") ?? "updatedAt"
+            let field = deltaField ?? "updatedAt"
             do {
                 _ = try FieldPath(quoted: field)
             } catch {
                 throw .usage("--delta-field \"\(field)\": \(error.message)", help: help)
             }
-            mode = .delta(field: field)
-        } else if FeedSource(rawValue: modeText) == nil {
-            throw .usage("--mode \"\(modeText)\": expected listen, keys, full or delta", help: help)
-        } else if reader.value("--delta-field") != nil {
+            deltaField = field
+        } else if FeedSource.names.contains(modeText), deltaField != nil {
             throw .usage("--delta-field needs --mode delta", help: help)
+        }
+        guard let source = FeedSource(name: modeText, deltaField: deltaField) else {
+            throw .usage("--mode \"\(modeText)\": expected listen, keys, full or delta", help: help)
         }
         let verbose = reader.has("--verbose")
         let failureLimit = try FailureLimit(reader, help: help)
@@ -141,15 +141,14 @@ enum WatchCommand {
             // Opened before the watch starts: a damaged or newer store is an error at once.
             var store: FeedCheckpointStore?
             if let checkpointPath { store = try await FeedCheckpointStore(path: checkpointPath) }
-            try await failureLimit.watching(report: report) { [interval, count, mode, store, checkpointKey] onEvent in
+            try await failureLimit.watching(report: report) { [interval, count, store, checkpointKey] onEvent in
                 var printed = 0
                 let stream =
                     if let store {
                         query.snapshots(
-                            source: source, interval: interval, mode: mode, checkpoint: store, key: checkpointKey,
-                            onEvent: onEvent)
+                            source: source, interval: interval, checkpoint: store, key: checkpointKey, onEvent: onEvent)
                     } else {
-                        query.snapshots(source: source, interval: interval, mode: mode, onEvent: onEvent)
+                        query.snapshots(source: source, interval: interval, onEvent: onEvent)
                     }
                 for try await snapshot in stream {
                     printed += 1

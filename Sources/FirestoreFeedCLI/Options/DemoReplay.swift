@@ -62,7 +62,7 @@ struct DemoReplay {
             }
             pace = .recorded(speed: speed)
         }
-        let defaultPath = source == .keys ? Self.defaultKeysPath : Self.defaultListenPath
+        let defaultPath = source == .poll(.keys) ? Self.defaultKeysPath : Self.defaultListenPath
         guard let path = files.first ?? Self.findDefault(defaultPath) else {
             throw .runtime(
                 FirestoreError(
@@ -76,7 +76,7 @@ struct DemoReplay {
         } catch {
             throw .runtime(error)
         }
-        let recorded: FeedSource = transport.cassette.listenSessions.isEmpty ? .keys : .listen
+        let recorded: FeedSource = transport.cassette.listenSessions.isEmpty ? .poll(.keys) : .listen
         if let source, source != recorded {
             throw .runtime(
                 FirestoreError(

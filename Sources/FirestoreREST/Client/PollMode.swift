@@ -8,7 +8,7 @@ public enum PollMode: Sendable, Hashable {
     /// query returns at every poll (10,000 reads per poll of a 10,000-document query).
     case keys
     /// One runQuery returning whole documents every poll: billed like ``keys``, with every field on the wire.
-    case fullDocuments
+    case full
     /// Delta polling, for collections whose writers set `field` to the server time on every write
     /// (`FieldValue.serverTimestamp()`; `Firestore.settingServerTimestamp(on:)` does it for every write of a
     /// client). A poll asks only for the query's documents whose `field` is at or after the previous poll's
@@ -43,7 +43,7 @@ public enum PollMode: Sendable, Hashable {
     public var name: String {
         switch self {
         case .keys: return "keys"
-        case .fullDocuments: return "full"
+        case .full: return "full"
         case .delta: return "delta"
         }
     }

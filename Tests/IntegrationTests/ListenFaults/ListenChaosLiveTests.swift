@@ -87,11 +87,13 @@ import Testing
         }.joined(separator: "; ")
     }
 
-    /// `body`'s result, tried up to 3 times 100 ms apart (a read the emulator fails under the chaos).
+    /// `body`'s result, tried up to 10 times 200 ms apart: after minutes of broken Listen calls the emulator fails some
+    /// REST requests with `cancelled (HTTP 499)` ("Server sendMessage() failed", "call already cancelled", its own gRPC
+    /// server's exceptions) or `unknown (HTTP 500)`.
     static func retrying<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        for _ in 0..<2 {
+        for _ in 0..<9 {
             if let result = try? await body() { return result }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(200))
         }
         return try await body()
     }
