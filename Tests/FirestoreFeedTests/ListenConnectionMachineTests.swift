@@ -10,10 +10,14 @@ import Testing
     static let t0 = Timestamp.minimum
     static let down = FirestoreError(code: .unavailable, message: "down")
 
-    /// 1 s, 2 s, 4 s ... unjittered, as the policy's back-off gives them.
+    /// Back-off 1 s, 2 s, 4 s ... with a jitter of 1 %; liveness bound 60 s.
+    static let policy = PollingPolicy(
+        errorBackoff: .init(initial: .seconds(1), multiplier: 2, maximum: .seconds(60)), jitter: 0.01,
+        listenLivenessTimeout: .seconds(60))
+
+    /// The end of a call, with the jitter at its top (random 1: 1 % more).
     static func end(_ machine: inout Machine, _ error: FirestoreError, at now: Timestamp = t0) -> Machine.EndDecision {
-        machine.callEnded(
-            error, delay: { .seconds(1 << ($0 - 1)) }, jittered: { $0 + .milliseconds(10) }, now: now)
+        machine.callEnded(error, random: 1, now: now)
     }
 
     static func error(_ code: FirestoreError.Code, _ message: String = "x", lacks: Bool = false, may: Bool = false)
@@ -26,7 +30,7 @@ import Testing
     }
 
     @Test func failuresBackOffWithTheSleptDelayAndStaySinceTheFirst() throws {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         #expect(machine.received(isSnapshotPoint: true) == nil)
         let later = try Timestamp(seconds: 100, nanos: 0)
@@ -42,8 +46,8 @@ import Testing
         #expect(
             Self.end(&machine, Self.down, at: later)
                 == .retry(
-                    delay: .milliseconds(2010),
-                    event: .listenFailed(Self.down, retryIn: .milliseconds(2010), staleSince: Self.t0)))
+                    delay: .milliseconds(2020),
+                    event: .listenFailed(Self.down, retryIn: .milliseconds(2020), staleSince: Self.t0)))
         machine.callOpened()
         #expect(machine.received(isSnapshotPoint: true) == .listenRecovered(staleSince: Self.t0))
         #expect(machine.failures == 0)
@@ -56,7 +60,7 @@ import Testing
     }
 
     @Test func unauthenticatedRenewsOnceThenEnds() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         let refused = Self.error(.unauthenticated, "expired")
         machine.callOpened()
         _ = machine.received(isSnapshotPoint: true)
@@ -67,7 +71,7 @@ import Testing
     }
 
     @Test func unauthenticatedRenewsAgainAfterASnapshotPoint() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         let refused = Self.error(.unauthenticated, "expired")
         machine.callOpened()
         #expect(Self.end(&machine, refused) == .renewCredentials)
@@ -78,17 +82,17 @@ import Testing
 
     @Test(arguments: [FirestoreError.Code.invalidArgument, .permissionDenied, .notFound, .failedPrecondition])
     func aPermanentErrorEnds(code: FirestoreError.Code) {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         let error = Self.error(code)
         #expect(Self.end(&machine, error) == .finish(error))
     }
 
     @Test func proofOfNoHTTP2FallsBackOnlyBeforeAnyAnswer() {
-        var fresh = Machine(liveness: .init(timeout: .seconds(60)))
+        var fresh = Machine(policy: Self.policy)
         fresh.callOpened()
         #expect(Self.end(&fresh, Self.error(.unavailable, "h1", lacks: true)) == .fallBack(reason: "unavailable: h1"))
-        var answered = Machine(liveness: .init(timeout: .seconds(60)))
+        var answered = Machine(policy: Self.policy)
         answered.callOpened()
         _ = answered.received(isSnapshotPoint: true)
         answered.callOpened()
@@ -101,13 +105,13 @@ import Testing
     }
 
     @Test func unimplementedBeforeAnyAnswerFallsBack() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         #expect(Self.end(&machine, Self.error(.unimplemented, "no")) == .fallBack(reason: "unimplemented: no"))
     }
 
     @Test func aSuspectedRefusalFallsBackTheSecondTimeInARow() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         let closed = Self.error(.unavailable, "closed", may: true)
         machine.callOpened()
         #expect(
@@ -120,7 +124,7 @@ import Testing
     }
 
     @Test func aSuspectedRefusalBetweenOtherFailuresIsRetried() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         _ = Self.end(&machine, Self.error(.unavailable, "closed", may: true))
         machine.callOpened()
@@ -133,7 +137,7 @@ import Testing
     }
 
     @Test func realtimeUpdatesSwitchedOffFallsBackWithTheServersReason() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         _ = machine.received(isSnapshotPoint: true)
         machine.callOpened()
@@ -145,7 +149,7 @@ import Testing
 
     /// 60 s: a probe after 40 s of silence (8 ticks of 5 s), dead 15 s (3 ticks) after it; a message resets both.
     @Test func aQuietCallIsProbedThenDeclaredDead() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         #expect(machine.liveness == Machine.Liveness(timeout: .seconds(60)))
         #expect(machine.liveness.probeAfter == .seconds(40))
         #expect(machine.liveness.probeTimeout == .seconds(15))
@@ -165,7 +169,7 @@ import Testing
     }
 
     @Test func aMessageClearsTheSilence() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         machine.callOpened()
         for _ in 0..<8 { _ = machine.tick() }
         _ = machine.received(isSnapshotPoint: false)
@@ -176,7 +180,7 @@ import Testing
     }
 
     @Test func noCallNoWatchdog() {
-        var machine = Machine(liveness: .init(timeout: .seconds(60)))
+        var machine = Machine(policy: Self.policy)
         for _ in 0..<20 { #expect(machine.tick() == .nothing) }
     }
 }

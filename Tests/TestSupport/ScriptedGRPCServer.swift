@@ -67,6 +67,13 @@ package final class ScriptedGRPCServer: Sendable {
         events("call").count { $0["path"] == .string("/google.firestore.v1.Firestore/Listen") }
     }
 
+    /// How many Listen calls arrived, once at least `count` have been logged (waiting up to `timeout` seconds: the log
+    /// is read from the server's stdout on a thread of its own and may lag behind what the client saw).
+    package func listenCalls(atLeast count: Int, timeout: Double = 30) async -> Int {
+        _ = await server.wait(timeout: timeout) { listenCalls >= count }
+        return listenCalls
+    }
+
     /// How many TCP connections were accepted.
     package var connections: Int { events("connection").count }
 

@@ -43,7 +43,7 @@ package enum CheckpointResume {
     package static func listenView(
         from checkpoint: FeedCheckpoint, query: Query, resumeToken: [UInt8]
     ) -> WatchTargetState {
-        var view = WatchTargetState(ordering: DocumentOrdering(query: query), limit: WatchStream.limit(query))
+        var view = WatchTargetState(ordering: DocumentOrdering(query: query), limit: DocumentLimit(query))
         let ordered = orderedDocuments(checkpoint, query: query)
         view.documents = PollFetcher.index(ordered)
         view.ordered = ordered

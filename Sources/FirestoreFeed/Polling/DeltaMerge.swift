@@ -34,7 +34,7 @@ package enum DeltaMerge {
     ///   - limit: the query's limit, or `nil`.
     /// - Complexity: O(n + c log c) for n previous and c changed documents.
     package static func merge(
-        previous: [Document], changed: [Document], ordering: DocumentOrdering, limit: WatchTargetState.Limit?
+        previous: [Document], changed: [Document], ordering: DocumentOrdering, limit: DocumentLimit?
     ) -> Outcome {
         let known = PollFetcher.index(previous)
         var rereads = 0

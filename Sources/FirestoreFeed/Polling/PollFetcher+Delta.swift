@@ -50,7 +50,7 @@ extension PollFetcher {
         let changed = response.documents.filter(requests.matchesCursors)
         let outcome = DeltaMerge.merge(
             previous: previous.documents, changed: changed, ordering: DocumentOrdering(query: query),
-            limit: WatchStream.limit(query))
+            limit: DocumentLimit(query))
         var known = previous.byName
         for document in changed { known[ByteExactName(name: document.name)] = document }
         let isReconcileDue = previousReadTime.duration(since: lastReconcile) >= settings.reconcileInterval

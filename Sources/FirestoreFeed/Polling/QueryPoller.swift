@@ -26,14 +26,7 @@ import Synchronization
 ///   `break` in top-level code) costs no request after its last snapshot.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
 final class QueryPoller: Sendable {
-    struct Listener {
-        let buffer: CoalescingBuffer<QuerySnapshot>
-        let onEvent: (@Sendable (FeedEvent) -> Void)?
-    }
-
     struct State {
-        var listeners: [Int: Listener] = [:]
-        var nextListenerID = 0
         /// The last applied result and what delta polling builds on (one value, for checkpoints).
         var poll = PollState()
         var statistics: PollStatistics?
@@ -48,11 +41,7 @@ final class QueryPoller: Sendable {
     let initialMode: PollMode
     let onEmpty: @Sendable (QueryPoller) -> Void
     private let state: Mutex<State>
-    /// Held while snapshots are handed to listeners, outside ``state``'s lock: yielding resumes a consumer task
-    /// under that task's own lock, and a consumer being cancelled holds its lock while its termination handler
-    /// takes ``state``'s (``removeListener(_:)``), so yielding under ``state``'s lock could deadlock. Taken before
-    /// ``state``'s lock, it keeps each listener's snapshots in order.
-    private let delivery = Mutex(())
+    private let fanOut = SnapshotFanOut()
     private let demand = PollDemand()
 
     /// A poller of `query`; `resumingFrom` is the state a checkpointed feed resumes from (its first poll builds on
@@ -70,84 +59,50 @@ final class QueryPoller: Sendable {
     }
 
     /// How many listeners are attached.
-    var listenerCount: Int { state.withLock { $0.listeners.count } }
+    var listenerCount: Int { fanOut.count }
 
     /// The most snapshots any attached listener has held without taking them (0 or 1: ``CoalescingBuffer``).
-    package var listenerBufferHighWater: Int {
-        state.withLock { $0.listeners.values.map(\.buffer.highWater).max() ?? 0 }
-    }
+    package var listenerBufferHighWater: Int { fanOut.bufferHighWater }
 
     /// Adds a listener; it receives the current snapshot at once when there is one. Starts polling with the
     /// first listener.
     /// - Returns: the listener's ID for ``removeListener(_:)``, or `nil` when this poller has already ended
     ///   (the caller then makes a new one).
     func addListener(_ buffer: CoalescingBuffer<QuerySnapshot>, onEvent: (@Sendable (FeedEvent) -> Void)?) -> Int? {
-        delivery.withLock { _ in
-            let joined = state.withLock { state -> (id: Int, initial: QuerySnapshot?)? in
-                guard !state.isFinished else { return nil }
-                let id = state.nextListenerID
-                state.nextListenerID += 1
-                state.listeners[id] = Listener(buffer: buffer, onEvent: onEvent)
-                if state.task == nil {
-                    state.task = Task { [self] in await run() }
-                }
-                return (id, state.hasSnapshot ? initialSnapshot(state) : nil)
-            }
-            if let initial = joined?.initial { buffer.yield(initial) }
-            if joined != nil { buffer.setOnDemand { [demand] in demand.signal() } }
-            return joined?.id
+        let started = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
+            if state.task == nil { state.task = Task { [self] in await run() } }
+            return true
         }
+        guard started, let id = fanOut.add(FeedListener(buffer: buffer, onEvent: onEvent, policy: policy)) else {
+            return nil
+        }
+        buffer.setOnDemand { [demand] in demand.signal() }
+        return id
     }
 
     /// Whether the poll loop is holding its next poll until a listener asks (for tests).
     var isAwaitingDemand: Bool { demand.isWaiting }
 
-    /// Whether a listener is waiting for a snapshot.
-    private var hasWaitingListener: Bool {
-        state.withLock { $0.listeners.values.contains { $0.buffer.isWaiting } }
-    }
-
     /// Removes a listener; with the last one gone, polling stops and the in-flight request is cancelled.
     func removeListener(_ id: Int) {
-        let isEmpty = state.withLock { state -> Bool in
-            guard state.listeners.removeValue(forKey: id) != nil, state.listeners.isEmpty, !state.isFinished else {
-                return false
-            }
+        guard fanOut.remove(id) else { return }
+        let ended = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
             state.isFinished = true
             state.task?.cancel()
             state.task = nil
             return true
         }
-        if isEmpty { onEmpty(self) }
-    }
-
-    /// The snapshot a joining listener gets: the current documents, every one added.
-    private func initialSnapshot(_ state: State) -> QuerySnapshot {
-        let firestore = query.firestore
-        let documents = state.poll.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
-        let changes = documents.enumerated().map { position, snapshot in
-            DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
-        }
-        var snapshot = QuerySnapshot(
-            query: query, documents: documents, documentChanges: changes, readTime: state.poll.readTime,
-            statistics: state.statistics)
-        snapshot.resumePoint = state.poll.resumePoint
-        return snapshot
-    }
-
-    private func emit(_ event: FeedEvent) {
-        let handlers = state.withLock { $0.listeners.values.compactMap(\.onEvent) }
-        for handler in handlers { handler(event) }
+        if ended { onEmpty(self) }
     }
 
     private func finish(throwing error: FirestoreError) {
-        let listeners = state.withLock { state -> [Listener] in
+        state.withLock { state in
             state.isFinished = true
             state.task = nil
-            defer { state.listeners = [:] }
-            return Array(state.listeners.values)
         }
-        for listener in listeners { listener.buffer.finish(throwing: error) }
+        fanOut.finish(throwing: error)
         onEmpty(self)
     }
 
@@ -155,7 +110,7 @@ final class QueryPoller: Sendable {
     private func run() async {
         let ordering = DocumentOrdering(query: query)
         var mode = initialMode
-        var failures = 0
+        var backoff = FeedBackoff(policy: policy)
         var unchangedPolls = 0
         var pacing = PollPacing()
         var generator = SystemRandomNumberGenerator()
@@ -178,40 +133,35 @@ final class QueryPoller: Sendable {
                     // The server may refuse the keys projection; whole documents still work.
                     result = try await PollFetcher(query: query).fetch(mode: .full, previous: previous)
                     mode = .full
-                    emit(.fellBackToFullDocuments(reason: error.description))
+                    fanOut.emit(.fellBackToFullDocuments(reason: error.description))
                 }
                 if Task.isCancelled { return }
                 // The poll's statistics before its snapshot: a consumer that stops at the snapshot has heard them.
-                emit(.polled(result.statistics))
+                fanOut.emit(.polled(result.statistics))
                 let changed = apply(result, ordering: ordering)
-                if failures > 0 {
-                    failures = 0
-                    emit(.recovered)
-                }
+                if backoff.succeeded() { fanOut.emit(.recovered) }
                 unchangedPolls = changed ? 0 : unchangedPolls + 1
-                delay = policy.delay(afterUnchangedPolls: unchangedPolls)
-                if let late = pacing.record(latency: result.statistics.latency, delay: delay) { emit(late) }
-            } catch let error as FirestoreError {
-                if Task.isCancelled { return }
-                if PollingPolicy.isPermanent(error) {
-                    finish(throwing: error)
-                    return
-                }
-                failures += 1
-                delay = policy.delay(afterFailures: failures, retryAfter: error.retryAfter)
-                emit(.pollFailed(error, retryIn: delay))
+                delay = policy.jittered(
+                    policy.delay(afterUnchangedPolls: unchangedPolls),
+                    random: Double.random(in: 0..<1, using: &generator))
+                if let late = pacing.record(latency: result.statistics.latency, delay: delay) { fanOut.emit(late) }
             } catch {
                 if Task.isCancelled { return }
-                failures += 1
-                delay = policy.delay(afterFailures: failures, retryAfter: nil)
-                emit(.pollFailed(FirestoreError(code: .unknown, message: "\(error)"), retryIn: delay))
+                let failure = error as? FirestoreError ?? FirestoreError(code: .unknown, message: "\(error)")
+                if PollingPolicy.isPermanent(failure) {
+                    finish(throwing: failure)
+                    return
+                }
+                delay = backoff.failed(
+                    retryAfter: failure.retryAfter, random: Double.random(in: 0..<1, using: &generator))
+                fanOut.emit(.pollFailed(failure, retryIn: delay))
             }
             do {
-                try await clock.sleep(for: policy.jittered(delay, random: Double.random(in: 0..<1, using: &generator)))
+                try await clock.sleep(for: delay)
             } catch {
                 return
             }
-            guard await demand.wait(until: { hasWaitingListener }) else { return }
+            guard await demand.wait(until: { fanOut.hasWaitingListener }) else { return }
         }
     }
 
@@ -219,38 +169,23 @@ final class QueryPoller: Sendable {
     /// and publishes a snapshot when there are any (or when it is the first).
     /// - Returns: whether a snapshot with changes was published.
     private func apply(_ result: PollFetcher.Result, ordering: DocumentOrdering) -> Bool {
-        let firestore = query.firestore
-        var mismatch: String?
-        let changed = delivery.withLock { _ in
-            let published = state.withLock { state -> (QuerySnapshot, [Listener], Bool)? in
-                if let last = state.poll.readTime, state.hasSnapshot, result.readTime <= last { return nil }
-                let checked = DocumentChangeComputation.checkedChanges(
-                    from: state.poll.documents, to: result.documents, ordering: ordering)
-                mismatch = checked.mismatch
-                let changes = checked.changes
-                let isFirst = !state.hasSnapshot
-                state.poll = result.state
-                state.statistics = result.statistics
-                state.hasSnapshot = true
-                guard isFirst || !changes.isEmpty else { return nil }
-                var snapshot = QuerySnapshot(
-                    query: query,
-                    documents: result.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
-                    documentChanges: changes.map { change in
-                        DocumentChange(
-                            type: change.type,
-                            document: DocumentSnapshot(firestore: firestore, document: change.document),
-                            oldIndex: change.oldIndex, newIndex: change.newIndex)
-                    },
-                    readTime: result.readTime, statistics: result.statistics)
-                snapshot.resumePoint = result.state.resumePoint
-                return (snapshot, Array(state.listeners.values), !changes.isEmpty)
-            }
-            guard let (snapshot, listeners, changed) = published else { return false }
-            for listener in listeners { listener.buffer.yield(snapshot) }
-            return changed
+        let applied = state.withLock { state -> (QuerySnapshot, changed: Bool, deliver: Bool, String?)? in
+            if let last = state.poll.readTime, state.hasSnapshot, result.readTime <= last { return nil }
+            let checked = DocumentChangeComputation.checkedChanges(
+                from: state.poll.documents, to: result.documents, ordering: ordering)
+            let isFirst = !state.hasSnapshot
+            state.poll = result.state
+            state.statistics = result.statistics
+            state.hasSnapshot = true
+            let snapshot = FeedSnapshot.make(
+                query: query, documents: result.documents, changes: checked.changes, readTime: result.readTime,
+                statistics: result.statistics, resumePoint: result.state.resumePoint)
+            return (snapshot, !checked.changes.isEmpty, isFirst || !checked.changes.isEmpty, checked.mismatch)
         }
-        if let mismatch { emit(.orderingMismatch(reason: mismatch)) }
+        guard let (snapshot, changed, deliver, mismatch) = applied else { return false }
+        // An unchanged poll publishes nothing, but a listener joining later gets its read time and statistics.
+        fanOut.publish(snapshot, deliver: deliver)
+        if let mismatch { fanOut.emit(.orderingMismatch(reason: mismatch)) }
         return changed
     }
 }

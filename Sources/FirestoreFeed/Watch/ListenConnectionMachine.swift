@@ -80,8 +80,8 @@ struct ListenConnectionMachine: Sendable {
 
     let liveness: Liveness
     private(set) var phase = Phase.idle
-    /// Failures since the last consistent snapshot point.
-    private(set) var failures = 0
+    /// Failures since the last consistent snapshot point, and their back-off.
+    private var backoff: FeedBackoff
     /// Whether the last end was an `UNAUTHENTICATED` answered by renewing the credentials.
     private var renewedCredentials = false
     /// Connections in a row that closed before their HTTP/2 settings (``FirestoreError`` `mayLackHTTP2`).
@@ -97,9 +97,14 @@ struct ListenConnectionMachine: Sendable {
     /// Whether a message arrived since the last tick.
     private var heard = false
 
-    init(liveness: Liveness) {
-        self.liveness = liveness
+    /// A machine probing by `policy`'s ``PollingPolicy/listenLivenessTimeout`` and backing off by its error back-off.
+    init(policy: PollingPolicy) {
+        liveness = Liveness(timeout: policy.listenLivenessTimeout)
+        backoff = FeedBackoff(policy: policy)
     }
+
+    /// Failures since the last consistent snapshot point.
+    var failures: Int { backoff.failures }
 
     /// A call was opened.
     mutating func callOpened() {
@@ -119,7 +124,7 @@ struct ListenConnectionMachine: Sendable {
         suspectedNoHTTP2 = 0
         guard isSnapshotPoint else { return nil }
         renewedCredentials = false
-        failures = 0
+        _ = backoff.succeeded()
         guard let staleSince else { return nil }
         self.staleSince = nil
         return .listenRecovered(staleSince: staleSince)
@@ -152,12 +157,9 @@ struct ListenConnectionMachine: Sendable {
 
     /// The open call ended with `error`.
     /// - Parameters:
-    ///   - delay: the back-off for the n-th failure (the policy's ``PollingPolicy/delay(afterFailures:retryAfter:)``).
-    ///   - jittered: the jittered delay actually slept.
+    ///   - random: a number in 0 ..< 1 for the back-off's jitter.
     ///   - now: the wall-clock time, for `staleSince`.
-    mutating func callEnded(
-        _ error: FirestoreError, delay: (Int) -> Duration, jittered: (Duration) -> Duration, now: Timestamp
-    ) -> EndDecision {
+    mutating func callEnded(_ error: FirestoreError, random: Double, now: Timestamp) -> EndDecision {
         phase = .idle
         probeSentAt = nil
         if let reason = Self.fallbackReason(error, neverAnswered: !everAnswered, suspected: &suspectedNoHTTP2) {
@@ -176,10 +178,9 @@ struct ListenConnectionMachine: Sendable {
             phase = .finished
             return .finish(error)
         }
-        failures += 1
         let stale = staleSince ?? now
         staleSince = stale
-        let slept = jittered(delay(failures))
+        let slept = backoff.failed(retryAfter: error.retryAfter, random: random)
         return .retry(delay: slept, event: .listenFailed(error, retryIn: slept, staleSince: stale))
     }
 

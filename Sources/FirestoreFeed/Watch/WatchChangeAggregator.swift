@@ -53,7 +53,7 @@ package struct WatchChangeAggregator: Sendable {
     /// Starts tracking target `id` (the client sends `add_target` with it).
     /// - Parameter scope: the documents the target may hold, or `nil` for any (``ListenScope``).
     package mutating func addTarget(
-        _ id: Int32, ordering: DocumentOrdering, limit: WatchTargetState.Limit? = nil, scope: ListenScope? = nil
+        _ id: Int32, ordering: DocumentOrdering, limit: DocumentLimit? = nil, scope: ListenScope? = nil
     ) {
         removed.remove(id)
         var target = WatchTargetState(ordering: ordering, limit: limit)

@@ -85,30 +85,32 @@ package final class WatchStreamPool: Sendable {
             buffer.finish(throwing: error)
             return
         }
-        let listener = WatchStream.Listener(buffer: buffer, onEvent: onEvent, fallbackPolicy: policy)
+        let listener = FeedListener(buffer: buffer, onEvent: onEvent, policy: policy)
         attach(query: query, key: key, listener, resuming: nil, seed: checkpoint?.view)
     }
 
     /// Attaches `listener` (of a target suspended while it was idle) again: see
     /// ``WatchStream/addListener(query:key:_:resuming:seed:)``.
-    func resume(_ suspended: WatchStream.Suspended, for listener: WatchStream.Listener) {
+    func resume(_ suspended: WatchStream.Suspended, for listener: FeedListener) {
         attach(query: suspended.query, key: suspended.key, listener, resuming: suspended, seed: nil)
     }
 
     /// Gives `listener` a target on the client's stream (opening the stream when there is none), or polling when
     /// the client cannot listen. `resuming` and `seed`: see ``WatchStream/addListener(query:key:_:resuming:seed:)``.
     private func attach(
-        query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, resuming: WatchStream.Suspended?,
+        query: Query, key: WatchTargetKey, _ listener: FeedListener, resuming: WatchStream.Suspended?,
         seed: WatchTargetState?
     ) {
         let client = query.firestore
         let id = ObjectIdentifier(client)
-        let policy = listener.fallbackPolicy
+        let policy = listener.policy
         let buffer = listener.buffer
         while true {
             let found = state.withLock { state -> Result<WatchStream, FallbackReason> in
                 if let fallback = state.fallbacks[id] {
-                    if fallback.client === client, !listener.returnsFromPolling, ContinuousClock.now < fallback.until {
+                    if fallback.client === client, listener.announcement != .listenRestored,
+                        ContinuousClock.now < fallback.until
+                    {
                         return .failure(FallbackReason(text: fallback.reason, retryable: true))
                     }
                     state.fallbacks[id] = nil
@@ -133,7 +135,7 @@ package final class WatchStreamPool: Sendable {
                     resume: { [weak self] suspended, listener in self?.resume(suspended, for: listener) },
                     fallBackTo: { [weak self] query, key, listener, reason in
                         guard let self else {
-                            WatchFallback.poll(query, for: listener, reason: reason, clock: clock, retry: nil)
+                            ListenFallback.poll(query, for: listener, reason: reason, clock: clock, retry: nil)
                             return
                         }
                         fallBack(query, key: key, listener, reason: reason, retryable: true)
@@ -163,15 +165,15 @@ package final class WatchStreamPool: Sendable {
     /// Moves `listener` to polling; with `retryable`, it tries the Listen stream again after
     /// ``PollingPolicy/listenRetryAfterFallback``.
     private func fallBack(
-        _ query: Query, key: WatchTargetKey, _ listener: WatchStream.Listener, reason: String, retryable: Bool
+        _ query: Query, key: WatchTargetKey, _ listener: FeedListener, reason: String, retryable: Bool
     ) {
-        var retry: (@Sendable (WatchStream.Listener) -> Void)?
+        var retry: (@Sendable (FeedListener) -> Void)?
         if retryable {
             retry = { [weak self] returning in
                 self?.attach(query: query, key: key, returning, resuming: nil, seed: nil)
             }
         }
-        WatchFallback.poll(query, for: listener, reason: reason, clock: clock, retry: retry)
+        ListenFallback.poll(query, for: listener, reason: reason, clock: clock, retry: retry)
     }
 
     struct FallbackReason: Error {

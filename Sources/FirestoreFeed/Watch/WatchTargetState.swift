@@ -7,18 +7,10 @@ import FirestoreREST
 /// Documents are keyed by their full resource name compared byte for byte (``ByteExactName``); the published
 /// list is in the query's order (``DocumentOrdering``) with the query's limit applied.
 package struct WatchTargetState: Sendable {
-    /// How many documents a target shows, and from which end of its ordering.
-    package enum Limit: Sendable, Hashable {
-        /// `limit(to:)`: the first `n` in query order.
-        case first(Int)
-        /// `limit(toLast:)`: the last `n` in query order.
-        case last(Int)
-    }
-
     /// The order the target's documents are published in.
     package let ordering: DocumentOrdering
     /// The limit applied to the published list, or `nil`.
-    package let limit: Limit?
+    package let limit: DocumentLimit?
     /// Which document names may belong to the target (its query's parent and collection), or `nil` for any: a
     /// document outside it is a protocol error (``WatchChangeAggregator``).
     package var scope: ListenScope?
@@ -48,7 +40,7 @@ package struct WatchTargetState: Sendable {
     package var resetReadTime: Timestamp?
 
     /// An empty target.
-    package init(ordering: DocumentOrdering, limit: Limit?) {
+    package init(ordering: DocumentOrdering, limit: DocumentLimit?) {
         self.ordering = ordering
         self.limit = limit
     }

@@ -44,6 +44,7 @@ import Testing
             #expect(try await feed.next()?.documents.map(\.documentID) == ["a"])
             #expect(try await feed.next()?.documents.map(\.documentID) == ["a", "b"])
             #expect(events.lines == [])
+            #expect(await server.wait { _ in Self.authorizations(server).count >= 2 })
             #expect(Self.authorizations(server) == ["Bearer ya29.token-1", "Bearer ya29.token-2"])
             let resume = try #require(await server.requests(call: 2, atLeast: 1).first)
             #expect(resume["addTarget"]?["resumeToken"] == "AQ==")
@@ -65,6 +66,7 @@ import Testing
             let error = await #expect(throws: FirestoreError.self) { _ = try await feed.next() }
             #expect(error?.description == "unauthenticated: this key was revoked")
             #expect(events.lines == [])
+            #expect(await server.wait { _ in Self.authorizations(server).count >= 2 })
             #expect(Self.authorizations(server) == ["Bearer ya29.token-1", "Bearer ya29.token-2"])
         }
     }
