@@ -41,8 +41,13 @@ extension QuerySnapshotEvent {
             }
             queue.finish()
         }
-        let lease = RelayLease(task)
-        return AsyncStream(unfolding: { await lease.next(from: queue) }, onCancel: { task.cancel() })
+        // The reading task stops when the stream is released (dropped without being iterated to the end).
+        let lease = ReleaseAction { task.cancel() }
+        return AsyncStream(
+            unfolding: {
+                _ = lease
+                return await queue.next()
+            }, onCancel: { task.cancel() })
     }
 
     private var isFailure: Bool {
@@ -54,12 +59,4 @@ extension QuerySnapshotEvent {
         if case .recovered = self { return true }
         return false
     }
-}
-
-/// Stops a relay's reading task when its stream is released (the consumer dropped it without iterating to the end).
-private final class RelayLease: Sendable {
-    let task: Task<Void, Never>
-    init(_ task: Task<Void, Never>) { self.task = task }
-    func next(from queue: HandOffQueue<QuerySnapshotEvent>) async -> QuerySnapshotEvent? { await queue.next() }
-    deinit { task.cancel() }
 }

@@ -2,7 +2,7 @@
 /// `PRAGMA application_id` 0x46464350 ("FFCP") and holding its schema version in `PRAGMA user_version`.
 ///
 /// Version 1:
-/// - `feeds`: one row per key: the query it was written for (``CheckpointQueryIdentity``), the source and delta
+/// - `feeds`: one row per key: the query it was written for (``QueryIdentity``), the source and delta
 ///   field, the `readTime` of the last snapshot the consumer finished with, the delta watermark, the last keys
 ///   scan, a Listen resume token, how many documents the snapshot held, a generation counter (each commit expects
 ///   the one it loaded, so no two writers interleave), the wall-clock time of the commit, and a checksum.

@@ -41,7 +41,7 @@ final class CheckpointedFeed: Sendable {
         /// The checkpoint loaded at the start, until the first snapshot is rebased on it.
         var stored: FeedCheckpoint?
         var sentResumeToken = false
-        /// The query's identity (``CheckpointQueryIdentity``), written with every snapshot.
+        /// The query's identity (``QueryIdentity``), written with every snapshot.
         var identity = ""
         /// Handed to the consumer and not written yet.
         var delivered: QuerySnapshot?
@@ -77,17 +77,12 @@ final class CheckpointedFeed: Sendable {
 
     /// The consumer's stream: the feed ends (releasing the key) when the stream and its iterators are dropped.
     func makeStream() -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        let lease = Lease(self)
-        return AsyncThrowingStream(unfolding: { try await lease.feed.next() })
-    }
-
-    private final class Lease: Sendable {
-        let feed: CheckpointedFeed
-        init(_ feed: CheckpointedFeed) { self.feed = feed }
-        deinit {
-            let feed = feed
-            Task { await feed.end() }
-        }
+        // The feed ends (releasing its key) when the stream holding it is released.
+        let lease = ReleaseAction { [self] in Task { await end() } }
+        return AsyncThrowingStream(unfolding: {
+            _ = lease
+            return try await self.next()
+        })
     }
 
     // MARK: The consumer's side
@@ -160,7 +155,7 @@ final class CheckpointedFeed: Sendable {
         case .running: return state.withLock { $0.upstream }
         case .new: break
         }
-        let identity = try CheckpointQueryIdentity.of(query)
+        let identity = try QueryIdentity(query).description
         let (lock, checkpoint) = try await store.open(key: key, for: self)
         if let checkpoint, checkpoint.query != identity {
             await store.close(key: key, lock: lock, for: self)

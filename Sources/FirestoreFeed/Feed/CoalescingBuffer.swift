@@ -70,8 +70,14 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
         coalesce: @escaping Coalesce, onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> (stream: AsyncThrowingStream<Element, any Error>, buffer: CoalescingBuffer) {
         let buffer = CoalescingBuffer(coalesce: coalesce, onEvent: onEvent)
-        let lease = Lease(buffer)
-        return (AsyncThrowingStream(unfolding: { try await lease.buffer.next() }), buffer)
+        // The buffer is terminated when the stream holding it is released.
+        let lease = ReleaseAction { buffer.terminate() }
+        return (
+            AsyncThrowingStream(unfolding: {
+                _ = lease
+                return try await buffer.next()
+            }), buffer
+        )
     }
 
     /// The same for a stream that never throws (a ``finish(throwing:)`` error ends it like a plain finish).
@@ -79,15 +85,13 @@ package final class CoalescingBuffer<Element: Sendable>: Sendable {
         coalesce: @escaping Coalesce, onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> (stream: AsyncStream<Element>, buffer: CoalescingBuffer) {
         let buffer = CoalescingBuffer(coalesce: coalesce, onEvent: onEvent)
-        let lease = Lease(buffer)
-        return (AsyncStream(unfolding: { (try? await lease.buffer.next()) ?? nil }), buffer)
-    }
-
-    /// Terminates the buffer when the stream holding it is released.
-    private final class Lease: Sendable {
-        let buffer: CoalescingBuffer
-        init(_ buffer: CoalescingBuffer) { self.buffer = buffer }
-        deinit { buffer.terminate() }
+        let lease = ReleaseAction { buffer.terminate() }
+        return (
+            AsyncStream(unfolding: {
+                _ = lease
+                return (try? await buffer.next()) ?? nil
+            }), buffer
+        )
     }
 
     // MARK: Producer

@@ -31,10 +31,8 @@ extension DocumentReference {
             do {
                 // The query feed is read only when this feed's consumer asks, so a consumer that stops asking
                 // stops the polling (or idles the Listen target) behind it too.
-                var snapshots = feed.makeAsyncIterator()
-                while await buffer.wanted() {
-                    guard let snapshot = try await snapshots.next() else { break }
-                    buffer.yield(DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document))
+                _ = try await FeedRelay.pump(feed, into: buffer) { snapshot in
+                    DocumentSnapshot(reference: reference, document: snapshot.documents.first?.document)
                 }
                 buffer.finish()
             } catch {

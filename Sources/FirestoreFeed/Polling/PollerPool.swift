@@ -8,19 +8,16 @@ import Synchronization
 /// `PollerPool.shared` (on the continuous clock) serves `query.snapshots(...)`; make a pool of your own to
 /// poll on another clock, e.g. a test clock that never sleeps.
 public final class PollerPool: Sendable {
+    /// What makes listeners share a poller: the client, the query (``QueryIdentity``), the mode and the policy.
     struct Key: Hashable {
         let client: ObjectIdentifier
-        let parent: String
-        let structuredQuery: String
-        let limitToLast: Bool
+        let query: QueryIdentity
         let mode: PollMode
         let policy: PollingPolicy
 
         init(_ query: Query, mode: PollMode, policy: PollingPolicy) throws(FirestoreError) {
             client = ObjectIdentifier(query.firestore)
-            parent = try query.parentPath().description
-            structuredQuery = try query.structuredQuery().serializedString()
-            limitToLast = query.limitType == .last
+            self.query = try QueryIdentity(query)
             self.mode = mode
             self.policy = policy
         }

@@ -111,7 +111,7 @@ enum WatchCommand {
         var checkpointKey = reader.value("--checkpoint-key") ?? ""
         if checkpointKey.isEmpty {
             do throws(FirestoreError) {
-                checkpointKey = try CheckpointQueryIdentity.of(query)
+                checkpointKey = try QueryIdentity(query).description
             } catch {
                 throw .usage(error.message, help: help)
             }
