@@ -23,8 +23,10 @@ enum ExportMemoryWorkload {
             let payload = String(repeating: "x", count: 200)
             for index in 0..<documents {
                 try await writer.setData(
-                    ["n": .value(.integer(Int64(index))), "name": .value(.string("document \(index)")),
-                     "payload": .value(.string(payload))],
+                    [
+                        "n": .value(.integer(Int64(index))), "name": .value(.string("document \(index)")),
+                        "payload": .value(.string(payload)),
+                    ],
                     forDocument: collection.document(String(format: "d%07d", index)))
             }
             try await writer.close()

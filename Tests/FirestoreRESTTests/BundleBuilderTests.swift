@@ -61,8 +61,12 @@ import Testing
             + #"collectionId/doc1","createTime":{"seconds":"1","nanos":2000000},"updateTime":{"seconds":"3","#
             + #""nanos":4000}}}"#
         #expect(String(decoding: bundle.build(), as: UTF8.self) == expected)
-        #expect(throws: FirestoreError(code: .invalidArgument, message: "Query name conflict: test-query has already been added.")) {
-            try bundle.add("test-query", QuerySnapshot(query: query, documents: [], documentChanges: [], readTime: ts(1)))
+        #expect(
+            throws: FirestoreError(
+                code: .invalidArgument, message: "Query name conflict: test-query has already been added.")
+        ) {
+            try bundle.add(
+                "test-query", QuerySnapshot(query: query, documents: [], documentChanges: [], readTime: ts(1)))
         }
     }
 
@@ -71,7 +75,8 @@ import Testing
         let bundle = try Self.db().bundle("test-bundle")
         #expect(
             String(decoding: bundle.build(), as: UTF8.self)
-                == #"97{"metadata":{"id":"test-bundle","createTime":{},"version":1,"totalDocuments":0,"totalBytes":"0"}}"#)
+                == #"97{"metadata":{"id":"test-bundle","createTime":{},"version":1,"totalDocuments":0,"totalBytes":"0"}}"#
+        )
     }
 
     /// Node: 'succeeds with multiple calls to build()': a second build after one more document keeps the first
@@ -98,7 +103,8 @@ import Testing
     @Test func everyValueType() throws {
         let fields: [String: FirestoreValue] = [
             "n": .null, "b": true, "i": -7, "d": 1.5, "nan": .double(.nan), "t": .timestamp(ts(5, 6)),
-            "s": "x\"y\n", "by": .bytes(Data([1, 2, 255])), "r": .reference("projects/p/databases/(default)/documents/c/d"),
+            "s": "x\"y\n", "by": .bytes(Data([1, 2, 255])),
+            "r": .reference("projects/p/databases/(default)/documents/c/d"),
             "g": .geoPoint(GeoPoint(latitude: 0, longitude: -1.25)), "a": [], "a2": [1], "m": [:], "m2": ["k": "v"],
         ]
         let expected =
@@ -155,7 +161,8 @@ import Testing
     @Test(arguments: [
         (0.1, "0.1"), (100, "100"), (1e21, "1e+21"), (1e-7, "1e-7"), (0.000001, "0.000001"),
         (1.234_567_890_123_456_8e20, "123456789012345680000"), (-0.0, "0"), (1.5e300, "1.5e+300"),
-        (.leastNonzeroMagnitude, "5e-324"), (-2.5, "-2.5"), (.nan, "NaN"), (-.infinity, "-Infinity"), (0.000_012_5, "0.0000125"),
+        (.leastNonzeroMagnitude, "5e-324"), (-2.5, "-2.5"), (.nan, "NaN"), (-.infinity, "-Infinity"),
+        (0.000_012_5, "0.0000125"),
         (1_234_567.125, "1234567.125"),
     ])
     func javaScriptNumbers(number: Double, text: String) {

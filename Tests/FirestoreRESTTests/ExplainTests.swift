@@ -7,7 +7,8 @@ import Testing
 /// Query explain: the request as the REST reference has it (`RunQueryRequest.explain_options`, `ExplainOptions`)
 /// and what malformed metrics give.
 @Suite(.timeLimit(.minutes(2))) struct ExplainTests {
-    static let planOnly = #"[{"explainMetrics":{"planSummary":{"indexesUsed":[{"query_scope":"Collection","properties":"(__name__ ASC)"}]}}}]"#
+    static let planOnly =
+        #"[{"explainMetrics":{"planSummary":{"indexesUsed":[{"query_scope":"Collection","properties":"(__name__ ASC)"}]}}}]"#
 
     @Test(arguments: [(false, #"{"analyze":false}"#), (true, #"{"analyze":true}"#)])
     func theRequestCarriesExplainOptions(analyze: Bool, expected: String) async throws {

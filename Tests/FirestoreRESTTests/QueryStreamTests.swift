@@ -15,7 +15,8 @@ import Testing
             + #""createTime":"2024-05-01T00:00:00Z","updateTime":"2024-05-01T00:00:00Z"},"readTime":"\#(readTime)"}"#
     }
 
-    static let unavailable = #"{"error":{"code":503,"message":"The datastore operation timed out","status":"UNAVAILABLE"}}"#
+    static let unavailable =
+        #"{"error":{"code":503,"message":"The datastore operation timed out","status":"UNAVAILABLE"}}"#
 
     @Test func aFailureMidWayResumesAfterTheLastDocumentWithoutDuplicates() async throws {
         let transport = ScriptedTransport([

@@ -49,10 +49,22 @@ import Testing
     @Test(arguments: [
         ("PUT", "\(root)/c/a", #"rawRequest takes GET, POST, PATCH or DELETE, not "PUT""#),
         ("GET", "", #"rawRequest needs a percent-encoded resource after /v1/ without a query, not """#),
-        ("GET", "/\(root)/c/a", #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "/\#(root)/c/a""#),
-        ("GET", "\(root)/c/a?x=1", #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "\#(root)/c/a?x=1""#),
-        ("GET", "\(root)/c/a b", #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "\#(root)/c/a b""#),
-        ("GET", "\(root)/c/a\n", "rawRequest needs a percent-encoded resource after /v1/ without a query, not \"\(root)/c/a\n\""),
+        (
+            "GET", "/\(root)/c/a",
+            #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "/\#(root)/c/a""#
+        ),
+        (
+            "GET", "\(root)/c/a?x=1",
+            #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "\#(root)/c/a?x=1""#
+        ),
+        (
+            "GET", "\(root)/c/a b",
+            #"rawRequest needs a percent-encoded resource after /v1/ without a query, not "\#(root)/c/a b""#
+        ),
+        (
+            "GET", "\(root)/c/a\n",
+            "rawRequest needs a percent-encoded resource after /v1/ without a query, not \"\(root)/c/a\n\""
+        ),
     ])
     func badInputIsRefusedBeforeSending(method: String, resource: String, message: String) async throws {
         let transport = ScriptedTransport([])

@@ -47,7 +47,8 @@ import Testing
         let transport = ScriptedTransport([
             .response(
                 status: 200,
-                body: #"{"writeResults":[{"updateTime":"2024-05-01T00:00:01Z"},{}],"commitTime":"2024-05-01T00:00:02Z"}"#)
+                body:
+                    #"{"writeResults":[{"updateTime":"2024-05-01T00:00:01Z"},{}],"commitTime":"2024-05-01T00:00:02Z"}"#)
         ])
         let db = try transport.firestore()
         let batch = db.batch()

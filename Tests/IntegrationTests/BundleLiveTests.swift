@@ -66,8 +66,10 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let written = try await CLIProcess.run(
-            ["bundle", "daily", "fruits", "--where", #"color == "red""#, "--query-name", "red", "--document",
-             "fruits/fig", "--output", file.path] + connection)
+            [
+                "bundle", "daily", "fruits", "--where", #"color == "red""#, "--query-name", "red", "--document",
+                "fruits/fig", "--output", file.path,
+            ] + connection)
         #expect(written.status == 0, "\(written.stderr)")
         let data = try Data(contentsOf: file)
         #expect(

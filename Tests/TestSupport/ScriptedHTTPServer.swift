@@ -157,8 +157,7 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh server answering `answers`, and stops the server afterwards.
-    package static func with<T>(_ answers: [Answer], _ body: (ScriptedHTTPServer) async throws -> T) async throws -> T
-    {
+    package static func with<T>(_ answers: [Answer], _ body: (ScriptedHTTPServer) async throws -> T) async throws -> T {
         let server = try await BlockingWork.run { try ScriptedHTTPServer(answers) }
         defer { server.stop() }
         return try await body(server)

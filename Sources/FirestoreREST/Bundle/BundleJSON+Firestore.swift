@@ -36,10 +36,14 @@ extension BundleJSON {
         case .reference(let name): return .object([("referenceValue", .string(name))])
         case .geoPoint(let point):
             return .object([
-                ("geoPointValue", .object([("latitude", double(point.latitude)), ("longitude", double(point.longitude))]))
+                (
+                    "geoPointValue",
+                    .object([("latitude", double(point.latitude)), ("longitude", double(point.longitude))])
+                )
             ])
         case .array(let values):
-            return .object([("arrayValue", .object(values.isEmpty ? [] : [("values", .array(values.map(Self.value)))]))])
+            return .object([("arrayValue", .object(values.isEmpty ? [] : [("values", .array(values.map(Self.value)))]))]
+            )
         case .map(let fields):
             return .object([("mapValue", .object(fields.isEmpty ? [] : [("fields", Self.fields(fields))]))])
         }
@@ -112,7 +116,10 @@ extension BundleJSON {
     }
 
     private enum Member {
-        case scalar, message(Message), messages(Message), value, values, int32Wrapper
+        case scalar
+        case message(Message)
+        case messages(Message)
+        case value, values, int32Wrapper
     }
 
     private static func message(_ json: JSONValue, _ message: Message, path: String) throws(FirestoreError)
@@ -128,32 +135,32 @@ extension BundleJSON {
         var members: [(String, BundleJSON)] = []
         for (key, member) in known {
             guard let value = given[key], value != .null else { continue }
-            let where_ = "\(path).\(key)"
+            let memberPath = "\(path).\(key)"
             switch member {
-            case .scalar: members.append((key, try scalar(value, path: where_)))
-            case .message(let inner): members.append((key, try self.message(value, inner, path: where_)))
+            case .scalar: members.append((key, try scalar(value, path: memberPath)))
+            case .message(let inner): members.append((key, try self.message(value, inner, path: memberPath)))
             case .messages(let inner):
                 guard case .array(let elements) = value else {
-                    throw .invalidArgument("cannot bundle \(where_): a \(value.typeName), not an array")
+                    throw .invalidArgument("cannot bundle \(memberPath): a \(value.typeName), not an array")
                 }
                 var converted: [BundleJSON] = []
                 for (position, element) in elements.enumerated() {
-                    converted.append(try self.message(element, inner, path: "\(where_)[\(position)]"))
+                    converted.append(try self.message(element, inner, path: "\(memberPath)[\(position)]"))
                 }
                 if !converted.isEmpty { members.append((key, .array(converted))) }
-            case .value: members.append((key, Self.value(try firestoreValue(value, path: where_))))
+            case .value: members.append((key, Self.value(try firestoreValue(value, path: memberPath))))
             case .values:
                 guard case .array(let elements) = value else {
-                    throw .invalidArgument("cannot bundle \(where_): a \(value.typeName), not an array")
+                    throw .invalidArgument("cannot bundle \(memberPath): a \(value.typeName), not an array")
                 }
                 var converted: [BundleJSON] = []
                 for (position, element) in elements.enumerated() {
-                    converted.append(Self.value(try firestoreValue(element, path: "\(where_)[\(position)]")))
+                    converted.append(Self.value(try firestoreValue(element, path: "\(memberPath)[\(position)]")))
                 }
                 if !converted.isEmpty { members.append((key, .array(converted))) }
             case .int32Wrapper:
                 guard case .integer(let limit) = value, let count = Int32(exactly: limit) else {
-                    throw .invalidArgument("cannot bundle \(where_): \(value.serializedString()) is not an int32")
+                    throw .invalidArgument("cannot bundle \(memberPath): \(value.serializedString()) is not an int32")
                 }
                 if count != 0 { members.append((key, .object([("value", .integer(count))]))) }
             }

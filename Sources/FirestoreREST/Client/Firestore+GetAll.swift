@@ -56,7 +56,8 @@ extension Firestore {
         for (reference, name) in zip(references, names) {
             let key = ByteExactName(name: name)
             if let document = response.found[key] {
-                snapshots.append(DocumentSnapshot(reference: reference, document: document, readTime: response.readTime))
+                snapshots.append(
+                    DocumentSnapshot(reference: reference, document: document, readTime: response.readTime))
             } else if missing.contains(key) {
                 snapshots.append(DocumentSnapshot(reference: reference, document: nil, readTime: response.readTime))
             } else {

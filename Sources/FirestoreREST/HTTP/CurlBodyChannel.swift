@@ -50,7 +50,11 @@ final class CurlBodyChannel: HTTPBodySource {
     /// transfer) once the reader has gone.
     func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let data = Data(bytes)
-        enum Step { case refused, handed(CheckedContinuation<Data?, any Error>), parked }
+        enum Step {
+            case refused
+            case handed(CheckedContinuation<Data?, any Error>)
+            case parked
+        }
         let step = state.withLock { state -> Step in
             if state.cancelled { return .refused }
             if let reader = state.reader {
@@ -85,7 +89,9 @@ final class CurlBodyChannel: HTTPBodySource {
             switch result {
             case .failure(let error): headWaiter.resume(throwing: error)
             case .success:
-                if let head { headWaiter.resume(returning: head) } else {
+                if let head {
+                    headWaiter.resume(returning: head)
+                } else {
                     headWaiter.resume(throwing: FirestoreError(code: .internal, message: "a response without a head"))
                 }
             }
@@ -99,8 +105,13 @@ final class CurlBodyChannel: HTTPBodySource {
     /// - Throws: the transfer's error when it ended before a head arrived; `.cancelled` when the task is cancelled.
     func head(url: String) async throws -> (status: Int, headers: [HTTPHeader]) {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int, [HTTPHeader]), any Error>) in
-                enum Now { case head(Int, [HTTPHeader]), failed(any Error), wait }
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<(Int, [HTTPHeader]), any Error>) in
+                enum Now {
+                    case head(Int, [HTTPHeader])
+                    case failed(any Error)
+                    case wait
+                }
                 let now = state.withLock { state -> Now in
                     if let head = state.head { return .head(head.status, head.headers) }
                     if state.cancelled { return .failed(CurlErrorMapping.cancelled(url: url)) }
@@ -124,7 +135,11 @@ final class CurlBodyChannel: HTTPBodySource {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                enum Now { case chunk(Data), end(Result<Void, FirestoreError>), wait }
+                enum Now {
+                    case chunk(Data)
+                    case end(Result<Void, FirestoreError>)
+                    case wait
+                }
                 let now = state.withLock { state -> Now in
                     if let chunk = state.chunk {
                         state.chunk = nil

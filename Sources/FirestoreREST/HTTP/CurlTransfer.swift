@@ -61,8 +61,10 @@ struct CurlTransfer: Sendable {
     /// Swift cooperative pool. `handle` must be used by no other thread meanwhile; it is left with all
     /// options cleared (its connections stay open for reuse).
     func run(on handle: CurlEasyHandle) -> CurlTransferOutcome {
-        run(on: handle, collector: CurlResponseCollector(
-            maxBodyBytes: configuration.maxResponseBytes, cancellation: cancellation))
+        run(
+            on: handle,
+            collector: CurlResponseCollector(
+                maxBodyBytes: configuration.maxResponseBytes, cancellation: cancellation))
     }
 
     /// ``run(on:)`` with the body going to `collector` (a streamed response's sink, ``CurlBodyChannel``).

@@ -44,7 +44,8 @@ package struct JSONArrayStreamSplitter: Sendable {
             case .notAnArray:
                 guard element.count < Self.maxNonArrayBytes else {
                     throw FirestoreError(
-                        code: .internal, message: "response is not a JSON array and over \(Self.maxNonArrayBytes) bytes")
+                        code: .internal, message: "response is not a JSON array and over \(Self.maxNonArrayBytes) bytes"
+                    )
                 }
                 element.append(byte)
             case .beforeElement:

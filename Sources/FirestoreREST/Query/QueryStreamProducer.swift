@@ -113,7 +113,8 @@ actor QueryStreamProducer {
             do {
                 json = try JSONValue.parse(Data(bytes))
             } catch {
-                throw FirestoreError(code: .internal, message: "runQuery response is not JSON: element \(position): \(error)")
+                throw FirestoreError(
+                    code: .internal, message: "runQuery response is not JSON: element \(position): \(error)")
             }
             guard case .object = json else {
                 throw FirestoreError(
