@@ -31,10 +31,12 @@ public struct DocumentSnapshot: Sendable, Hashable {
             readTime: readTime)
     }
 
+    /// Whether both snapshots have the same reference and document; the read times are not compared.
     public static func == (lhs: DocumentSnapshot, rhs: DocumentSnapshot) -> Bool {
         lhs.reference == rhs.reference && lhs.document == rhs.document
     }
 
+    /// Hashes the reference and the document (not the read time), as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(reference)
         hasher.combine(document)

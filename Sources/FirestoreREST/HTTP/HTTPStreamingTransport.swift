@@ -38,6 +38,7 @@ public struct HTTPStreamedResponse: Sendable {
 /// however large the body. When every copy of the stream and its iterators are gone, or the reading task is
 /// cancelled, the transfer stops.
 public struct HTTPBodyStream: AsyncSequence, Sendable {
+    /// A chunk of body bytes.
     public typealias Element = Data
     let source: any HTTPBodySource
 
@@ -50,6 +51,7 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
         self.source = source
     }
 
+    /// An iterator over the chunks; every iterator of one stream reads from the same transfer.
     public func makeAsyncIterator() -> Iterator { Iterator(source: source) }
 
     /// Reads the body's chunks in order.
