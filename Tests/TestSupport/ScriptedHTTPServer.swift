@@ -114,11 +114,11 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
         server.serve_forever()
         """#
 
-    /// The TCP port the server listens on.
-    package let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let child: PythonServerProcess
     private let scriptFile: URL
+
+    /// The TCP port the server listens on.
+    package var port: Int { child.port }
 
     /// `http://127.0.0.1:<port>`.
     package var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -127,32 +127,12 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
     package init(_ answers: [Answer]) throws {
         scriptFile = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString).json")
         try JSONEncoder().encode(answers).write(to: scriptFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, scriptFile.path]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        self.process = process
-        self.input = input
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw LoopbackHTTPServer.ServerError.didNotStart }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).filter(\.isNumber)) else {
-            throw LoopbackHTTPServer.ServerError.didNotStart
-        }
-        self.port = port
+        child = try PythonServerProcess(script: Self.script, arguments: [scriptFile.path])
     }
 
     /// Stops the server process without waiting for it and removes the script file.
     package func stop() {
-        try? input.fileHandleForWriting.close()
-        process.end()
+        child.stop()
         try? FileManager.default.removeItem(at: scriptFile)
     }
 

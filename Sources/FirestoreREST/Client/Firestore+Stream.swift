@@ -15,18 +15,7 @@ extension Firestore {
         var refreshed = false
         var known = request.credentialValues
         while true {
-            var attempt = request
-            let authorization: String?
-            do {
-                authorization = try await authorizationHeader(for: request.url)
-            } catch var error as FirestoreError {
-                error.requestWasNotSent = true
-                throw error
-            }
-            if let authorization { attempt.headers.append(HTTPHeader("Authorization", authorization)) }
-            if let quotaProject = credentials.quotaProjectID {
-                attempt.headers.append(HTTPHeader("x-goog-user-project", quotaProject))
-            }
+            let (attempt, authorization) = try await authorized(request)
             known.formUnion(attempt.credentialValues)
             let response: HTTPStreamedResponse
             do {
