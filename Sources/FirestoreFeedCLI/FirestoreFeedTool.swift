@@ -27,6 +27,8 @@ package enum FirestoreFeedTool {
           import COLLECTION_PATH FILE
                                   write one document per JSON line of FILE
           export COLLECTION_PATH  print a query's documents as JSON lines that import reads back
+          bundle BUNDLE_ID COLLECTION_PATH
+                                  write a data bundle of a query's results (for loadBundle)
           demo                    seed a collection of its own, watch it while writing, print the feed
                                   (--replay: the same from a recording, with no emulator)
           serve-cassette FILE     serve a recorded cassette over HTTP on 127.0.0.1
@@ -82,6 +84,7 @@ package enum FirestoreFeedTool {
         "delete": Command(help: DeleteCommand.help, run: DeleteCommand.run),
         "import": Command(help: ImportCommand.help, run: ImportCommand.run),
         "export": Command(help: ExportCommand.help, run: ExportCommand.run),
+        "bundle": Command(help: BundleCommand.help, run: BundleCommand.run),
         "demo": Command(help: DemoCommand.help, run: DemoCommand.run),
         "serve-cassette": Command(help: ServeCassetteCommand.help, run: ServeCassetteCommand.run),
     ]

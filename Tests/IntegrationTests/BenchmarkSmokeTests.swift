@@ -32,7 +32,7 @@ import Testing
                 "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
-                "bulk-writer-throttled",
+                "bulk-writer-throttled", "export-memory",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

@@ -128,6 +128,21 @@ import Testing
         #expect(Array(result.lines.dropFirst()) == ["integer(126)", #"42 ["ann"] integer(2)"#])
     }
 
+    /// The parity block of issue 28: a batch's commit time, a read-only transaction's sum, a stream in order with
+    /// read times, the emulator's metric-less explanation, a bundle, and a raw PATCH.
+    @Test func readsStreamsBundlesPrintsWhatTheCommentsSay() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try Firestore.emulator(host: host, projectID: "demo-accounts")
+        for old in try await db.collection("accounts").listDocuments() { try await old.reference.delete() }
+        let result = await (try Run("ReadsStreamsBundles", host: host)).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.lines == [
+                "true", "100", "b true", "a true", "true 2", "true",
+                "projects/demo-accounts/databases/(default)/documents/accounts/c",
+            ])
+    }
+
     @Test func mapDocumentsDecodesWhatItWroteAndReportsTheRest() async throws {
         let host = try EmulatorEnvironment.requireHost()
         _ = try await Self.seed(host)

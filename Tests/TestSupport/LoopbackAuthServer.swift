@@ -170,29 +170,13 @@ package final class LoopbackAuthServer: @unchecked Sendable {
 
     /// Starts the server (https with `certificate` and `key` PEM files) and waits until it listens.
     package init(certificate: URL? = nil, key: URL? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", "-c", Self.script]
+        var arguments: [String] = []
         if let certificate, let key { arguments += [certificate.path, key.path] }
-        process.arguments = arguments
         scheme = certificate == nil ? "http" : "https"
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        self.process = process
-        self.input = input
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw LoopbackHTTPServer.ServerError.didNotStart }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).filter(\.isNumber)) else {
-            throw LoopbackHTTPServer.ServerError.didNotStart
-        }
-        self.port = port
+        let child = try PythonServerProcess(script: Self.script, arguments: arguments)
+        self.process = child.process
+        self.input = child.input
+        self.port = child.port
     }
 
     /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).

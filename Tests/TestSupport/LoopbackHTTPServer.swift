@@ -112,26 +112,10 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Starts the server and waits until it listens.
     package init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        self.process = process
-        self.input = input
-
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ServerError.didNotStart }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).filter(\.isNumber)
-        guard let port = Int(text) else { throw ServerError.didNotStart }
-        self.port = port
+        let child = try PythonServerProcess(script: Self.script)
+        self.process = child.process
+        self.input = child.input
+        self.port = child.port
     }
 
     /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).

@@ -6,7 +6,8 @@ enum ExportCommand {
     static let spec = CommandSpec(
         usage: ["export COLLECTION_PATH [options]"],
         abstract: """
-            Runs a query once (the options of query) and prints one JSON line per document:
+            Runs a query once (the options of query) and prints one JSON line per document as the
+            response arrives:
             {"createTime","fields","id","path","updateTime"}, "fields" holding Firestore REST
             values ({"integerValue":"52"}, {"doubleValue":"NaN"}, {"timestampValue":...},
             {"bytesValue":...}, {"referenceValue":...}, {"geoPointValue":...}, arrays, maps,
@@ -25,7 +26,16 @@ enum ExportCommand {
         let firestore = try await CassetteOptions.firestore(reader, help: help)
         let query = options.query(firestore, collectionPath: collectionPath)
         try await CLIError.runtimeErrors {
-            for document in try await query.getDocuments().documents {
+            // Streamed (Query.stream()): each document is printed as it is decoded, so memory stays flat however
+            // many documents the query returns (BENCHMARKS.md, export-memory).
+            // A last-N query cannot be streamed (its last documents are known at the end): N documents at once.
+            if query.limitType == .last, query.limit != nil {
+                for document in try await query.getDocuments().documents {
+                    await Console.output(OutputFormat.exportJSON(document).serializedString())
+                }
+                return
+            }
+            for try await document in query.stream() {
                 await Console.output(OutputFormat.exportJSON(document).serializedString())
             }
         }

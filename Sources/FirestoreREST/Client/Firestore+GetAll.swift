@@ -56,9 +56,10 @@ extension Firestore {
         for (reference, name) in zip(references, names) {
             let key = ByteExactName(name: name)
             if let document = response.found[key] {
-                snapshots.append(DocumentSnapshot(reference: reference, document: document))
+                snapshots.append(
+                    DocumentSnapshot(reference: reference, document: document, readTime: response.readTime))
             } else if missing.contains(key) {
-                snapshots.append(DocumentSnapshot(reference: reference, document: nil))
+                snapshots.append(DocumentSnapshot(reference: reference, document: nil, readTime: response.readTime))
             } else {
                 throw FirestoreError(
                     code: .internal, message: "batchGet response has neither found nor missing for \(name)")

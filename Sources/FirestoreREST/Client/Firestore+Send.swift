@@ -90,20 +90,7 @@ extension Firestore {
     func sendAuthorized(_ request: HTTPRequest) async throws -> (response: HTTPResponse, sent: HTTPRequest) {
         var refreshed = false
         while true {
-            var attempt = request
-            let authorization: String?
-            do {
-                authorization = try await authorizationHeader(for: request.url)
-            } catch var error as FirestoreError {
-                error.requestWasNotSent = true
-                throw error
-            }
-            if let authorization {
-                attempt.headers.append(HTTPHeader("Authorization", authorization))
-            }
-            if let quotaProject = credentials.quotaProjectID {
-                attempt.headers.append(HTTPHeader("x-goog-user-project", quotaProject))
-            }
+            let (attempt, authorization) = try await authorized(request)
             let response = try await transport.send(attempt)
             if response.status == 401, !refreshed, let authorization,
                 await credentials.invalidate(refusedHeader: authorization)
@@ -113,6 +100,27 @@ extension Firestore {
             }
             return (response, attempt)
         }
+    }
+
+    /// `request` with the `Authorization` header (``authorizationHeader(for:)``) and the quota project's
+    /// `x-goog-user-project`; also the authorization value, for the refresh after a `401`.
+    /// - Throws: the error of ``authorizationHeader(for:)``, marked as not sent.
+    func authorized(_ request: HTTPRequest) async throws -> (request: HTTPRequest, authorization: String?) {
+        var attempt = request
+        let authorization: String?
+        do {
+            authorization = try await authorizationHeader(for: request.url)
+        } catch var error as FirestoreError {
+            error.requestWasNotSent = true
+            throw error
+        }
+        if let authorization {
+            attempt.headers.append(HTTPHeader("Authorization", authorization))
+        }
+        if let quotaProject = credentials.quotaProjectID {
+            attempt.headers.append(HTTPHeader("x-goog-user-project", quotaProject))
+        }
+        return (attempt, authorization)
     }
 
     /// The `Authorization` header for a request to `url`, after checking that the credentials may go there

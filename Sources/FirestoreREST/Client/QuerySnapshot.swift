@@ -14,6 +14,10 @@ public struct QuerySnapshot: Sendable {
     /// What a change feed resumes from after this snapshot (delta watermark, Listen resume token), for durable
     /// checkpoints; `nil` for a one-off read.
     package var resumePoint: FeedResumePoint?
+    /// How many documents the query's ``Query/offset`` skipped (the sum of the response's `skippedResults`,
+    /// REST `RunQueryResponse.skipped_results`): fewer than the offset when fewer documents matched. 0 without an
+    /// offset, and for a change feed's snapshots.
+    public internal(set) var skippedResults: Int = 0
 
     public init(
         query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?,

@@ -23,13 +23,27 @@ final class CurlResponseCollector {
     /// Set when the progress callback aborted because the transfer was cancelled.
     private(set) var abortedByCancellation = false
 
-    init(maxBodyBytes: Int, cancellation: CurlCancellation) {
+    /// Where body bytes go instead of ``body`` for a streamed response (``CurlBodyChannel``): `false` aborts.
+    private let sink: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Told the status and header fields once a final (non-1xx) response head has arrived, for a streamed response.
+    private let onHead: ((Int, [HTTPHeader]) -> Void)?
+    /// The status of the most recent status line (`HTTP/1.1 200 OK`, `HTTP/2 200`), 0 before one.
+    private var status = 0
+
+    init(
+        maxBodyBytes: Int, cancellation: CurlCancellation, sink: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+        onHead: ((Int, [HTTPHeader]) -> Void)? = nil
+    ) {
         self.maxBodyBytes = max(maxBodyBytes, 0)
         self.cancellation = cancellation
+        self.sink = sink
+        self.onHead = onHead
     }
 
-    /// Appends body bytes. Returns `false` (abort the transfer) when they would exceed ``maxBodyBytes``.
+    /// Appends body bytes, or hands them to the streamed response's sink. Returns `false` (abort the transfer)
+    /// when they would exceed ``maxBodyBytes`` or the sink refuses them (the reader went away).
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let sink { return sink(bytes) }
         guard bytes.count <= maxBodyBytes - body.count else {
             exceededBodyLimit = true
             return false
@@ -60,9 +74,15 @@ final class CurlResponseCollector {
         let line = bytes[0..<end]
         if line.starts(with: "HTTP/".utf8) {
             headers.removeAll()
+            let code = line.split(separator: ASCII.space, maxSplits: 2).dropFirst().first
+            status = code.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
             return
         }
-        guard let first = line.first else { return }  // the blank line ending the head
+        guard let first = line.first else {
+            // The blank line ending the head: a final response's head is complete (1xx heads are interim).
+            if status >= 200 { onHead?(status, headers) }
+            return
+        }
         if first == ASCII.space || first == ASCII.tab {
             guard !headers.isEmpty else { return }
             let continuation = Self.trimmed(line)

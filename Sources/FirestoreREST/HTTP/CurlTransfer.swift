@@ -61,7 +61,14 @@ struct CurlTransfer: Sendable {
     /// Swift cooperative pool. `handle` must be used by no other thread meanwhile; it is left with all
     /// options cleared (its connections stay open for reuse).
     func run(on handle: CurlEasyHandle) -> CurlTransferOutcome {
-        let collector = CurlResponseCollector(maxBodyBytes: configuration.maxResponseBytes, cancellation: cancellation)
+        run(
+            on: handle,
+            collector: CurlResponseCollector(
+                maxBodyBytes: configuration.maxResponseBytes, cancellation: cancellation))
+    }
+
+    /// ``run(on:)`` with the body going to `collector` (a streamed response's sink, ``CurlBodyChannel``).
+    func run(on handle: CurlEasyHandle, collector: CurlResponseCollector) -> CurlTransferOutcome {
         var headerList: UnsafeMutablePointer<curl_slist>?
         var bodyBuffer: UnsafeMutableRawBufferPointer?
         defer {

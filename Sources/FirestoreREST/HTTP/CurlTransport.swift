@@ -114,8 +114,8 @@ public final class CurlTransport: HTTPTransport {
 
     /// The limits and identification this transport uses.
     public let configuration: Configuration
-    private let pool: CurlHandlePool
-    private let connectionsOpened = Atomic<Int>(0)
+    let pool: CurlHandlePool
+    let connectionsOpened = Atomic<Int>(0)
 
     /// Creates a transport. No connection is opened until the first request.
     /// - Parameter configuration: timeouts (seconds), body size cap (bytes), pool size, TLS trust, proxy and

@@ -50,10 +50,15 @@ extension QueryRepresentable {
 extension Query {
     /// The snapshot of a runQuery response: every document reported as `.added`, in order.
     func snapshot(of response: RunQueryResponse) -> QuerySnapshot {
-        let documents = response.documents.map { DocumentSnapshot(firestore: firestore, document: $0) }
+        let documents = response.documents.map {
+            DocumentSnapshot(firestore: firestore, document: $0, readTime: response.readTime)
+        }
         let changes = documents.enumerated().map { position, snapshot in
             DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position)
         }
-        return QuerySnapshot(query: self, documents: documents, documentChanges: changes, readTime: response.readTime)
+        var snapshot = QuerySnapshot(
+            query: self, documents: documents, documentChanges: changes, readTime: response.readTime)
+        snapshot.skippedResults = response.skippedResults
+        return snapshot
     }
 }

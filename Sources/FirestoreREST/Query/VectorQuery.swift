@@ -114,7 +114,10 @@ public struct VectorQuery: Sendable {
         let response = try await firestore.runQuery(
             parent: try query.parentPath(), structuredQuery: try structuredQuery(), readTime: readTime)
         return VectorQuerySnapshot(
-            query: self, documents: response.documents.map { DocumentSnapshot(firestore: firestore, document: $0) },
+            query: self,
+            documents: response.documents.map {
+                DocumentSnapshot(firestore: firestore, document: $0, readTime: response.readTime)
+            },
             readTime: response.readTime)
     }
 

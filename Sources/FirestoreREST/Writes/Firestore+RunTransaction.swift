@@ -51,43 +51,7 @@ extension Firestore {
         maxAttempts: Int = 5, isolation: isolated (any Actor)? = #isolation,
         _ updateBlock: (Transaction) async throws -> Result
     ) async throws -> Result {
-        guard maxAttempts >= 1 else {
-            throw FirestoreError.invalidArgument("runTransaction needs maxAttempts >= 1, not \(maxAttempts)")
-        }
-        var previousID: String?
-        var attempt = 1
-        while true {
-            // Begun by its first read (newTransaction), or at the commit when the closure reads nothing.
-            let transaction = Transaction(firestore: self, mode: .readWrite(retrying: previousID))
-            let owner = ObjectIdentifier(transaction)
-            do {
-                let result: Result
-                do {
-                    result = try await updateBlock(transaction)
-                } catch {
-                    await transaction.rollBackIfBegun()
-                    throw error
-                }
-                do {
-                    try await transaction.commit()
-                } catch let error as FirestoreError where error.code == .aborted {
-                    // As the server SDKs do before a retry: release the attempt's locks in case the server
-                    // still holds the transaction open (an error here means it is already closed).
-                    await transaction.rollBackIfBegun()
-                    throw error
-                }
-                transactionLocks.release(owner)
-                return result
-            } catch {
-                transactionLocks.release(owner)
-                guard attempt < maxAttempts, Self.isRetryableTransactionError(error) else { throw error }
-                let delay = Self.transactionBackoff(afterAttempt: attempt, random: Double.random(in: 0...1))
-                if delay > .zero { try await retryPolicy.clock.sleep(for: delay) }
-                try Task.checkCancellation()
-                attempt += 1
-                previousID = transaction.id ?? previousID
-            }
-        }
+        try await runTransaction(options: .readWrite(maxAttempts: maxAttempts), isolation: isolation, updateBlock)
     }
 
     /// Whether a transaction that failed with `error` should be run again: `ABORTED` (contention), or a

@@ -5,6 +5,10 @@ public struct TransactionResult<Value> {
     /// One ``WriteResult`` per write the committing attempt buffered, in order (as the Python server SDK's
     /// `Transaction._commit()` returns them); empty when it wrote nothing.
     public let writeResults: [WriteResult]
+    /// When the committing attempt's commit was applied (REST `CommitResponse.commit_time`): the one time all
+    /// its writes took effect. `nil` for a read-only transaction, which never commits, and for a commit without
+    /// writes when the server sent no time.
+    public let commitTime: Timestamp?
 }
 
 extension TransactionResult: Sendable where Value: Sendable {}
@@ -31,9 +35,9 @@ extension Firestore {
             committing = transaction
             return try await updateBlock(transaction)
         }
-        guard let results = committing?.committedWriteResults else {
+        guard let commit = committing?.committedResponse else {
             throw FirestoreError(code: .internal, message: "the transaction committed without write results")
         }
-        return TransactionResult(value: value, writeResults: results)
+        return TransactionResult(value: value, writeResults: commit.writeResults, commitTime: commit.commitTime)
     }
 }

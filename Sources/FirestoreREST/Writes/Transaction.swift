@@ -55,10 +55,20 @@ public final class Transaction: WriteCollecting {
     }
 
     /// A transaction the server already began with ID `id`.
-    init(firestore: Firestore, id: String) {
+    convenience init(firestore: Firestore, id: String) {
+        self.init(firestore: firestore, mode: .readWrite(), id: id)
+    }
+
+    /// A transaction the server already began with `mode` (beginTransaction), with ID `id`.
+    init(firestore: Firestore, mode: TransactionMode, id: String) {
         self.firestore = firestore
-        self.mode = .readWrite()
+        self.mode = mode
         self.state = Mutex(State(begin: .begun(id)))
+    }
+
+    /// Whether the transaction only reads (``TransactionOptions/readOnly``): it locks nothing and cannot write.
+    public var isReadOnly: Bool {
+        if case .readOnly = mode { true } else { false }
     }
 
     /// The server's transaction ID (base64) once the transaction has begun, `nil` before: its first read begins
@@ -100,8 +110,9 @@ public final class Transaction: WriteCollecting {
         try checkReadable()
         let names = try firestore.resourceNames(of: documents)
         guard !names.isEmpty else { return [] }
-        // Another attempt of this client that holds one of these documents ends first (TransactionLocks).
-        await firestore.transactionLocks.acquire(names, for: ObjectIdentifier(self))
+        // Another attempt of this client that holds one of these documents ends first (TransactionLocks); a
+        // read-only transaction locks nothing, so it waits for nobody.
+        if !isReadOnly { await firestore.transactionLocks.acquire(names, for: ObjectIdentifier(self)) }
         let unique = Firestore.uniqued(names)
         let response = try await read { consistency in
             let response = try await self.firestore.batchGet(
@@ -166,6 +177,9 @@ public final class Transaction: WriteCollecting {
 
     /// The results of the commit that ended this attempt, one per write; `nil` before it committed.
     var committedWriteResults: [WriteResult]? { state.withLock { $0.commit?.writeResults } }
+
+    /// The response of the commit that ended this attempt; `nil` before it committed.
+    var committedResponse: CommitResponse? { state.withLock { $0.commit } }
 
     /// Rolls the transaction back when a read or the commit began it; a rollback error is ignored (the server
     /// has then already closed the transaction). Ends the attempt.
@@ -300,11 +314,14 @@ public final class Transaction: WriteCollecting {
     // MARK: - Writes
 
     /// Encodes and buffers one write (the hook every ``WriteCollecting`` builder goes through).
-    /// - Throws: ``FirestoreError`` from `encode`, `.invalidArgument` for a document of another database,
-    ///   `.failedPrecondition` after the transaction ended.
+    /// - Throws: ``FirestoreError`` from `encode`, `.invalidArgument` for a document of another database or in a
+    ///   read-only transaction, `.failedPrecondition` after the transaction ended.
     public func appendWrite(
         for document: DocumentReference, _ encode: (DocumentReference) throws(FirestoreError) -> Write
     ) throws(FirestoreError) {
+        guard !isReadOnly else {
+            throw .invalidArgument("a read-only transaction cannot write (\(document.path))")
+        }
         try firestore.checkOwns(document)
         let write = try encode(document)
         try state.withLock { state throws(FirestoreError) in

@@ -21,6 +21,7 @@ public final class WriteBatch: WriteCollecting {
     private struct State {
         var writes: [Write] = []
         var committed = false
+        var commitTime: Timestamp?
     }
 
     init(firestore: Firestore) {
@@ -50,8 +51,15 @@ public final class WriteBatch: WriteCollecting {
             state.committed = true
             return state.writes
         }
-        return try await firestore.commit(writes).writeResults
+        let response = try await firestore.commit(writes)
+        state.withLock { $0.commitTime = response.commitTime }
+        return response.writeResults
     }
+
+    /// When the batch's commit was applied (REST `CommitResponse.commit_time`; Python `WriteBatch.commit_time`):
+    /// the one time every write of the batch took effect, also when each ``WriteResult`` carries its own
+    /// `writeTime`. `nil` before ``commit()`` succeeded, and for an empty batch (the server answers `{}`).
+    public var commitTime: Timestamp? { state.withLock { $0.commitTime } }
 
     /// Encodes and appends one write (the hook every ``WriteCollecting`` builder goes through).
     /// - Throws: ``FirestoreError`` from `encode`, `.invalidArgument` for a document of another database,

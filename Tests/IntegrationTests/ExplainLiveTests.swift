@@ -1,0 +1,20 @@
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+/// Query explain on the real emulator, which ignores `explainOptions`: it runs the query and answers with the
+/// plain results, so the explanation has the results and no metrics, whatever `analyze` says.
+@Suite(.timeLimit(.minutes(2))) struct ExplainLiveTests {
+    @Test(arguments: [false, true])
+    func theEmulatorReturnsResultsWithoutMetrics(analyze: Bool) async throws {
+        let db = try LiveFirestore.make("explain")
+        try await db.document("fruits/apple").setData(["color": "red"])
+        try await db.document("fruits/fig").setData(["color": "purple"])
+        let explained = try await db.collection("fruits").whereField("color", isEqualTo: "red")
+            .explain(options: ExplainOptions(analyze: analyze))
+        #expect(explained.metrics == nil)
+        #expect(explained.snapshot?.documents.map(\.documentID) == ["apple"])
+        #expect(explained.snapshot?.readTime != nil)
+    }
+}
