@@ -90,7 +90,7 @@ let package = Package(
         // Unit tests: no emulator, no network, no child process.
         .testTarget(
             name: "FirestoreRESTTests",
-            dependencies: ["FirestoreREST", "FirestoreTestSupport"]
+            dependencies: ["FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"]
         ),
         .testTarget(
             name: "FirestoreFeedTests",
@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST"],
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import FirestoreREST
+import FirestoreTesting
 import Testing
 
 /// Every `ListenResponse` of Google's conformance `listen-*.json` tests, decoded and encoded again, is the

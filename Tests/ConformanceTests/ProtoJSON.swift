@@ -1,4 +1,5 @@
 import FirestoreREST
+import FirestoreTesting
 
 /// Semantic equality of proto3 JSON messages, as the conformance README asks (`firestore-rest.md` §3.1):
 /// maps are unordered; a missing scalar or list equals its default (`false`, `0`, `""`, `[]`); a missing

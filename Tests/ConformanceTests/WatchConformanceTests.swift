@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import FirestoreTesting
 import Testing
 
 /// The conformance `listen-*.json` tests driven through the Listen protocol itself: each test's `responses` are

@@ -1,3 +1,5 @@
+import FirestoreREST
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
