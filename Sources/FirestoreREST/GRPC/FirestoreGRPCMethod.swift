@@ -5,10 +5,4 @@ package enum FirestoreGRPCMethod {
     package static let listen = "/google.firestore.v1.Firestore/Listen"
     /// `rpc GetDocument(GetDocumentRequest) returns (Document)`.
     package static let getDocument = "/google.firestore.v1.Firestore/GetDocument"
-    /// `rpc Write(stream WriteRequest) returns (stream WriteResponse)`.
-    package static let write = "/google.firestore.v1.Firestore/Write"
-    /// `rpc RunQuery(RunQueryRequest) returns (stream RunQueryResponse)`.
-    package static let runQuery = "/google.firestore.v1.Firestore/RunQuery"
-    /// `rpc BatchGetDocuments(BatchGetDocumentsRequest) returns (stream BatchGetDocumentsResponse)`.
-    package static let batchGetDocuments = "/google.firestore.v1.Firestore/BatchGetDocuments"
 }

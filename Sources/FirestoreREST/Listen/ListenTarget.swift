@@ -3,7 +3,8 @@
 ///
 /// Field numbers: oneof `target_type` { `QueryTarget query = 2`, `DocumentsTarget documents = 3` }, oneof
 /// `resume_type` { `bytes resume_token = 4`, `google.protobuf.Timestamp read_time = 11` },
-/// `int32 target_id = 5`, `bool once = 6`, `google.protobuf.Int32Value expected_count = 12`;
+/// `int32 target_id = 5`, `google.protobuf.Int32Value expected_count = 12` (`bool once = 6` is never sent: the feed removes its
+/// targets itself);
 /// `QueryTarget` { `string parent = 1`, oneof `query_type` { `StructuredQuery structured_query = 2` } };
 /// `DocumentsTarget` { `repeated string documents = 2` }.
 package struct ListenTarget: Sendable, Hashable {
@@ -31,21 +32,18 @@ package struct ListenTarget: Sendable, Hashable {
     package var targetID: Int32
     /// Where to resume, or `nil` for the whole current result first.
     package var resumePoint: ResumePoint?
-    /// Whether the server removes the target once it is current.
-    package var once: Bool
     /// The number of documents that matched at the resume point; a value above 0 with a resume point asks
     /// for `ExistenceFilter.unchanged_names` (a bloom filter) in mismatch responses. `nil` leaves it out.
     package var expectedCount: Int32?
 
     /// A target from its parts.
     package init(
-        kind: Kind, targetID: Int32, resumePoint: ResumePoint? = nil, once: Bool = false,
+        kind: Kind, targetID: Int32, resumePoint: ResumePoint? = nil,
         expectedCount: Int32? = nil
     ) {
         self.kind = kind
         self.targetID = targetID
         self.resumePoint = resumePoint
-        self.once = once
         self.expectedCount = expectedCount
     }
 
@@ -55,27 +53,26 @@ package struct ListenTarget: Sendable, Hashable {
     /// target are the last N and their order must be reversed by the reader, as ``QueryRepresentable/runQuery(readTime:)`` does.
     /// - Throws: ``FirestoreError`` `.invalidArgument` as ``Query/structuredQuery()``, before anything is sent.
     package init(
-        query: some QueryRepresentable, targetID: Int32, resumePoint: ResumePoint? = nil, once: Bool = false,
+        query: some QueryRepresentable, targetID: Int32, resumePoint: ResumePoint? = nil,
         expectedCount: Int32? = nil
     ) throws(FirestoreError) {
         let query = query.query
         let parent = query.firestore.database.resourceName(of: try query.parentPath())
         self.init(
             kind: .query(parent: parent, structuredQuery: try query.structuredQueryProtobuf()), targetID: targetID,
-            resumePoint: resumePoint, once: once, expectedCount: expectedCount)
+            resumePoint: resumePoint, expectedCount: expectedCount)
     }
 
     /// A documents target for full document resource names (duplicates are elided by the server).
     package init(
-        documents names: [String], targetID: Int32, resumePoint: ResumePoint? = nil, once: Bool = false,
+        documents names: [String], targetID: Int32, resumePoint: ResumePoint? = nil,
         expectedCount: Int32? = nil
     ) {
         self.init(
-            kind: .documents(names), targetID: targetID, resumePoint: resumePoint, once: once,
-            expectedCount: expectedCount)
+            kind: .documents(names), targetID: targetID, resumePoint: resumePoint, expectedCount: expectedCount)
     }
 
-    /// Writes the `Target` fields in field-number order; `target_id` 0 and `once` false are left out as proto3
+    /// Writes the `Target` fields in field-number order; `target_id` 0 is left out as proto3
     /// does, a resume token is written even when empty (oneof members carry presence).
     /// - Complexity: O(n) in the size of the target.
     package func writeProtobuf(to writer: inout ProtobufWriter) {
@@ -92,7 +89,6 @@ package struct ListenTarget: Sendable, Hashable {
         }
         if case .resumeToken(let token)? = resumePoint { writer.writeBytesField(4, token) }
         if targetID != 0 { writer.writeInt32Field(5, targetID) }
-        if once { writer.writeBoolField(6, true) }
         if case .readTime(let time)? = resumePoint { writer.writeMessageField(11) { time.writeProtobuf(to: &$0) } }
         if let expectedCount {
             writer.writeMessageField(12) { wrapper in

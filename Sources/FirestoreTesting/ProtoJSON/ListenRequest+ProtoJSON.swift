@@ -49,7 +49,6 @@ extension ListenTarget {
         case nil: break
         }
         if targetID != 0 { members["targetId"] = .integer(Int64(targetID)) }
-        if once { members["once"] = true }
         if let expectedCount { members["expectedCount"] = .integer(Int64(expectedCount)) }
         return .object(members)
     }

@@ -15,19 +15,19 @@ struct GRPCListenMessageTests {
 
     // MARK: - ListenRequest
 
-    @Test("add_target with a documents target, resume token, target_id, once, expected_count and labels")
+    @Test("add_target with a documents target, resume token, target_id, expected_count and labels")
     func addDocumentsTarget() {
         let target = ListenTarget(
-            documents: ["n1", "n2"], targetID: 7, resumePoint: .resumeToken([0xAB]), once: true, expectedCount: 3)
+            documents: ["n1", "n2"], targetID: 7, resumePoint: .resumeToken([0xAB]), expectedCount: 3)
         let request = ListenRequest(adding: target, database: "d", labels: ["k": "v"])
         let expected = hex(
             """
             0a 01 64
-            12 15 1a 08 12 02 6e 31 12 02 6e 32 22 01 ab 28 07 30 01 62 02 08 03
+            12 13 1a 08 12 02 6e 31 12 02 6e 32 22 01 ab 28 07 62 02 08 03
             22 06 0a 01 6b 12 01 76
             """)
         // database "d"
-        // add_target { documents { documents "n1" documents "n2" } resume_token ab target_id 7 once true
+        // add_target { documents { documents "n1" documents "n2" } resume_token ab target_id 7
         //              expected_count { value 3 } }   (expected_count = 12: tag 12 << 3 | 2 = 0x62)
         // labels { key "k" value "v" }
         #expect(request.protobuf == expected)

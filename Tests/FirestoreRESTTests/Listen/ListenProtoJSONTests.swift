@@ -120,15 +120,15 @@ struct ListenProtoJSONTests {
         #expect(structuredQuery == (try query.structuredQuery()))
     }
 
-    @Test("a request adding a documents target with a read time, once and expected count; labels; a removal")
+    @Test("a request adding a documents target with a read time and expected count; labels; a removal")
     func otherRequests() throws {
         let target = ListenTarget(
             documents: ["projects/p/databases/(default)/documents/a/b"], targetID: 2, resumePoint: .readTime(ts(3)),
-            once: true, expectedCount: 0)
+            expectedCount: 0)
         #expect(
             try ListenRequest(adding: target, database: "projects/p/databases/(default)", labels: ["k": "v"])
                 .protoJSON().serializedString()
-                == #"{"addTarget":{"documents":{"documents":["projects/p/databases/(default)/documents/a/b"]},"expectedCount":0,"once":true,"readTime":"1970-01-01T00:00:03Z","targetId":2},"database":"projects/p/databases/(default)","labels":{"k":"v"}}"#
+                == #"{"addTarget":{"documents":{"documents":["projects/p/databases/(default)/documents/a/b"]},"expectedCount":0,"readTime":"1970-01-01T00:00:03Z","targetId":2},"database":"projects/p/databases/(default)","labels":{"k":"v"}}"#
         )
         #expect(
             try ListenRequest(removing: 2, database: "projects/p/databases/(default)").protoJSON().serializedString()
