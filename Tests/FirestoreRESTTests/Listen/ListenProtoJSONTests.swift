@@ -1,8 +1,8 @@
+import FirestoreTesting
 import Foundation
 import Testing
 
 @testable import FirestoreREST
-import FirestoreTesting
 
 /// The proto3 JSON form of the Listen messages, as a cassette records them: `ListenResponse` of every kind
 /// encoded to written-out JSON and decoded back, `ListenRequest` encoded with its query target's
