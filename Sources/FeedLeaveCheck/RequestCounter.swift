@@ -9,7 +9,7 @@ final class RequestCounter: HTTPTransport {
     /// How many requests were sent.
     var count: Int { sent.load(ordering: .relaxed) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         sent.add(1, ordering: .relaxed)
         return try await inner.send(request)
     }

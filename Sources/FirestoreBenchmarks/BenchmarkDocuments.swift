@@ -55,7 +55,7 @@ enum BenchmarkDocuments {
 struct FixedResponseTransport: HTTPTransport {
     let body: Data
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body)
     }
 }

@@ -16,7 +16,7 @@ enum ListenCostWorkload {
 
         init(base: any HTTPTransport) { self.base = base }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             counts.withLock { counts in
                 if request.url.hasSuffix(":runQuery") { counts.runQuery += 1 }
                 if request.url.hasSuffix(":batchGet") { counts.batchGet += 1 }

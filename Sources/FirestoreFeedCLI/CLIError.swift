@@ -20,7 +20,7 @@ package enum CLIError: Error {
         } catch let error as DecodingError {
             throw .runtime(FirestoreError(code: .unknown, message: error.firestoreDecodingDescription))
         } catch {
-            throw .runtime(FirestoreError(code: .unknown, message: "\(error)"))
+            throw .runtime(FirestoreError(wrapping: error))
         }
     }
 }

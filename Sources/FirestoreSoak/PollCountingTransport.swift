@@ -11,7 +11,7 @@ final class PollCountingTransport: HTTPTransport {
     /// runQuery requests sent so far.
     var polls: Int { count.load(ordering: .relaxed) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if request.url.hasSuffix(":runQuery") { count.add(1, ordering: .relaxed) }
         return try await inner.send(request)
     }

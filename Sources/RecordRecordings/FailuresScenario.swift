@@ -124,7 +124,7 @@ struct ProxyTimeoutTransport: HTTPTransport {
     let short: CurlTransport
     let other: CurlTransport
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if let proxy, request.url.hasPrefix("http://\(proxy)/") { return try await short.send(request) }
         return try await other.send(request)
     }

@@ -11,7 +11,7 @@ final class CapturingTransport: HTTPTransport {
     /// The requests sent so far, in order.
     var requests: [HTTPRequest] { captured.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         captured.withLock { $0.append(request) }
         let time = "2024-01-02T03:04:05.123456Z"
         let body: JSONValue

@@ -127,7 +127,7 @@ extension FirestoreValue {
 
 /// A transport that refuses every request: conformance tests never reach the network.
 struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         throw FirestoreError(code: .failedPrecondition, message: "conformance tests send nothing")
     }
 }

@@ -258,7 +258,7 @@ final class HangingTransport: HTTPTransport {
         }
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         state.withLock { $0.requests += 1 }
         while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
         state.withLock { $0.cancelled = true }

@@ -44,9 +44,13 @@ import Testing
     /// Answers every runQuery after 60 ms (real time) with the same empty result, and records the priorities.
     final class SlowTransport: HTTPTransport {
         let priorities = Mutex<[HTTPRequest.Priority]>([])
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             priorities.withLock { $0.append(request.priority) }
-            try await Task.sleep(for: .milliseconds(60))
+            do {
+                try await Task.sleep(for: .milliseconds(60))
+            } catch {
+                throw FirestoreError(wrapping: error)
+            }
             return HTTPResponse(status: 200, body: Data(RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", []).utf8))
         }
     }

@@ -95,7 +95,7 @@ final class VersionedFirestore: HTTPTransport {
 
     // MARK: HTTP
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         guard let body = request.body, let json = try? JSONValue.parse(body),
             let verb = request.url.split(separator: ":").last.map(String.init)
         else { return Self.error(400, "no JSON body") }
@@ -139,6 +139,8 @@ final class VersionedFirestore: HTTPTransport {
             }
         } catch let error as QueryError {
             return Self.error(400, error.message)
+        } catch {
+            throw FirestoreError(wrapping: error)
         }
     }
 

@@ -55,7 +55,7 @@ final class BatchWriteServer: HTTPTransport {
         for continuation in waiting { continuation.resume() }
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         let body = (try? JSONValue.parse(request.body ?? Data())) ?? .null
         let ids: [String] = (body["writes"]?.arrayValue ?? []).map { write in
             let name = write["update"]?["name"]?.stringValue ?? write["delete"]?.stringValue ?? "?"

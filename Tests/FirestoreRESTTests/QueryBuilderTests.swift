@@ -6,7 +6,7 @@ import Testing
 /// Composite filters, limit(toLast:), cursors, select, offset, aggregations and QueryPredicate, encoded only.
 @Suite(.timeLimit(.minutes(2))) struct QueryBuilderTests {
     struct NoNetwork: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
         }
     }

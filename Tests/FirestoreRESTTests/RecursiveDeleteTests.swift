@@ -41,7 +41,7 @@ import Testing
             return ids.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             let resource = String(request.url.dropFirst(Self.root.count + 1))
             let (path, query) = resource.split(separator: "?", maxSplits: 1).map(String.init).splitPair
             let name = "projects/p/databases/(default)/documents/"

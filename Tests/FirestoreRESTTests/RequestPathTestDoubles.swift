@@ -87,7 +87,7 @@ final class ThrowingTransport: HTTPTransport {
     /// How many requests were sent.
     var attempts: Int { state.withLock { $0.attempts } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         let error: FirestoreError? = state.withLock { state in
             state.attempts += 1
             return state.errors.isEmpty ? nil : state.errors.removeFirst()

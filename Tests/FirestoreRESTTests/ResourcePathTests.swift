@@ -129,7 +129,7 @@ struct DatabaseIDTests {
 
 /// A transport for unit tests that must never reach the network: every request fails.
 private struct UnreachableTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
     }
 }

@@ -36,7 +36,7 @@ import Testing
             gate?.resume()
         }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             let index = state.withLock { state in
                 state.requests.append(request)
                 return state.requests.count - 1

@@ -5,7 +5,7 @@ import Testing
 
 /// Vector queries are only encoded here, never sent: every request fails.
 private struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
     }
 }

@@ -13,9 +13,9 @@ import Testing
     final class FailingTransport: HTTPTransport {
         private let errors: Mutex<[any Error]>
         init(_ errors: [any Error]) { self.errors = Mutex(errors) }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             let next = errors.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            if let next { throw next }
+            if let next { throw FirestoreError(wrapping: next) }
             return HTTPResponse(status: 200, body: Data("{}".utf8))
         }
     }

@@ -64,7 +64,7 @@ import Testing
         let gates = Mutex<[String: CheckedContinuation<Void, Never>]>([:])
         init(_ inner: any HTTPTransport) { self.inner = inner }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             let name = Cassette.Request.pathAndQuery(of: request.url)
             await withCheckedContinuation { continuation in gates.withLock { $0[name] = continuation } }
             if name.hasSuffix("down") { throw FirestoreError(code: .unavailable, message: "connection refused") }

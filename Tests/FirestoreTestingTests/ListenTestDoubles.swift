@@ -10,7 +10,7 @@ import Synchronization
 final class FakeListenTransport: ListenTransport {
     let calls = Mutex<[FakeListenCall]>([])
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         throw FirestoreError(code: .unavailable, message: "the fake Listen transport makes no HTTP requests")
     }
 

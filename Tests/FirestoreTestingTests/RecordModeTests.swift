@@ -126,8 +126,12 @@ import Testing
 struct CassetteSlowTransport: HTTPTransport {
     let inner: any HTTPTransport
     let clock: ImmediateClock
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await clock.sleep(for: .milliseconds(250))
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
+        do {
+            try await clock.sleep(for: .milliseconds(250))
+        } catch {
+            throw FirestoreError(wrapping: error)
+        }
         return try await inner.send(request)
     }
 }
@@ -135,7 +139,7 @@ struct CassetteSlowTransport: HTTPTransport {
 /// Answers `/ok` through `after`; throws `.unavailable` for anything else.
 struct CassetteRefusingTransport: HTTPTransport {
     let after: any HTTPTransport
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         guard request.url.hasSuffix("/ok") else {
             throw FirestoreError(code: .unavailable, message: "connection refused")
         }

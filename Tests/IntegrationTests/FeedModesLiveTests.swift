@@ -187,7 +187,7 @@ final class CountingTransport: HTTPTransport {
 
     var runQueryCount: Int { count.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if request.url.hasSuffix(":runQuery") { count.withLock { $0 += 1 } }
         return try await inner.send(request)
     }

@@ -15,7 +15,7 @@ import Testing
         var all: [String] { verbs.withLock { $0 } }
         func clear() { verbs.withLock { $0 = [] } }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             let path = request.url.split(separator: "?").first ?? Substring(request.url)
             let last = path.split(separator: "/").last ?? ""
             let verb = last.contains(":") ? ":" + (last.split(separator: ":").last ?? "") : request.method

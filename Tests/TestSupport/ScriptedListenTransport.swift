@@ -12,7 +12,7 @@ package final class ScriptedListenTransport: ListenTransport {
     /// Every call opened so far, in order.
     package var calls: [ScriptedListenCall] { log.withLock { $0 } }
 
-    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         throw FirestoreError(code: .unavailable, message: "the scripted Listen transport makes no HTTP requests")
     }
 

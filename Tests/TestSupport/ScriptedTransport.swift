@@ -62,12 +62,16 @@ package final class ScriptedTransport: HTTPTransport {
         }
     }
 
-    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         let index = log.withLock { log in
             log.append(request)
             return log.count - 1
         }
-        return try respond(request, index)
+        do {
+            return try respond(request, index)
+        } catch {
+            throw FirestoreError(wrapping: error)
+        }
     }
 
     /// A client for project `p` on this transport; its retry (and transaction back-off) waits run on `clock`.

@@ -147,7 +147,7 @@ final class QueryPoller: Sendable {
                 if let late = pacing.record(latency: result.statistics.latency, delay: delay) { fanOut.emit(late) }
             } catch {
                 if Task.isCancelled { return }
-                let failure = error as? FirestoreError ?? FirestoreError(code: .unknown, message: "\(error)")
+                let failure = FirestoreError(wrapping: error)
                 if PollingPolicy.isPermanent(failure) {
                     finish(throwing: failure)
                     return

@@ -25,7 +25,7 @@ extension WatchStream {
                 error = Self.explained(failure, firestore)
             } catch let other {
                 if Task.isCancelled { return }
-                error = FirestoreError(code: .unknown, message: "\(other)")
+                error = FirestoreError(wrapping: other)
             }
             if Task.isCancelled { return }
             let (ended, decision) = state.withLock {

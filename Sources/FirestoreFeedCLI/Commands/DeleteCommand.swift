@@ -62,7 +62,7 @@ enum DeleteCommand {
             await Console.output(
                 (["deleted": .integer(Int64(count)), "path": .string(path)] as JSONValue).serializedString())
         } catch {
-            let failure = (error as? FirestoreError) ?? FirestoreError(code: .unknown, message: "\(error)")
+            let failure = FirestoreError(wrapping: error)
             let count = deleted.withLock { $0 }
             throw .runtime(
                 FirestoreError(

@@ -67,7 +67,7 @@ enum DocumentWrite {
         } catch let error as FirestoreError {
             throw .runtime(explained(error, reference, command: command))
         } catch {
-            throw .runtime(FirestoreError(code: .unknown, message: "\(error)"))
+            throw .runtime(FirestoreError(wrapping: error))
         }
         await Console.output(
             OutputFormat.writeJSON(reference, updateTime: response.updateTimes.first ?? nil).serializedString())

@@ -44,7 +44,7 @@ enum ImportCommand {
             do {
                 try await firestore.commit(Array(writes[written..<end]))
             } catch {
-                let failure = (error as? FirestoreError) ?? FirestoreError(code: .unknown, message: "\(error)")
+                let failure = FirestoreError(wrapping: error)
                 let before =
                     written == 0
                     ? "nothing was written" : "lines \(lines[0])-\(lines[written - 1]) were written before"

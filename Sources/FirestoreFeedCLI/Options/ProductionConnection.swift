@@ -61,7 +61,7 @@ enum ProductionConnection {
                 } catch let error as FirestoreError {
                     throw .runtime(MetadataHintCredentials.explained(error, host: host))
                 } catch {
-                    throw .runtime(FirestoreError(code: .unknown, message: "\(error)"))
+                    throw .runtime(FirestoreError(wrapping: error))
                 }
             }
             credentials = MetadataHintCredentials(metadata, host: host)

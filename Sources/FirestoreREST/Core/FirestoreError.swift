@@ -73,6 +73,10 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     private var redactedMessage: String
     /// The HTTP status of the response, or `nil` when no response arrived or the client refused first.
     public var httpStatus: Int?
+    /// The error this one stands for when it comes from outside the client (a decoding error, a task's
+    /// cancellation, a failure of a user's `Codable` type, a file error), kept as it was thrown, as grpc-swift's
+    /// `RPCError.cause` does; `nil` for the client's own errors and the server's. Not part of equality.
+    public var cause: (any Error)?
     /// For a missing composite index (`FAILED_PRECONDITION` in production), the console link to create it, as
     /// text. ``indexCreationURL`` gives the same link as a `URL`.
     public var indexURL: String? {
@@ -135,6 +139,20 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         self.code = code
         self.redactedMessage = Redaction.text(message)
         self.httpStatus = httpStatus
+    }
+
+    /// `error` as a ``FirestoreError``: itself when it is one; `.cancelled` for a task's `CancellationError`; else
+    /// `.unknown` with `error`'s description as the message and `error` as the ``cause``.
+    public init(wrapping error: any Error) {
+        if let error = error as? FirestoreError {
+            self = error
+        } else if error is CancellationError {
+            self.init(code: .cancelled, message: "cancelled")
+            cause = error
+        } else {
+            self.init(code: .unknown, message: "\(error)")
+            cause = error
+        }
     }
 
     /// This error with `known` (the credentials the request it answers carried, at least 8 bytes each) also

@@ -152,7 +152,7 @@ public final class CurlTransport: HTTPTransport {
     ///   - `.unknown`: any other libcurl failure.
     ///
     ///   The message names the URL as `scheme://host:port/path` (query omitted) and libcurl's reason.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if Task.isCancelled {
             throw CurlErrorMapping.cancelled(url: request.url)
         }

@@ -13,5 +13,5 @@
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the complete response.
     /// - Throws: ``FirestoreError`` when no HTTP response was received.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse
 }

@@ -178,7 +178,7 @@ public final class CassetteHTTPServer: Sendable {
             } catch let error as FirestoreError {
                 outcome.withLock { $0 = .failure(error) }
             } catch {
-                outcome.withLock { $0 = .failure(FirestoreError(code: .unknown, message: "\(error)")) }
+                outcome.withLock { $0 = .failure(FirestoreError(wrapping: error)) }
             }
             done.signal()
         }

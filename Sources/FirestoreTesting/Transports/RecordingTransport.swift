@@ -124,7 +124,7 @@ public final class RecordingTransport: HTTPTransport {
     /// - Throws: whatever the live transport throws (nothing is recorded then); ``FirestoreError`` `.dataLoss`
     ///   when the cassette file cannot be written (the response is then lost to the caller too, so a broken
     ///   recording is never mistaken for a good one).
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         let (sequence, start) = state.withLock { state in
             defer { state.nextSequence += 1 }
             return (state.nextSequence, stopwatch.elapsed)

@@ -306,7 +306,7 @@ public final class ReplayTransport: HTTPTransport {
     ///   recorded request and what differed), every match was played, or, in session order, the response is held
     ///   behind an interaction nobody requests for ``Options/stallTimeout``; `.cancelled` when the task is
     ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if Task.isCancelled { throw Self.cancelled(request) }
         let sent = options.scrubber.scrub(Cassette.Request(request))
         let choice: Choice = state.withLock { state in

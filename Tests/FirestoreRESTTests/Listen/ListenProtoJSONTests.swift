@@ -10,7 +10,7 @@ import Testing
 @Suite("Listen proto3 JSON", .timeLimit(.minutes(2)))
 struct ListenProtoJSONTests {
     private struct RefusingTransport: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
         }
     }

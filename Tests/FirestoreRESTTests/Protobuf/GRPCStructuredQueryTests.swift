@@ -8,7 +8,7 @@ import Testing
 @Suite("GRPC StructuredQuery", .timeLimit(.minutes(2)))
 struct GRPCStructuredQueryTests {
     private struct RefusingTransport: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
             throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
         }
     }
