@@ -105,7 +105,7 @@ public final class BatchedArray: Sendable {
     /// told otherwise, or polling every `interval`.
     /// - Parameters:
     ///   - query: the query whose results the array holds.
-    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a `PollMode`.
     ///   - interval: time between polls, when polling.
     ///   - delegate: the receiver of updates and errors, held weakly.
     ///   - delegateQueue: the queue the delegate is called on; `nil`: the delivery task.

@@ -1,6 +1,6 @@
 import FirestoreREST
 
-/// The one place a change feed's ``QuerySnapshot`` is put together from documents and computed changes, whatever the
+/// The one place a change feed's `QuerySnapshot` is put together from documents and computed changes, whatever the
 /// source (a poll, a Listen snapshot point, a checkpoint resume, a coalesced delivery).
 enum FeedSnapshot {
     /// The snapshot of `query` holding `documents` (in query order), with `changes` from the previous snapshot.

@@ -14,7 +14,7 @@ package struct QueryIdentity: Hashable, Sendable, CustomStringConvertible {
     package let limitToLast: Bool
 
     /// The identity of `query`.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when the query cannot be encoded (a feed then ends before
+    /// - Throws: `FirestoreError` `.invalidArgument` when the query cannot be encoded (a feed then ends before
     ///   anything is sent).
     package init(_ query: Query) throws(FirestoreError) {
         parent = query.firestore.database.resourceName(of: try query.parentPath())

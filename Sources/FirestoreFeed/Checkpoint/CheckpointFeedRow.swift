@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// The `feeds` row of one key (``CheckpointSchema``), as stored, with its checksum. On the store's
-/// ``CheckpointWorker``.
+/// `CheckpointWorker`.
 struct FeedRow {
     /// The columns, in the order ``init(_:)`` reads them.
     static let columns = """
@@ -34,7 +34,7 @@ struct FeedRow {
     }
 
     /// Every feed row, each checked against its checksum: a scan of the table itself (`NOT INDEXED`), O(keys).
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and the row's key (as stored) when a row misses a
+    /// - Throws: `FirestoreError` `.dataLoss` naming the file and the row's key (as stored) when a row misses a
     ///   column or fails its checksum.
     static func all(in connection: SQLiteConnection, doing: String) throws(FirestoreError) -> [FeedRow] {
         let statement = try connection.statement("SELECT \(columns) FROM feeds NOT INDEXED")

@@ -9,7 +9,7 @@ import FirestoreREST
 #endif
 
 /// Opening a checkpoint store's file: creating it when missing, and refusing one that this library cannot read
-/// exactly, before anything is read from it. On the store's ``CheckpointWorker`` (blocking file I/O).
+/// exactly, before anything is read from it. On the store's `CheckpointWorker` (blocking file I/O).
 ///
 /// - A missing file is created whole: the schema is written to a new temporary file beside it (created with
 ///   `O_CREAT | O_EXCL | O_NOFOLLOW`, so no planted link or file is written through), which is then linked into
@@ -18,7 +18,7 @@ import FirestoreREST
 ///   another SQLite connection of this process holds on the file (https://www.sqlite.org/howtocorrupt.html,
 ///   section 2.2). An empty file and one that is not a regular file are refused after a `stat`; SQLite itself says
 ///   when a file is not a database.
-/// - Refused with ``FirestoreError`` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
+/// - Refused with `FirestoreError` `.dataLoss`, naming the file: an empty file, one that is not an SQLite
 ///   database, an SQLite database of another application (`PRAGMA application_id`), and one that fails
 ///   ``CheckpointIntegrity`` (a truncated or corrupted file).
 /// - Refused with `.failedPrecondition`: a store whose schema version (`PRAGMA user_version`) is not this

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// SQLite's own checks of a checkpoint store's file, run when a store is opened, after its application ID and schema
-/// version (``CheckpointFile``). Any failure is ``FirestoreError`` `.dataLoss` naming the file: the file is
+/// version (``CheckpointFile``). Any failure is `FirestoreError` `.dataLoss` naming the file: the file is
 /// refused, never read.
 ///
 /// - The text encoding is UTF-8 (`PRAGMA encoding`): a flipped header byte that made SQLite read every text column as

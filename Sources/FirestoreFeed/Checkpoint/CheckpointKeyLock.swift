@@ -25,7 +25,7 @@ import Synchronization
 /// written through (issue 24). A new lock file gets mode `0600`.
 ///
 /// Blocking only as far as opening a small file goes: the lock is tried, never waited for. Made and released on
-/// the store's ``CheckpointWorker``.
+/// the store's `CheckpointWorker`.
 final class CheckpointKeyLock: Sendable {
     /// The size of the process ID record: the ID, spaces, a line feed.
     static let recordBytes = 12
@@ -37,7 +37,7 @@ final class CheckpointKeyLock: Sendable {
     private let descriptor: Mutex<Int32>
 
     /// Takes the lock of `key` of the store at `storePath`.
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` when another feed (in this process or another) holds it,
+    /// - Throws: `FirestoreError` `.failedPrecondition` when another feed (in this process or another) holds it,
     ///   naming the key, the store and the holder's process ID; `.permissionDenied` when the side file cannot be
     ///   opened or is refused (a link, not a regular file of this user: see ``SideFile``).
     init(storePath: String, key: String) throws(FirestoreError) {

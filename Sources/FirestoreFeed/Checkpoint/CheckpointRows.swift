@@ -21,7 +21,7 @@ struct CheckpointCommit: Sendable {
     var documentCount: Int
 }
 
-/// Reading and writing one key's rows (``CheckpointSchema``). On the store's ``CheckpointWorker``.
+/// Reading and writing one key's rows (``CheckpointSchema``). On the store's `CheckpointWorker`.
 enum CheckpointRows {
     /// The feeds table is always read by a scan of the table itself (`NOT INDEXED`, O(keys)), never through the index
     /// on its key: a damaged index can then neither hide the key's row (read as "no checkpoint") nor let a write add
@@ -52,7 +52,7 @@ enum CheckpointRows {
     /// (`CheckpointConcurrentReadTests`).
     /// - Parameter afterFeedRow: runs between reading the feed row and the document rows (for tests: a commit of
     ///   another connection there must not be seen).
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file, the key and the row when a row's checksum, a
+    /// - Throws: `FirestoreError` `.dataLoss` naming the file, the key and the row when a row's checksum, a
     ///   document's JSON or the document count is wrong, two feed rows hold the key, or the key has no feed row
     ///   while the store may hold one it cannot read (a feed row that fails its checksum, document rows of the key:
     ///   refused, never read as "no checkpoint"); SQLite's errors.
@@ -151,7 +151,7 @@ enum CheckpointRows {
     /// Writes `commit` in one transaction: one row per changed document and the feed row, after checking that the
     /// key is still at `expectedGeneration` (0: no checkpoint yet).
     /// - Returns: the new generation.
-    /// - Throws: ``FirestoreError`` `.aborted` when the key moved on meanwhile (another writer); `.dataLoss` when
+    /// - Throws: `FirestoreError` `.aborted` when the key moved on meanwhile (another writer); `.dataLoss` when
     ///   two feed rows hold the key; SQLite's errors (nothing is written then).
     /// - Complexity: O(c log n + k) for c changes and k keys: c + 2 rows read or written, whatever the snapshot's
     ///   size (the key's feed row is found by a scan of the feeds table, ``selectFeed``).
@@ -240,7 +240,7 @@ enum CheckpointRows {
     }
 
     /// Every key with a checkpoint, sorted.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when a feed row fails its checksum.
+    /// - Throws: `FirestoreError` `.dataLoss` when a feed row fails its checksum.
     /// - Complexity: O(k log k) for k keys.
     static func keys(in connection: SQLiteConnection) throws(FirestoreError) -> [String] {
         try FeedRow.all(in: connection, doing: "listing the keys").map(\.key).sorted {

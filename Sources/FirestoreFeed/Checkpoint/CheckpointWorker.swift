@@ -27,7 +27,7 @@ final class CheckpointWorker: Sendable {
     init(name: String) { self.name = name }
 
     /// Runs `job` after every job submitted before it and returns its result.
-    /// - Throws: what `job` throws; ``FirestoreError`` `.resourceExhausted` when the system refused a thread.
+    /// - Throws: what `job` throws; `FirestoreError` `.resourceExhausted` when the system refused a thread.
     func run<T: Sendable>(_ job: @escaping @Sendable () throws(FirestoreError) -> T) async throws(FirestoreError) -> T {
         let result: Result<T, FirestoreError> = await withCheckedContinuation { continuation in
             submit {

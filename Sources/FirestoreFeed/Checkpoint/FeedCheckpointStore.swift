@@ -23,7 +23,7 @@ import Synchronization
 ///   file and the holder's process ID. Feeds on other keys share the file freely, across processes too. The side
 ///   file must be a regular file of the user's own (mode `0600` when new): a link or anything else planted at its
 ///   name is refused with `.permissionDenied`, never written through.
-/// - Threads: SQLite runs on a thread of the store's own (``CheckpointWorker``), never on a Swift concurrency
+/// - Threads: SQLite runs on a thread of the store's own (`CheckpointWorker`), never on a Swift concurrency
 ///   thread; every method is `async`.
 public final class FeedCheckpointStore: Sendable {
     /// The database file.
@@ -46,7 +46,7 @@ public final class FeedCheckpointStore: Sendable {
     }
 
     /// Opens the store at `path`, creating it (with its schema) when the file does not exist.
-    /// - Throws: ``FirestoreError`` naming the file: `.dataLoss` for an empty, foreign, truncated or corrupted
+    /// - Throws: `FirestoreError` naming the file: `.dataLoss` for an empty, foreign, truncated or corrupted
     ///   file; `.failedPrecondition` for a store of another schema version (a newer library's), a path that is not a
     ///   regular file or a folder that does not exist; `.permissionDenied` when the file cannot be opened or created.
     /// - Complexity: O(file size) (`PRAGMA integrity_check`: about 12 ms for a 12 MB store).
@@ -67,7 +67,7 @@ public final class FeedCheckpointStore: Sendable {
     /// transaction, so a feed writing the key meanwhile (through another store, in this process or another) is
     /// seen wholly before or wholly after its commit (https://www.sqlite.org/isolation.html;
     /// `CheckpointConcurrentReadTests`).
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file and key when its rows are damaged, or when the key has
+    /// - Throws: `FirestoreError` `.dataLoss` naming the file and key when its rows are damaged, or when the key has
     ///   no readable feed row but the file may hold one (a feed row that fails its checksum, document rows of the
     ///   key): a damaged store is refused, never read as holding no checkpoint.
     /// - Complexity: O(n + k) for n stored documents and k keys.
@@ -76,14 +76,14 @@ public final class FeedCheckpointStore: Sendable {
     }
 
     /// Every key with a checkpoint, sorted by their UTF-8 bytes.
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the file when a feed row fails its checksum.
+    /// - Throws: `FirestoreError` `.dataLoss` naming the file when a feed row fails its checksum.
     /// - Complexity: O(k log k) for k keys.
     public func keys() async throws(FirestoreError) -> [String] {
         try await run { connection throws(FirestoreError) in try CheckpointRows.keys(in: connection) }
     }
 
     /// Deletes the checkpoint of `key` (the next feed on it starts from nothing).
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` when a feed holds the key; `.permissionDenied` when its
+    /// - Throws: `FirestoreError` `.failedPrecondition` when a feed holds the key; `.permissionDenied` when its
     ///   lock file cannot be used (see the type's notes).
     public func removeCheckpoint(key: String) async throws(FirestoreError) {
         let path = self.path
@@ -97,7 +97,7 @@ public final class FeedCheckpointStore: Sendable {
     /// Marks the last snapshot the feed on `key` delivered as finished with: it is written now, so a restart
     /// resumes after it. The feed's iterator does the same when asked for the next snapshot, so calling this is
     /// needed only to checkpoint before that (say, before a long pause, or before leaving the loop). Idempotent.
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` when no feed of this store runs on `key`; the write's
+    /// - Throws: `FirestoreError` `.failedPrecondition` when no feed of this store runs on `key`; the write's
     ///   error (the feed then ends with it too).
     public func acknowledge(key: String) async throws(FirestoreError) {
         guard let feed = feeds.withLock({ $0[key]?.feed }) else {

@@ -34,7 +34,7 @@ extension QueryRepresentable {
     ///   its own state); everything else is as ``snapshots(source:interval:policy:onEvent:)``.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a `PollMode`.
     ///   - interval: time between polls (at least 10 ms); ignored when `policy` is given.
     ///   - policy: the full polling policy.
     ///   - store: the checkpoint store.

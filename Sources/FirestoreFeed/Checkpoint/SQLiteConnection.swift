@@ -3,10 +3,10 @@ import FirestoreREST
 
 /// One connection to an SQLite database file (the system `libsqlite3`), with prepared statements cached by their
 /// text. Not thread-safe and not `Sendable`: a ``FeedCheckpointStore`` uses its connection only from the jobs of
-/// its ``CheckpointWorker``, one at a time, never on a Swift concurrency thread (every call may wait on the disk,
+/// its `CheckpointWorker`, one at a time, never on a Swift concurrency thread (every call may wait on the disk,
 /// and on another process's write lock up to the busy timeout).
 ///
-/// Every failure is a ``FirestoreError`` naming the file, what was being done, and SQLite's own message and code
+/// Every failure is a `FirestoreError` naming the file, what was being done, and SQLite's own message and code
 /// (https://www.sqlite.org/rescode.html): a corrupt or foreign file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) is
 /// `.dataLoss`; a write lock held past the busy timeout (`SQLITE_BUSY`) `.unavailable`; a full disk
 /// `.resourceExhausted`; a file that cannot be opened or written `.permissionDenied`; anything else `.internal`.
@@ -21,7 +21,7 @@ final class SQLiteConnection {
 
     /// Opens the existing file `path` read-write and sets the busy timeout.
     /// - Parameter followLinks: `false` refuses a `path` that is a symbolic link (`SQLITE_OPEN_NOFOLLOW`).
-    /// - Throws: ``FirestoreError`` when SQLite cannot open the file.
+    /// - Throws: `FirestoreError` when SQLite cannot open the file.
     init(path: String, followLinks: Bool = true, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
         self.path = path
         var handle: OpaquePointer?
@@ -136,7 +136,7 @@ final class SQLiteConnection {
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
-    /// The ``FirestoreError`` for SQLite result code `status`.
+    /// The `FirestoreError` for SQLite result code `status`.
     static func error(_ status: Int32, message: String, path: String, doing: String) -> FirestoreError {
         let primary = status & 0xff
         let code: FirestoreError.Code

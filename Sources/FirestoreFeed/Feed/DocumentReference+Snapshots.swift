@@ -1,8 +1,8 @@
 import FirestoreREST
 
 extension DocumentReference {
-    /// A change feed of this one document, as the SDKs' document listeners give: a ``DocumentSnapshot`` at once
-    /// (``DocumentSnapshot/exists`` is `false` while there is no such document), then one each time the document
+    /// A change feed of this one document, as the SDKs' document listeners give: a `DocumentSnapshot` at once
+    /// (`DocumentSnapshot.exists` is `false` while there is no such document), then one each time the document
     /// is created, updated (its `updateTime` moved) or deleted.
     ///
     /// The feed is the query "documents of the parent collection whose `__name__` is this document"
@@ -14,7 +14,7 @@ extension DocumentReference {
     /// the version it last received), never a backlog.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a `PollMode`.
     ///   - interval: time between polls, when polling.
     ///   - policy: the full polling policy; its error back-off also paces reconnection.
     ///   - onEvent: called with feed events (failures, recovery, fallbacks).

@@ -17,7 +17,7 @@ public enum FeedEvent: Sendable, Hashable {
     /// since `staleSince`.
     case listenRecovered(staleSince: Timestamp)
     /// A quiet Listen stream was probed and answered after `answeredIn`; the probe costs `billedReads`
-    /// (``BilledReads/listenProbe``). A probe that is not answered ends the stream as dead (`listenFailed`).
+    /// (`BilledReads.listenProbe`). A probe that is not answered ends the stream as dead (`listenFailed`).
     case listenProbed(answeredIn: Duration, billedReads: Int)
     /// A Listen target was listened to again from scratch: its view disagreed with the server's count (an existence
     /// filter), or it buffered more changes than the policy allows without a snapshot. The last snapshot stays; the

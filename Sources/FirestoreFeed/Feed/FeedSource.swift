@@ -1,6 +1,6 @@
 import FirestoreREST
 
-/// Where a change feed gets its snapshots from: Firestore's Listen stream, or polling in one of the ``PollMode``s.
+/// Where a change feed gets its snapshots from: Firestore's Listen stream, or polling in one of the `PollMode`s.
 /// Every source publishes the same `QuerySnapshot`s with the same `DocumentChange` rules, so `BatchedArray`,
 /// `FirestoreQuery` and the CLI do not depend on the choice.
 ///

@@ -2,7 +2,7 @@ import FirestoreREST
 import Synchronization
 
 extension QueryRepresentable {
-    /// A change feed of this query: a ``QuerySnapshot`` whenever the result changed (the first one always, with
+    /// A change feed of this query: a `QuerySnapshot` whenever the result changed (the first one always, with
     /// every document as `.added`). Its `documentChanges` follow the SDK rules (`DocumentChangeComputation`,
     /// proven by Google's conformance `listen-*.json` tests) whatever the source.
     ///
@@ -10,7 +10,7 @@ extension QueryRepresentable {
     ///   commit and Firestore bills only the documents delivered; one stream per client carries one target per
     ///   query. When the stream cannot be opened (a transport that is not `CurlTransport`, e.g. a replayed
     ///   cassette; a proxy or server without HTTP/2) the feed polls in keys mode and `onEvent` hears
-    ///   `FeedEvent.fellBackToPolling(reason:)`. `.poll(mode)` polls every `interval` in a ``PollMode``: `.keys`,
+    ///   `FeedEvent.fellBackToPolling(reason:)`. `.poll(mode)` polls every `interval` in a `PollMode`: `.keys`,
     ///   `.full`, or `.delta(field: "updatedAt")` (only the documents whose tracking field moved, plus a
     ///   `count()`).
     /// - Cost: every snapshot's `statistics` carries the reads Firestore bills for it (`PollStatistics.billedReads`:
@@ -47,7 +47,7 @@ extension QueryRepresentable {
     ///   stops polling.
     ///
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a `PollMode`.
     ///   - interval: time between polls (at least 10 ms), when polling or after a fallback; ignored when `policy`
     ///     is given.
     ///   - policy: the full polling policy (idle back-off, error back-off, jitter); its error back-off also paces
@@ -82,7 +82,7 @@ extension QueryRepresentable {
     /// `addSnapshotListener` does. Call `ListenerRegistration.remove()` to stop; the registration's
     /// `ListenerRegistration.lastError` shows a transient error until the next good poll.
     /// - Parameters:
-    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a ``PollMode``.
+    ///   - source: ``FeedSource/listen`` (default) or ``FeedSource/poll(_:)`` in a `PollMode`.
     ///   - interval: time between polls.
     ///   - listener: receives `(snapshot, nil)` for each snapshot and `(nil, error)` once when the feed ends
     ///     with an error. Calls are made one at a time, in order.

@@ -29,7 +29,7 @@ package struct DeltaRequests: Sendable {
     package let isRelaxed: Bool
 
     /// The requests for `query` tracking `field`.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid query (before anything is sent), `.internal`
+    /// - Throws: `FirestoreError` `.invalidArgument` for an invalid query (before anything is sent), `.internal`
     ///   when the query's own encoding cannot be read back (a bug).
     package init(query: Query, field: FieldPath) throws(FirestoreError) {
         self.query = query

@@ -53,7 +53,7 @@ public struct PollingPolicy: Sendable, Hashable {
     public var jitter: Double
     /// The Listen stream's liveness bound: the longest a dead stream (a stalled proxy, a NAT that dropped the
     /// connection, a server that stopped sending) goes unnoticed, at least 3 s. Default 60 s. A stream quiet for two
-    /// thirds of it is probed (at most one billed read, ``BilledReads/listenProbe``); one that still receives nothing
+    /// thirds of it is probed (at most one billed read, `BilledReads.listenProbe`); one that still receives nothing
     /// a quarter of it later is ended and reopened on a new connection, resuming every target. Production Firestore
     /// sends a message about every 30 s on an idle stream, so a live production stream is not probed at the default.
     public var listenLivenessTimeout: Duration
@@ -103,8 +103,8 @@ public struct PollingPolicy: Sendable, Hashable {
         delay * (1 + jitter * (2 * random - 1))
     }
 
-    /// Whether an error ends the feed: the code's row of the retry table the client's ``RetryPolicy`` reads too
-    /// (``FirestoreError/Code/retryRule``, ``FirestoreError/Code/RetryRule/feedRetries`` unset). Errors that
+    /// Whether an error ends the feed: the code's row of the retry table the client's `RetryPolicy` reads too
+    /// (`FirestoreError.Code.retryRule`, `FirestoreError.Code.RetryRule.feedRetries` unset). Errors that
     /// retrying cannot fix (`invalidArgument`, `failedPrecondition` such as a missing index, `permissionDenied`,
     /// `unauthenticated` after the credentials were renewed, `notFound`, `outOfRange`, `unimplemented`,
     /// `alreadyExists`, `dataLoss`) end it; every other error (`unavailable`, `deadlineExceeded`,

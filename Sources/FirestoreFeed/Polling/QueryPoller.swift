@@ -1,7 +1,7 @@
 import FirestoreREST
 import Synchronization
 
-/// Polls one query for any number of listeners and turns consecutive results into ``QuerySnapshot``s
+/// Polls one query for any number of listeners and turns consecutive results into `QuerySnapshot`s
 /// carrying the `DocumentChange`s between them (``DocumentChangeComputation``).
 ///
 /// - Exactly one poll is in flight: one task polls in a loop and sleeps between polls on the injected clock.

@@ -13,7 +13,7 @@ import FirestoreREST
 ///   `listenFailed`; a second one in a row ends the feed. Anything else reopens after the policy's capped back-off,
 ///   with jitter: `FeedEvent.listenFailed(_:retryIn:staleSince:)` gives the delay actually slept.
 /// - **Fallback only on proof.** A stream that never received a message falls back to polling when its failure
-///   shows the server or a proxy cannot carry gRPC over HTTP/2 (``FirestoreError`` `lacksHTTP2`: ALPN without `h2`,
+///   shows the server or a proxy cannot carry gRPC over HTTP/2 (`FirestoreError` `lacksHTTP2`: ALPN without `h2`,
 ///   an HTTP/1.x answer, 426 or 505, no HTTP/2 settings), when the server does not implement `Listen`
 ///   (`UNIMPLEMENTED`), when the database has realtime updates switched off (`FAILED_PRECONDITION` naming
 ///   realtime updates), or after two connections in a row closed before any HTTP/2 settings. A reset or a closed
@@ -84,7 +84,7 @@ struct ListenConnectionMachine: Sendable {
     private var backoff: FeedBackoff
     /// Whether the last end was an `UNAUTHENTICATED` answered by renewing the credentials.
     private var renewedCredentials = false
-    /// Connections in a row that closed before their HTTP/2 settings (``FirestoreError`` `mayLackHTTP2`).
+    /// Connections in a row that closed before their HTTP/2 settings (`FirestoreError` `mayLackHTTP2`).
     private var suspectedNoHTTP2 = 0
     /// Whether any call of this stream received a message: then HTTP/2 works, and no failure means otherwise.
     private(set) var everAnswered = false

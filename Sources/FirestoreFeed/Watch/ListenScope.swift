@@ -12,7 +12,7 @@ package struct ListenScope: Sendable, Hashable, CustomStringConvertible {
     package let allDescendants: Bool
 
     /// The scope of `query`.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when the query's parent cannot be resolved.
+    /// - Throws: `FirestoreError` `.invalidArgument` when the query's parent cannot be resolved.
     package init(_ query: Query) throws(FirestoreError) {
         parent = query.firestore.database.resourceName(of: try query.parentPath())
         collectionID = query.collectionID

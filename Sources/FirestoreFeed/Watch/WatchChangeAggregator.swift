@@ -99,7 +99,7 @@ package struct WatchChangeAggregator: Sendable {
     ///
     /// - Returns: the snapshots to publish and the targets that failed or must be listened to again, in target ID
     ///   order.
-    /// - Throws: ``FirestoreError`` `.internal` for a protocol violation of the stream as a whole: an `ADD` for a
+    /// - Throws: `FirestoreError` `.internal` for a protocol violation of the stream as a whole: an `ADD` for a
     ///   target the client did not add.
     /// - Complexity: O(t + d) for t targets and d target IDs in the message, plus, at a snapshot point, the
     ///   cost of ``WatchTargetState/applyPending(readTime:)`` for each target with changes.

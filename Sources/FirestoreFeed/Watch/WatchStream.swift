@@ -10,7 +10,7 @@ import Synchronization
 ///   on the same query (same parent, canonical `StructuredQuery` and limit kind) share one target. The stream
 ///   ends when its last listener leaves.
 /// - Responses go through ``WatchChangeAggregator``; each consistent snapshot point publishes one
-///   ``QuerySnapshot`` per target with changes, with the SDKs' `DocumentChange` rules.
+///   `QuerySnapshot` per target with changes, with the SDKs' `DocumentChange` rules.
 /// - Every end of the call is noticed and decided by ``ListenConnectionMachine``: reopened after back-off
 ///   (`FeedEvent.listenFailed(_:retryIn:staleSince:)`, then `.listenRecovered(staleSince:)` at the next consistent
 ///   snapshot point), reopened at once with renewed credentials (`UNAUTHENTICATED` the first time), moved to

@@ -8,7 +8,7 @@ struct WatchTargetKey: Hashable, Sendable {
     let checkpoint: String?
 
     /// The key of `query` (of a target resumed from `checkpoint`).
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when the query cannot be encoded (the feed then ends before
+    /// - Throws: `FirestoreError` `.invalidArgument` when the query cannot be encoded (the feed then ends before
     ///   anything is sent).
     init(_ query: Query, checkpoint: String? = nil) throws(FirestoreError) {
         self.query = try QueryIdentity(query)

@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 ///
 /// The format (Firestore's `bundle.proto`; Firebase, "Load data bundles"): length-prefixed elements, each the
-/// decimal count of its UTF-8 bytes followed by one JSON object in protobuf.js's JSON form (``BundleJSON``): first
+/// decimal count of its UTF-8 bytes followed by one JSON object in protobuf.js's JSON form : first
 /// `{"metadata": {id, createTime, version: 1, totalDocuments, totalBytes}}` (`createTime` the newest read time added,
 /// `totalBytes` the bytes after this element), then each named query in the order added
 /// (`{"namedQuery": {name, bundledQuery: {parent, structuredQuery, limitType}, readTime}}`, the query as written,

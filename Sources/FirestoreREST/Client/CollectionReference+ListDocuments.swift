@@ -56,7 +56,10 @@ extension CollectionReference {
     /// - Parameters:
     ///   - pageToken: `nil` for the first page, then the previous page's ``ListDocumentsResponse/nextPageToken``
     ///     (the other arguments must stay the same, except `pageSize`).
-    ///   - pageSize, orderBy, fieldMask, showMissing: as in ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``.
+    ///   - pageSize: documents per page, as in ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``.
+    ///   - orderBy: the order, as there.
+    ///   - fieldMask: the fields returned, as there.
+    ///   - showMissing: whether missing documents with subcollections are listed, as there.
     /// - Throws: as ``listDocuments(pageSize:orderBy:fieldMask:showMissing:)``; `.internal` for a malformed page.
     public func listDocuments(
         pageToken: String?, pageSize: Int = 300, orderBy: [QueryOrder] = [], fieldMask: [FieldPath]? = nil,

@@ -26,14 +26,18 @@ public struct AggregateField: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The number of matching documents; with `upTo`, counting stops there (cheaper on large results).
-    /// - Parameter alias: the name of the result (a valid field name: not empty, not `__…__`), or `nil`.
+    /// - Parameters:
+    ///   - upTo: the most documents counted, or `nil` for all.
+    ///   - alias: the name of the result (a valid field name: not empty, not `__…__`), or `nil`.
     public static func count(upTo: Int64? = nil, alias: String? = nil) -> AggregateField {
         AggregateField(kind: .count(upTo: upTo), alias: alias)
     }
 
     /// The sum of `field` (a dotted path) over matching documents; non-numeric values are ignored. The server
     /// answers an integer when every summed value is an integer and the sum fits, else a double.
-    /// - Parameter alias: the name of the result, or `nil`.
+    /// - Parameters:
+    ///   - field: the summed field, a dotted path.
+    ///   - alias: the name of the result, or `nil`.
     public static func sum(_ field: String, alias: String? = nil) -> AggregateField {
         do { return sum(try FieldPath(dotted: field), alias: alias) } catch {
             return AggregateField(kind: .invalid(error), alias: alias)
@@ -45,7 +49,9 @@ public struct AggregateField: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The average of `field` (a dotted path) as a double, or null when no document has a numeric value.
-    /// - Parameter alias: the name of the result, or `nil`.
+    /// - Parameters:
+    ///   - field: the averaged field, a dotted path.
+    ///   - alias: the name of the result, or `nil`.
     public static func average(_ field: String, alias: String? = nil) -> AggregateField {
         do { return average(try FieldPath(dotted: field), alias: alias) } catch {
             return AggregateField(kind: .invalid(error), alias: alias)

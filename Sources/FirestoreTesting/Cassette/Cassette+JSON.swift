@@ -11,7 +11,7 @@ extension Cassette {
         return data
     }
 
-    /// The cassette as a ``JSONValue`` (the content of ``jsonData()``).
+    /// The cassette as a `JSONValue` (the content of ``jsonData()``).
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "format": .string(Self.formatName),
@@ -26,7 +26,7 @@ extension Cassette {
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - source: how to name the cassette in error messages, e.g. its file name.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` naming `source` and where the fault is: the byte offset
+    /// - Throws: `FirestoreError` `.invalidArgument` naming `source` and where the fault is: the byte offset
     ///   of a JSON syntax error, or the member (`interactions[3].response.status`) that is missing or has the
     ///   wrong type (`listenSessions[0].messages[2].at`); a `format` other than ``formatName`` or a `version`
     ///   other than ``formatVersion``.
@@ -65,7 +65,7 @@ extension Cassette {
     /// Reads the cassette file at `path`. A file that a recording killed in the middle of an append left cut short
     /// is read with the journal beside it (`PATH-journal`, see ``RecordingTransport``): every interaction whose
     /// write had started is there.
-    /// - Throws: ``FirestoreError`` `.notFound` when there is no file at `path`, `.unavailable` when it cannot
+    /// - Throws: `FirestoreError` `.notFound` when there is no file at `path`, `.unavailable` when it cannot
     ///   be read, or the errors of ``init(jsonData:source:)`` with the file name as the source.
     public init(contentsOfFile path: String) throws(FirestoreError) {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -91,7 +91,7 @@ extension Cassette {
     /// Writes ``jsonData()`` to `path` atomically (a temporary file renamed into place), so a reader never
     /// sees half a cassette. The cassette is written as it is; ``RecordingTransport`` scrubs secrets before
     /// it hands one out.
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the path and the system's reason.
+    /// - Throws: `FirestoreError` `.unavailable` naming the path and the system's reason.
     public func write(toFile path: String) throws(FirestoreError) {
         do {
             try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -174,7 +174,7 @@ public struct Cassette: Sendable, Hashable {
     }
 
     /// `body` in canonical form when it is JSON (object keys sorted, no white space, numbers as the
-    /// package's ``JSONValue`` writes them), so that key order and white space never matter; any other body
+    /// package's `JSONValue` writes them), so that key order and white space never matter; any other body
     /// unchanged. An empty body stays empty.
     /// - Complexity: O(n log k) for a body of n bytes with objects of at most k members.
     public static func canonicalBody(_ body: Data) -> Data {

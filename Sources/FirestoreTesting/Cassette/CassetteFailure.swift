@@ -3,7 +3,7 @@ import Foundation
 
 extension Cassette {
     /// A request that got no response: a timeout, a reset connection, a refused one. ``RecordingTransport`` records
-    /// it in place of the response and ``ReplayTransport`` raises it again as the same ``FirestoreError`` (code and
+    /// it in place of the response and ``ReplayTransport`` raises it again as the same `FirestoreError` (code and
     /// message, with the replayed request's address in place of the recorded one), so that a client's retry path
     /// can be tested offline (`RecordedFailuresReplayTests`).
     ///
@@ -20,7 +20,7 @@ extension Cassette {
     ///
     /// The message keeps the transport's words; the request's address is written `http://<HOST>:<PORT>/path`
     /// (``hostPlaceholder``, ``portPlaceholder``), so a cassette names no machine. Only the failures of
-    /// ``Kind`` are recorded; any other error (TLS verification, a cancelled task, a body over the size cap) is passed
+    /// `Kind` are recorded; any other error (TLS verification, a cancelled task, a body over the size cap) is passed
     /// on and not recorded.
     public struct Failure: Sendable, Hashable {
         /// What happened to the request.
@@ -59,7 +59,7 @@ extension Cassette {
         }
 
         /// The recorded form of `error`, which `request` got from a live transport; `nil` when `error` is not a
-        /// transport failure of one of the ``Kind``s (then nothing is recorded).
+        /// transport failure of one of the `Kind`s (then nothing is recorded).
         public init?(recording error: any Error, of request: HTTPRequest) {
             guard let error = error as? FirestoreError, let transport = error.transportFailure,
                 let kind = Kind(rawValue: transport.rawValue)
@@ -78,7 +78,7 @@ extension Cassette {
         }
 
         /// The error `request` gets when this failure is replayed: ``code``, and ``message`` with the request's host
-        /// and port in place of the placeholders; a ``Kind/refused`` or ``Kind/unresolved`` one says that nothing was
+        /// and port in place of the placeholders; a `Kind.refused` or `Kind.unresolved` one says that nothing was
         /// sent, as the live transport's error does, so the client may send even a commit again.
         public func error(replaying request: HTTPRequest) -> FirestoreError {
             var text = message
@@ -93,7 +93,7 @@ extension Cassette {
             return error
         }
 
-        /// The host and port of `url` as error messages write them (``Redaction``: the scheme's default port written
+        /// The host and port of `url` as error messages write them (`Redaction`: the scheme's default port written
         /// out), or `nil` for a URL without an authority.
         static func hostAndPort(of url: String) -> (String, String)? {
             let redacted = Redaction.url(url)
@@ -117,7 +117,7 @@ extension Cassette.Interaction {
     }
 
     /// What a replay of this interaction gives `request`: the recorded response, or the recorded failure thrown.
-    /// - Throws: ``FirestoreError``, ``Cassette/Failure/error(replaying:)`` of ``failure``.
+    /// - Throws: `FirestoreError`, ``Cassette/Failure/error(replaying:)`` of ``failure``.
     func replayed(to request: HTTPRequest) throws(FirestoreError) -> HTTPResponse {
         if let failure { throw failure.error(replaying: request) }
         return response.httpResponse

@@ -31,7 +31,7 @@ package struct CassetteFile: Sendable {
     }
 
     /// Writes `cassette` whole, atomically, and remembers where its closing starts.
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the path when it cannot be written.
+    /// - Throws: `FirestoreError` `.unavailable` naming the path when it cannot be written.
     package mutating func rewrite(_ cassette: Cassette) throws(FirestoreError) {
         let data = cassette.jsonData()
         try cassette.write(toFile: path)
@@ -47,7 +47,7 @@ package struct CassetteFile: Sendable {
 
     /// Appends `interaction` after the file's last one; when the file has none yet (or was never written by this
     /// writer), writes `cassette()` whole instead, which must already hold `interaction` last.
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the file when it cannot be written.
+    /// - Throws: `FirestoreError` `.unavailable` naming the file when it cannot be written.
     package mutating func append(_ interaction: Cassette.Interaction, rewriting cassette: () -> Cassette)
         throws(FirestoreError)
     {

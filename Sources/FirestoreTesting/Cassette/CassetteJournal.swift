@@ -16,8 +16,8 @@ package enum CassetteJournal {
 
     /// Writes a journal of `bytes` for `offset` to `journal`, replacing any older one: whatever is at the name (an
     /// older journal, or a link someone planted at this predictable name) is removed, never written through, and the
-    /// journal is created new (``SideFile/createNew(_:mode:)``: `O_EXCL | O_NOFOLLOW`).
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the file when it cannot be written.
+    /// journal is created new (`SideFile.createNew(_:mode:)`: `O_EXCL | O_NOFOLLOW`).
+    /// - Throws: `FirestoreError` `.unavailable` naming the file when it cannot be written.
     static func write(_ bytes: Data, at offset: Int, to journal: String) throws(FirestoreError) {
         let header: JSONValue = [
             "format": .string(formatName), "length": .integer(Int64(bytes.count)), "offset": .integer(Int64(offset)),

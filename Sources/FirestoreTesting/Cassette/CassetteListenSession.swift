@@ -99,7 +99,7 @@ extension Cassette {
             /// The server ended it with status `OK`. Replayed, the responses finish normally.
             case finished
             /// The call failed with `code` (a `google.rpc.Code` name such as `UNAVAILABLE`) and `message`: the
-            /// server's status or a transport failure. Replayed, the responses throw that ``FirestoreError``.
+            /// server's status or a transport failure. Replayed, the responses throw that `FirestoreError`.
             case failed(code: FirestoreError.Code, message: String)
         }
     }

@@ -101,7 +101,7 @@ public struct SecretScrubber: Sendable {
     // MARK: - Finding secrets
 
     /// The secret values in the listed headers, query parameters and body fields of `interaction`
-    /// (``CredentialNames/values(headers:query:body:)``).
+    /// (`CredentialNames.values(headers:query:body:)`).
     func secrets(in interaction: Cassette.Interaction) -> Set<String> {
         let names = self.names
         var found = names.values(

@@ -13,8 +13,8 @@ import FirestoreREST
 /// `{"database": "…", "removeTarget": 1}`.
 extension ListenRequest {
     /// This request as proto3 JSON. A query target's `structuredQuery` is the REST StructuredQuery JSON of its
-    /// serialized message (``StructuredQueryProtobuf/decode(_:)``); `labels` appear when not empty.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when a query target's serialized `StructuredQuery` is malformed.
+    /// serialized message (`StructuredQueryProtobuf.decode(_:)`); `labels` appear when not empty.
+    /// - Throws: `FirestoreError` `.dataLoss` when a query target's serialized `StructuredQuery` is malformed.
     /// - Complexity: O(n) in the size of the request.
     package func protoJSON() throws(FirestoreError) -> JSONValue {
         var members: [String: JSONValue] = [:]
@@ -32,7 +32,7 @@ extension ListenTarget {
     /// This target as proto3 JSON: `query` (`parent`, `structuredQuery`) or `documents` (`documents`), then
     /// `resumeToken` (standard base64) or `readTime` (RFC 3339), `targetId` unless 0, `once` when true,
     /// `expectedCount` when set (a `google.protobuf.Int32Value`: a plain number).
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the serialized `StructuredQuery` is malformed.
+    /// - Throws: `FirestoreError` `.dataLoss` when the serialized `StructuredQuery` is malformed.
     package func protoJSON() throws(FirestoreError) -> JSONValue {
         var members: [String: JSONValue] = [:]
         switch kind {

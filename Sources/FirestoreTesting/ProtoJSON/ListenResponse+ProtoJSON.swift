@@ -15,7 +15,7 @@ import FirestoreREST
 /// "hashCount": 3}}}`. Absent members take their proto3 defaults.
 extension ListenResponse {
     /// Decodes the proto3 JSON form.
-    /// - Throws: ``FirestoreError`` `.dataLoss` naming the member that has the wrong shape.
+    /// - Throws: `FirestoreError` `.dataLoss` naming the member that has the wrong shape.
     package init(protoJSON json: JSONValue) throws(FirestoreError) {
         if let change = json["targetChange"] {
             let kind: ListenTargetChange.Kind

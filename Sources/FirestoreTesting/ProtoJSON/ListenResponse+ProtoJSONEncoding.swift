@@ -6,10 +6,10 @@ import FirestoreREST
     import Foundation
 #endif
 
-/// Writing the proto3 JSON form of `ListenResponse` that ``ListenResponse/init(protoJSON:)`` reads (the form of
+/// Writing the proto3 JSON form of `ListenResponse` that `ListenResponse.init(protoJSON:)` reads (the form of
 /// Google's conformance `listen-*.json` tests): lowerCamelCase member names, enums by name, `bytes` in standard
 /// base64 with padding, timestamps in RFC 3339 (``Timestamp/rfc3339``), documents in their REST form
-/// (``Document/restJSON(includingTimes:)``), and every member at its proto3 default left out (`NO_CHANGE`, empty
+/// (`Document.restJSON(includingTimes:)`), and every member at its proto3 default left out (`NO_CHANGE`, empty
 /// lists, `0`, `""`), as protobuf's JSON printers do:
 ///
 /// ```json

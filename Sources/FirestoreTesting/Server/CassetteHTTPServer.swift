@@ -10,7 +10,7 @@ import Synchronization
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 that answers every request from a ``ReplayTransport``, so any HTTP
-/// client (curl, the official SDKs' REST clients, this package over ``CurlTransport``) can replay a
+/// client (curl, the official SDKs' REST clients, this package over `CurlTransport`) can replay a
 /// cassette.
 ///
 /// - One thread per connection, at most ``Limits/maxConnections`` (32) at once: one more is answered `503` and
@@ -18,7 +18,7 @@ import Synchronization
 /// - Limits (``Limits``): request head 64 KiB (`431`), body 10 MiB (`413`, before it is read), 30 s without a byte
 ///   (closed between requests, `408` inside one). A request whose framing is malformed or ambiguous (two
 ///   `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a coding after `chunked`, no `Host`: RFC 9112
-///   sections 3.2, 5.1, 5.2 and 6.3, ``CassetteRequestHead``) gets a `400` and the connection is closed. Nothing
+///   sections 3.2, 5.1, 5.2 and 6.3, `CassetteRequestHead`) gets a `400` and the connection is closed. Nothing
 ///   a client sends can crash the server.
 /// - A request the cassette cannot answer gets HTTP 400 with a Firestore error body
 ///   (`{"error":{"code":400,"message":...,"status":"FAILED_PRECONDITION"}}`) naming the closest recorded
@@ -36,8 +36,11 @@ public final class CassetteHTTPServer: Sendable {
     private let openConnections = Mutex(0)
 
     /// Binds 127.0.0.1:`port` (0: a free port, see ``port``) and listens.
-    /// - Parameter limits: what clients may use (``Limits/standard`` by default).
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the port and the system's reason.
+    /// - Parameters:
+    ///   - transport: the replaying transport that answers every request.
+    ///   - port: the port to bind, 0 for a free one.
+    ///   - limits: what clients may use (``Limits/standard`` by default).
+    /// - Throws: `FirestoreError` `.unavailable` naming the port and the system's reason.
     public init(transport: ReplayTransport, port: Int, limits: Limits = .standard) throws(FirestoreError) {
         self.transport = transport
         self.limits = limits

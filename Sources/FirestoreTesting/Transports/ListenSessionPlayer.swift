@@ -35,7 +35,7 @@ final class ListenSessionPlayer: Sendable {
     /// Returns once the interactions sent before `message` (`messages[position]` of session `session`) when it was
     /// recorded have been played: session order, and a message that records
     /// ``Cassette/ListenSession/Message/afterInteractions``; at once otherwise.
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` naming the interaction it waits for when nobody
+    /// - Throws: `FirestoreError` `.failedPrecondition` naming the interaction it waits for when nobody
     ///   requests that one and nothing is played for ``ReplayTransport/Options/stallTimeout``;
     ///   `CancellationError` when the waiting task is cancelled.
     func waitForTurn(of message: Cassette.ListenSession.Message, session: Int, position: Int) async throws {

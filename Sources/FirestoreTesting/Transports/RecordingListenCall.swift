@@ -23,7 +23,7 @@ final class RecordingListenCall: ListenCall {
     }
 
     /// Sends `request` on the live call, then records it.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the request has no proto3 JSON form (nothing is sent) or
+    /// - Throws: `FirestoreError` `.dataLoss` when the request has no proto3 JSON form (nothing is sent) or
     ///   the cassette file cannot be written; whatever the live call's `send` throws (nothing is recorded).
     func send(_ request: ListenRequest) throws(FirestoreError) {
         let json: JSONValue

@@ -1,6 +1,6 @@
 import FirestoreREST
 
-/// The ``ListenChannel`` of a ``RecordingTransport``: every call it opens goes to the live transport's channel,
+/// The `ListenChannel` of a ``RecordingTransport``: every call it opens goes to the live transport's channel,
 /// and its messages are recorded into the transport's cassette as a ``Cassette/ListenSession``.
 struct RecordingListenChannel: ListenChannel {
     let base: any ListenChannel

@@ -2,7 +2,7 @@ import FirestoreREST
 
 extension RecordingTransport: ListenTransport {
     /// The live transport's Listen channel with every call recorded (``Cassette/ListenSession``).
-    /// - Throws: ``FirestoreError`` `.unimplemented` when the live transport cannot carry a Listen stream (the
+    /// - Throws: `FirestoreError` `.unimplemented` when the live transport cannot carry a Listen stream (the
     ///   feed then polls, and records the polls); the live transport's own error.
     package func makeListenChannel(for firestore: Firestore) throws(FirestoreError) -> any ListenChannel {
         guard let live = live as? any ListenTransport else {

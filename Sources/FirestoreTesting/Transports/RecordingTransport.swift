@@ -2,20 +2,20 @@ import FirestoreREST
 import Foundation
 import Synchronization
 
-/// An ``HTTPTransport`` that passes every request to a live transport and records the exchange, so that a
+/// An `HTTPTransport` that passes every request to a live transport and records the exchange, so that a
 /// ``ReplayTransport`` can serve it later without a server.
 ///
 /// - The caller gets the live response untouched; the recording keeps the request in recorded form
 ///   (``Cassette/Request/init(_:)``: path and query without host, canonical JSON body) with only the headers
-///   in ``Options/requestHeaders``, and the response verbatim with only ``Options/responseHeaders``.
-/// - Secrets never reach the disk: ``cassette`` and every save go through ``Options/scrubber`` (see
+///   in `Options.requestHeaders`, and the response verbatim with only `Options.responseHeaders`.
+/// - Secrets never reach the disk: ``cassette`` and every save go through `Options.scrubber` (see
 ///   ``SecretScrubber``), while the live exchange keeps the real values.
 /// - Failed responses (4xx, 5xx, a 429 with `Retry-After`) are recorded like any other. A request that got no
 ///   response because of a timeout, a reset or a refused connection is recorded with its ``Cassette/Failure``
 ///   instead of a response (a replay throws the same error); any other error of the live transport (TLS
 ///   verification, cancellation) is not recorded. Either way the error is passed on.
 /// - Interactions are kept in the order their requests were sent, each with the time since the previous
-///   request started and its own duration, measured on ``Options/clock``.
+///   request started and its own duration, measured on `Options.clock`.
 ///
 /// With `savingTo` set, each interaction is added to the cassette file as soon as every request sent before it
 /// has its response (or failed), in bounded work per interaction (the file is always exactly
@@ -24,7 +24,7 @@ import Synchronization
 /// recorded before the end (`RecordingKillLiveTests`). The whole file is rewritten only for the first interaction
 /// and when an interaction brings a new secret that the ones already written must be scrubbed of.
 ///
-/// Listen streams: a client on this transport whose live transport carries them (a ``CurlTransport``) listens
+/// Listen streams: a client on this transport whose live transport carries them (a `CurlTransport`) listens
 /// through it, and each Listen call is recorded as a ``Cassette/ListenSession`` (its requests and responses in
 /// proto3 JSON with their times, and how it ended), scrubbed like the rest.
 public final class RecordingTransport: HTTPTransport {
@@ -103,7 +103,7 @@ public final class RecordingTransport: HTTPTransport {
 
     /// A recorder in front of `live`.
     /// - Parameters:
-    ///   - live: the transport that talks to the server, e.g. a ``CurlTransport``.
+    ///   - live: the transport that talks to the server, e.g. a `CurlTransport`.
     ///   - base: interactions that come first in ``cassette`` (for appending new episodes to a cassette).
     ///   - path: when given, the cassette file written after every interaction.
     ///   - options: headers kept, scrubber and clock.
@@ -121,7 +121,7 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// Sends `request` through the live transport and records the exchange.
-    /// - Throws: whatever the live transport throws (nothing is recorded then); ``FirestoreError`` `.dataLoss`
+    /// - Throws: whatever the live transport throws (nothing is recorded then); `FirestoreError` `.dataLoss`
     ///   when the cassette file cannot be written (the response is then lost to the caller too, so a broken
     ///   recording is never mistaken for a good one).
     public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
@@ -157,7 +157,7 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// Adds the exchange `sequence` (its response, or the failure it got instead) to the recording and the file.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the cassette file cannot be written.
+    /// - Throws: `FirestoreError` `.dataLoss` when the cassette file cannot be written.
     private func record(
         sequence: Int, start: Duration, request: HTTPRequest, response recordedResponse: Cassette.Response,
         failure: Cassette.Failure?
@@ -236,7 +236,7 @@ public final class RecordingTransport: HTTPTransport {
 
     /// Rewrites the cassette file, when there is one, after a Listen session changed: the interactions written so
     /// far and the Listen sessions as they stand (later interactions are appended after them). O(file size).
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the file cannot be written.
+    /// - Throws: `FirestoreError` `.dataLoss` when the file cannot be written.
     func saveListenSessions() throws(FirestoreError) {
         let saved: Result<Void, FirestoreError> = state.withLock { state in
             guard var file = state.file else { return .success(()) }
@@ -255,7 +255,7 @@ public final class RecordingTransport: HTTPTransport {
     /// nothing is written to it afterwards (an exchange or Listen message still in flight is left out, so the file
     /// is never cut off by the exit in the middle of a write). Without a file it only ends the open calls in
     /// ``cassette``. Calling it again does nothing more.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the last write fails (the file then holds what the write
+    /// - Throws: `FirestoreError` `.dataLoss` when the last write fails (the file then holds what the write
     ///   before it left: complete, without the last messages).
     public func finishRecording() throws(FirestoreError) {
         listens.endOpenSessions(.cancelledByClient)
@@ -284,7 +284,7 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// Writes ``cassette`` to `path` atomically.
-    /// - Throws: ``FirestoreError`` `.unavailable` naming the path when it cannot be written.
+    /// - Throws: `FirestoreError` `.unavailable` naming the path when it cannot be written.
     public func save(toFile path: String) throws(FirestoreError) {
         try cassette.write(toFile: path)
     }

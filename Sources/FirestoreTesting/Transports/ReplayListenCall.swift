@@ -9,7 +9,7 @@ import FirestoreREST
 /// staying open until the client ends it.
 ///
 /// A first request that matches no session, a later request that differs from the recorded one, or a recorded
-/// response that does not decode ends ``responses`` with ``FirestoreError`` `.failedPrecondition` (or
+/// response that does not decode ends ``responses`` with `FirestoreError` `.failedPrecondition` (or
 /// `.dataLoss`) naming the session, the message and what differed.
 final class ReplayListenCall: ListenCall {
     private let playback: ListenSessionPlayback

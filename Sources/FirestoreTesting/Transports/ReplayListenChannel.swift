@@ -1,7 +1,7 @@
 import FirestoreREST
 import Synchronization
 
-/// The ``ListenChannel`` of a ``ReplayTransport``: each call replays a recorded ``Cassette/ListenSession``
+/// The `ListenChannel` of a ``ReplayTransport``: each call replays a recorded ``Cassette/ListenSession``
 /// (``ReplayListenCall``). In `.newEpisodes` mode a call whose first request matches no session goes to `live`
 /// (the recorder's channel) instead.
 struct ReplayListenChannel: ListenChannel {

@@ -8,7 +8,7 @@ import Synchronization
 /// the write that caused it (both ``waitForTurn(_:stalled:)``).
 ///
 /// A wait never hangs silently: when the interaction it waits for has not been requested by anyone and nothing
-/// was played for ``stallTimeout`` (real time), the wait fails with ``FirestoreError`` `.failedPrecondition` and
+/// was played for ``stallTimeout`` (real time), the wait fails with `FirestoreError` `.failedPrecondition` and
 /// the caller's message naming what is missing (issue 17: a feed replayed without the write recorded in between
 /// used to wait forever).
 final class ReplaySessionOrder: Sendable {

@@ -4,7 +4,7 @@ extension ReplayTransport: ListenTransport {
     /// A channel whose calls replay the cassette's Listen sessions (in `.newEpisodes` mode, calls that match
     /// none are recorded through the live transport); in `.once` without a cassette and `.all`, the live
     /// transport's channel with every call recorded.
-    /// - Throws: ``FirestoreError`` `.unimplemented` when the cassette holds no Listen session and nothing is
+    /// - Throws: `FirestoreError` `.unimplemented` when the cassette holds no Listen session and nothing is
     ///   recorded (the feed then polls, saying why); in a recording mode, the live transport's error.
     package func makeListenChannel(for firestore: Firestore) throws(FirestoreError) -> any ListenChannel {
         if let recorder {

@@ -2,7 +2,7 @@ import FirestoreREST
 import Foundation
 import Synchronization
 
-/// An ``HTTPTransport`` that answers from a ``Cassette``: the in-memory test double for code built on this
+/// An `HTTPTransport` that answers from a ``Cassette``: the in-memory test double for code built on this
 /// client, and the engine of the offline demo. In the recording modes it also records, through a
 /// ``RecordingTransport`` in front of a live transport.
 ///
@@ -11,22 +11,22 @@ import Synchronization
 /// the rest (appended to the cassette).
 ///
 /// **Matching**: a request is compared in recorded, scrubbed form (``Cassette/Request/init(_:)``, then
-/// ``Options/scrubber``, so a live request carrying a real `key=` matches its recording's placeholder) with
-/// ``Options/matcher``, by default method, path, query and canonical JSON body (``CassetteMatcher/standard``).
+/// `Options.scrubber`, so a live request carrying a real `key=` matches its recording's placeholder) with
+/// `Options.matcher`, by default method, path, query and canonical JSON body (``CassetteMatcher/standard``).
 ///
 /// **Order**: among the recorded interactions that match, the first one not yet played answers; identical
 /// requests (a change feed polling the same query) therefore get their recorded responses in recorded order
-/// (`ReplayOrderTests.identicalPollsGetTheirAnswersInRecordedOrderThenFail`). Past the last one, the request fails, unless ``Options/allowPlaybackRepeats`` is set:
+/// (`ReplayOrderTests.identicalPollsGetTheirAnswersInRecordedOrderThenFail`). Past the last one, the request fails, unless `Options.allowPlaybackRepeats` is set:
 /// then the last matching response answers again. With ``Ordering/session``, a response is also held back
 /// until every interaction recorded before it has been played, so a concurrent session (a feed polling while
 /// another task writes) replays in its recorded order. A held response never waits silently: when the
-/// interaction it waits for is requested by nobody and nothing is played for ``Options/stallTimeout`` (real
+/// interaction it waits for is requested by nobody and nothing is played for `Options.stallTimeout` (real
 /// time), its request fails with `.failedPrecondition` naming that interaction (a feed replayed without the
 /// write recorded between two of its polls; `ReplayStallTests`).
 ///
 /// **Time**: ``Pace/instant`` answers at once; ``Pace/recorded(speed:)`` answers each interaction at its
 /// recorded moment (the start of its request plus its duration, measured from the first replayed one)
-/// divided by `speed`, on ``Options/clock`` (inject an ``ImmediateClock`` to test pacing without waiting).
+/// divided by `speed`, on `Options.clock` (inject an ``ImmediateClock`` to test pacing without waiting).
 ///
 /// **Listen streams**: a Listen feed on this transport replays the cassette's ``Cassette/listenSessions``: a
 /// call takes the first unplayed session that starts with the call's first request, then gets the recorded
@@ -38,14 +38,14 @@ import Synchronization
 /// otherwise Listen responses follow their call's own recorded times. A held response whose interaction nobody
 /// requests, and a replayed call that can deliver nothing more (its next recorded message is a request the client
 /// does not send, or every message was played and the recording ends with the client leaving), end the call with
-/// `.failedPrecondition` saying so after ``Options/stallTimeout``. `.once` without a cassette and `.all`
+/// `.failedPrecondition` saying so after `Options.stallTimeout`. `.once` without a cassette and `.all`
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
-/// **Errors**: a request that matches nothing throws ``FirestoreError`` `.failedPrecondition` naming the
+/// **Errors**: a request that matches nothing throws `FirestoreError` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
 /// listing them. A recorded 4xx or 5xx is returned like any other response, and a recorded transport failure
-/// (``Cassette/Failure``: a timeout, a reset, a refused connection) is thrown as the same ``FirestoreError``, so
+/// (``Cassette/Failure``: a timeout, a reset, a refused connection) is thrown as the same `FirestoreError`, so
 /// retry paths replay too.
 ///
 /// Safe to share between tasks.
@@ -176,7 +176,7 @@ public final class ReplayTransport: HTTPTransport {
     ///   - path: when recording, the file each new interaction is added to (see ``RecordingTransport``).
     ///   - options: matching, order, repeats, pace and what recording keeps.
     ///   - name: how to name the cassette in error messages.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when the mode may record and `live` is `nil`.
+    /// - Throws: `FirestoreError` `.invalidArgument` when the mode may record and `live` is `nil`.
     public convenience init(
         cassette: Cassette?, mode: RecordMode, live: (any HTTPTransport)?, savingTo path: String? = nil,
         options: Options = Options(), name: String = "cassette"
@@ -205,7 +205,7 @@ public final class ReplayTransport: HTTPTransport {
 
     /// A transport in any ``RecordMode`` over the cassette file at `path`: a missing file counts as no
     /// cassette; recording modes add each new interaction to the file as it completes.
-    /// - Throws: ``FirestoreError`` `.notFound` for a missing file in mode `.none`, the errors of
+    /// - Throws: `FirestoreError` `.notFound` for a missing file in mode `.none`, the errors of
     ///   ``Cassette/init(contentsOfFile:)`` for an unreadable or malformed one, `.invalidArgument` when the
     ///   mode may record and `live` is `nil`, or `.failedPrecondition` when the file's folder does not exist (not
     ///   retryable: create the folder).
@@ -276,7 +276,7 @@ public final class ReplayTransport: HTTPTransport {
     /// In a recording mode, ends the recording before the process exits: see
     /// ``RecordingTransport/finishRecording()`` (open Listen calls recorded as ended by the client, the file written
     /// one last time, nothing after). Replaying only, it does nothing.
-    /// - Throws: ``FirestoreError`` `.dataLoss` when the last write of the file fails.
+    /// - Throws: `FirestoreError` `.dataLoss` when the last write of the file fails.
     public func finishRecording() throws(FirestoreError) {
         try recorder?.finishRecording()
     }
@@ -302,9 +302,9 @@ public final class ReplayTransport: HTTPTransport {
     }
 
     /// Answers `request` from the cassette (or records it, see ``RecordMode``).
-    /// - Throws: ``FirestoreError`` `.failedPrecondition` when nothing recorded matches (naming the closest
+    /// - Throws: `FirestoreError` `.failedPrecondition` when nothing recorded matches (naming the closest
     ///   recorded request and what differed), every match was played, or, in session order, the response is held
-    ///   behind an interaction nobody requests for ``Options/stallTimeout``; `.cancelled` when the task is
+    ///   behind an interaction nobody requests for `Options.stallTimeout`; `.cancelled` when the task is
     ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
     public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
         if Task.isCancelled { throw Self.cancelled(request) }
