@@ -65,7 +65,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// What went wrong, in words; for a server error the server's message. Credentials in it (a bearer token, a
     /// signed JWT assertion, an OAuth refresh token or client secret, an API key, a private key, the value after a
     /// credential's name) are replaced with `<REDACTED>` whenever it is set, so a secret a server echoes back never
-    /// reaches a log or the CLI's stderr (issue 24; `ErrorRedactionTests`).
+    /// reaches a log or the CLI's stderr (`ErrorRedactionTests`).
     public var message: String {
         get { redactedMessage }
         set { redactedMessage = Redaction.text(newValue) }

@@ -1,7 +1,6 @@
 extension CassetteHTTPServer {
-    /// What one ``CassetteHTTPServer`` lets its clients use. It is a testing tool, but it listens on a port: without
-    /// limits 2,000 idle connections made 2,004 threads and ten 60 MB request bodies held 1.7 GB (issue 24). With
-    /// the defaults a server holds at most 32 threads for clients and about 32 × 10 MiB of request bodies.
+    /// What one ``CassetteHTTPServer`` lets its clients use: it is a testing tool, but it listens on a port. With the
+    /// defaults a server holds at most 32 threads for clients and about 32 × 10 MiB of request bodies.
     ///
     /// `firestore-feed serve-cassette` sets them with `--max-connections`, `--max-body-bytes` and `--idle-timeout`.
     public struct Limits: Sendable, Hashable {
