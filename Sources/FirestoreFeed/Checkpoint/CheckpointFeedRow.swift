@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// The `feeds` row of one key (``CheckpointSchema``), as stored, with its checksum. On the store's
-/// `CheckpointWorker`.
+/// executor (`BlockingExecutor`).
 struct FeedRow {
     /// The columns, in the order ``init(_:)`` reads them.
     static let columns = """

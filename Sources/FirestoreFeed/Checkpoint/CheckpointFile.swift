@@ -9,7 +9,7 @@ import FirestoreREST
 #endif
 
 /// Opening a checkpoint store's file: creating it when missing, and refusing one that this library cannot read
-/// exactly, before anything is read from it. On the store's `CheckpointWorker` (blocking file I/O).
+/// exactly, before anything is read from it. On the store's executor (`BlockingExecutor`) (blocking file I/O).
 ///
 /// - A missing file is created whole: the schema is written to a new temporary file beside it (created with
 ///   `O_CREAT | O_EXCL | O_NOFOLLOW`, so no planted link or file is written through), which is then linked into

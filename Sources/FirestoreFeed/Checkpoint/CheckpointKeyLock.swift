@@ -25,7 +25,7 @@ import Synchronization
 /// written through (issue 24). A new lock file gets mode `0600`.
 ///
 /// Blocking only as far as opening a small file goes: the lock is tried, never waited for. Made and released on
-/// the store's `CheckpointWorker`.
+/// the store's executor (`BlockingExecutor`).
 final class CheckpointKeyLock: Sendable {
     /// The size of the process ID record: the ID, spaces, a line feed.
     static let recordBytes = 12

@@ -21,7 +21,7 @@ struct CheckpointCommit: Sendable {
     var documentCount: Int
 }
 
-/// Reading and writing one key's rows (``CheckpointSchema``). On the store's `CheckpointWorker`.
+/// Reading and writing one key's rows (``CheckpointSchema``). On the store's executor (`BlockingExecutor`).
 enum CheckpointRows {
     /// The feeds table is always read by a scan of the table itself (`NOT INDEXED`, O(keys)), never through the index
     /// on its key: a damaged index can then neither hide the key's row (read as "no checkpoint") nor let a write add

@@ -23,12 +23,12 @@ import Synchronization
 ///   file and the holder's process ID. Feeds on other keys share the file freely, across processes too. The side
 ///   file must be a regular file of the user's own (mode `0600` when new): a link or anything else planted at its
 ///   name is refused with `.permissionDenied`, never written through.
-/// - Threads: SQLite runs on a thread of the store's own (`CheckpointWorker`), never on a Swift concurrency
+/// - Threads: SQLite runs on a thread of the store's own (executor (`BlockingExecutor`)), never on a Swift concurrency
 ///   thread; every method is `async`.
 public final class FeedCheckpointStore: Sendable {
     /// The database file.
     public let path: String
-    let worker: CheckpointWorker
+    let worker: BlockingExecutor
     private let connection: ConnectionBox
     private let lastCommit = Mutex<(rows: Int, statements: Int)>((0, 0))
     /// The feeds running on this store, by key, for ``acknowledge(key:)``.
@@ -52,7 +52,7 @@ public final class FeedCheckpointStore: Sendable {
     /// - Complexity: O(file size) (`PRAGMA integrity_check`: about 12 ms for a 12 MB store).
     public init(path: String) async throws(FirestoreError) {
         self.path = path
-        let worker = CheckpointWorker(name: "checkpoints")
+        let worker = BlockingExecutor(name: "checkpoints")
         self.worker = worker
         let connection = try await worker.run { () throws(FirestoreError) -> ConnectionBox in
             ConnectionBox(try CheckpointFile.connect(path: path))

@@ -3,7 +3,7 @@ import FirestoreREST
 
 /// One connection to an SQLite database file (the system `libsqlite3`), with prepared statements cached by their
 /// text. Not thread-safe and not `Sendable`: a ``FeedCheckpointStore`` uses its connection only from the jobs of
-/// its `CheckpointWorker`, one at a time, never on a Swift concurrency thread (every call may wait on the disk,
+/// its executor (`BlockingExecutor`), one at a time, never on a Swift concurrency thread (every call may wait on the disk,
 /// and on another process's write lock up to the busy timeout).
 ///
 /// Every failure is a `FirestoreError` naming the file, what was being done, and SQLite's own message and code

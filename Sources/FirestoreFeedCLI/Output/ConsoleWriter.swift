@@ -1,4 +1,6 @@
+import FirestoreREST
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,17 +16,18 @@ import Foundation
 ///
 /// A failed write to stdout ends the process (``OutputFailure/stdoutFailed(_:)``: never a trap); a failed write
 /// to stderr drops that line and goes on, since stderr is where failures would be reported.
-package final class ConsoleWriter: @unchecked Sendable {
+package final class ConsoleWriter: Sendable {
     /// A standard stream.
     package enum Stream: Sendable {
         case output, error
         var descriptor: Int32 { self == .output ? STDOUT_FILENO : STDERR_FILENO }
     }
 
-    private struct Item {
-        var bytes: [UInt8]
-        var stream: Stream
-        var done: CheckedContinuation<Void, Never>?
+    private struct Counts {
+        /// Lines posted without waiting that are not written yet.
+        var posted = 0
+        /// Posted lines dropped since the last note.
+        var dropped = 0
     }
 
     /// The process's writer.
@@ -34,18 +37,21 @@ package final class ConsoleWriter: @unchecked Sendable {
     /// counted, so an unread stderr costs bounded memory.
     package static let postedLimit = 256
 
-    private let condition = NSCondition()
-    private var queue: [Item] = []
-    private var posted = 0
-    private var dropped = 0
-    private var thread: Thread?
+    private let counts = Mutex(Counts())
+    /// One line at a time, in the order handed over, on a thread of its own (``BlockingExecutor``).
+    private let executor = BlockingExecutor(name: "firestore-feed output", onThreadStart: ConsoleWriter.unblockSIGPIPE)
 
     private init() {}
 
     /// Writes `bytes` to `stream` and returns once they are written.
     package func write(_ bytes: [UInt8], to stream: Stream) async {
-        await withCheckedContinuation { continuation in
-            enqueue(Item(bytes: bytes, stream: stream, done: continuation))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            executor.submit {
+                Self.emit(bytes, to: stream)
+                continuation.resume()
+            } refused: {
+                continuation.resume()
+            }
         }
     }
 
@@ -53,16 +59,28 @@ package final class ConsoleWriter: @unchecked Sendable {
     /// ``postedLimit`` lines still waiting, the line is dropped and counted; the count is reported on stderr
     /// once the writer catches up.
     package func post(_ bytes: [UInt8], to stream: Stream) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard posted < Self.postedLimit else {
-            dropped += 1
-            return
+        let accepted = counts.withLock { counts -> Bool in
+            guard counts.posted < Self.postedLimit else {
+                counts.dropped += 1
+                return false
+            }
+            counts.posted += 1
+            return true
         }
-        posted += 1
-        startIfNeeded()
-        queue.append(Item(bytes: bytes, stream: stream, done: nil))
-        condition.signal()
+        guard accepted else { return }
+        executor.submit { [self] in
+            Self.emit(bytes, to: stream)
+            let dropped = counts.withLock { counts -> Int in
+                counts.posted -= 1
+                guard counts.posted == 0 else { return 0 }
+                defer { counts.dropped = 0 }
+                return counts.dropped
+            }
+            if dropped > 0 {
+                let note = "note: \(dropped) warning line\(dropped == 1 ? "" : "s") dropped (stderr not read)\n"
+                _ = Self.writeAll(Array(note.utf8), to: STDERR_FILENO)
+            }
+        }
     }
 
     /// Returns once everything handed to the writer before this call is written.
@@ -70,51 +88,21 @@ package final class ConsoleWriter: @unchecked Sendable {
         await write([], to: .error)
     }
 
-    private func enqueue(_ item: Item) {
-        condition.lock()
-        defer { condition.unlock() }
-        startIfNeeded()
-        queue.append(item)
-        condition.signal()
+    /// Writes `bytes`; a failed write to stdout ends the process, one to stderr is dropped.
+    private static func emit(_ bytes: [UInt8], to stream: Stream) {
+        if let failure = writeAll(bytes, to: stream.descriptor), stream == .output {
+            OutputFailure.stdoutFailed(failure)
+        }
     }
 
-    /// Starts the writer thread; the caller holds the lock.
-    private func startIfNeeded() {
-        guard thread == nil else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "firestore-feed output"
-        self.thread = thread
-        thread.start()
-    }
-
-    /// The writer thread: waits for lines (blocking this thread only) and writes them in order.
-    private func run() {
-        // A write into a pipe its reader closed raises SIGPIPE in the writing thread: unblocked here (a thread
-        // created from a libdispatch worker inherits its mask), so the default action ends the process as it
-        // would any tool, and an ignored SIGPIPE turns into EPIPE.
+    /// A write into a pipe its reader closed raises SIGPIPE in the writing thread: unblocked on the writer's threads
+    /// (a thread created from a libdispatch worker inherits its mask), so the default action ends the process as it
+    /// would any tool, and an ignored SIGPIPE turns into EPIPE.
+    private static let unblockSIGPIPE: @Sendable () -> Void = {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
-        while true {
-            condition.lock()
-            // Blocks the writer thread (a Thread of its own, never the cooperative pool's) until a line comes.
-            while queue.isEmpty { condition.wait() }
-            let item = queue.removeFirst()
-            if item.done == nil { posted -= 1 }
-            let droppedNow = posted == 0 ? dropped : 0
-            if droppedNow > 0 { dropped = 0 }
-            condition.unlock()
-
-            if let failure = Self.writeAll(item.bytes, to: item.stream.descriptor), item.stream == .output {
-                OutputFailure.stdoutFailed(failure)
-            }
-            if droppedNow > 0 {
-                let note = "note: \(droppedNow) warning line\(droppedNow == 1 ? "" : "s") dropped (stderr not read)\n"
-                _ = Self.writeAll(Array(note.utf8), to: STDERR_FILENO)
-            }
-            item.done?.resume()
-        }
     }
 
     /// Writes every byte of `bytes` to `descriptor` (retrying interrupted and partial writes, and waiting for a

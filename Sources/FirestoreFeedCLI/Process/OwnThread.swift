@@ -1,19 +1,16 @@
-import Foundation
+import FirestoreREST
 
-/// Runs blocking work (reading a file or standard input, loading a credentials file) on a thread of its own and
-/// awaits it, so no thread of Swift's cooperative pool (one per core) waits on the disk.
+/// Blocking work of a command (a credentials file read, an input file read) on a thread of its own
+/// (`BlockingExecutor.detached`), never on the cooperative pool.
 enum OwnThread {
-    /// The result of `work`, run on a new thread named `name`.
-    static func run<T: Sendable, E: Error>(_ name: String, _ work: @escaping @Sendable () throws(E) -> T)
-        async throws(E) -> T
+    /// Runs `work` on a thread named `name` and returns its result.
+    static func run<T: Sendable>(_ name: String, _ work: @escaping @Sendable () throws(FirestoreError) -> T)
+        async throws(FirestoreError) -> T
     {
-        let result: Result<T, E> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Result { () throws(E) -> T in try work() })
-            }
-            thread.name = name
-            thread.start()
+        do {
+            return try await BlockingExecutor.detached(name: name, work)
+        } catch {
+            throw FirestoreError(wrapping: error)
         }
-        return try result.get()
     }
 }

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// The one way the package runs blocking work (a libcurl transfer, an SQLite statement, a file read, a write to a
+/// pipe, a DNS lookup) off Swift's cooperative pool, whose threads are few (two on a two-core machine): a queue of
+/// jobs run in order on a thread of its own, started when a job comes and ended when the queue runs dry. Each
+/// ``TransferThread`` it starts is a plain POSIX thread; `run` suspends its caller, never blocks it.
+///
+/// Two uses: a serial executor for a resource that must be used by one thread at a time (an SQLite connection, the
+/// CLI's stdout and stderr), and ``detached(name:_:)`` for one blocking job on a thread of its own (a request, a
+/// credentials file read). The gRPC channel's network thread (``HTTP2Loop``) is a long-lived loop of its own.
+package final class BlockingExecutor: Sendable {
+    private struct Entry {
+        let run: @Sendable () -> Void
+        let refuse: @Sendable () -> Void
+    }
+
+    private struct State {
+        var jobs: [Entry] = []
+        var head = 0
+        var isRunning = false
+    }
+
+    private let state = Mutex(State())
+    private let name: String
+    private let onThreadStart: (@Sendable () -> Void)?
+
+    /// A serial executor whose threads are named `name` (at most 15 bytes show).
+    /// - Parameter onThreadStart: run first on every thread the executor starts (say, to unblock a signal).
+    package init(name: String, onThreadStart: (@Sendable () -> Void)? = nil) {
+        self.name = name
+        self.onThreadStart = onThreadStart
+    }
+
+    /// Runs `job` after the jobs submitted before it, on the executor's thread, and returns its result.
+    /// - Throws: what `job` throws; ``FirestoreError`` `.resourceExhausted` when the system refuses a new thread
+    ///   (then `job` did not run).
+    package func run<T: Sendable>(_ job: @escaping @Sendable () throws(FirestoreError) -> T)
+        async throws(FirestoreError)
+        -> T
+    {
+        let result: Result<T, FirestoreError> = await withCheckedContinuation { continuation in
+            submit {
+                continuation.resume(returning: Result { () throws(FirestoreError) -> T in try job() })
+            } refused: { [name] in
+                continuation.resume(returning: .failure(Self.refused(name)))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Queues `job` without waiting for it; `refused` runs instead when the system refuses a new thread.
+    package func submit(_ job: @escaping @Sendable () -> Void, refused: @escaping @Sendable () -> Void = {}) {
+        let start = state.withLock { state -> Bool in
+            state.jobs.append(Entry(run: job, refuse: refused))
+            guard !state.isRunning else { return false }
+            state.isRunning = true
+            return true
+        }
+        guard start else { return }
+        let started = TransferThread.start(name: name) { [self] in
+            onThreadStart?()
+            drain()
+        }
+        if !started {
+            let orphans = state.withLock { state -> [Entry] in
+                state.isRunning = false
+                let waiting = Array(state.jobs[state.head...])
+                state.jobs = []
+                state.head = 0
+                return waiting
+            }
+            // Every queued job (this one included) is answered as refused; none ran.
+            for orphan in orphans { orphan.refuse() }
+        }
+    }
+
+    /// Runs one blocking `job` on a thread of its own named `name`, and returns its result.
+    /// - Throws: what `job` throws; ``FirestoreError`` `.resourceExhausted` when the system refuses a new thread.
+    package static func detached<T: Sendable, E: Error>(
+        name: String, _ job: @escaping @Sendable () throws(E) -> T
+    ) async throws -> T {
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            let started = TransferThread.start(name: name) {
+                continuation.resume(returning: Result { () throws(any Error) -> T in try job() })
+            }
+            if !started { continuation.resume(returning: .failure(refused(name))) }
+        }
+        return try result.get()
+    }
+
+    private static func refused(_ name: String) -> FirestoreError {
+        FirestoreError(code: .resourceExhausted, message: "\(name): the system refused a new thread")
+    }
+
+    /// Runs the queued jobs in order until none is left; then the thread ends.
+    private func drain() {
+        while true {
+            let job = state.withLock { state -> Entry? in
+                guard state.head < state.jobs.count else {
+                    state.jobs = []
+                    state.head = 0
+                    state.isRunning = false
+                    return nil
+                }
+                let job = state.jobs[state.head]
+                state.head += 1
+                return job
+            }
+            guard let job else { return }
+            job.run()
+        }
+    }
+}
