@@ -52,7 +52,7 @@ import Testing
         _ = try await db.document("things/one").getDocument()
         let error = await #expect(throws: FirestoreError.self) { try await db.document("things/one").getDocument() }
         #expect(
-            error.map { FirestoreFeedTool.commandLineWording($0.message) }
+            error?.message
                 == "\(file.path): no unplayed interaction for GET /v1/projects/demo-r/databases/(default)/documents"
                 + "/things/one: interaction 0 matched and was played (--allow-playback-repeats repeats the last one)")
     }
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aMessageOverSeveralLinesBecomesOne() {
         #expect(
-            FirestoreFeedTool.commandLineWording("no entity to update: app: \"dev~p\"\npath <\n  Element {\n  }\n>\n")
+            ErrorReport.oneLine("no entity to update: app: \"dev~p\"\npath <\n  Element {\n  }\n>\n")
                 == "no entity to update: app: \"dev~p\" path < Element { } >")
     }
 }

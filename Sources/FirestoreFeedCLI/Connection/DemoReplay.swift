@@ -72,7 +72,8 @@ struct DemoReplay {
         self.path = path
         do {
             transport = try ReplayTransport(
-                file: path, mode: .none, live: nil, options: .init(ordering: .session, pace: pace))
+                file: path, mode: .none, live: nil,
+                options: ReplayTransport.Options(ordering: .session, pace: pace).namingTheCommandLineOption())
         } catch {
             throw .runtime(error)
         }

@@ -44,7 +44,7 @@ package struct CassetteOptions {
         guard let mode = ReplayTransport.RecordMode(rawValue: modeText) else {
             throw .usage("--record-mode \"\(modeText)\": expected once, none, all or new-episodes", help: help)
         }
-        let options = ReplayTransport.Options(allowPlaybackRepeats: repeats)
+        let options = ReplayTransport.Options(allowPlaybackRepeats: repeats).namingTheCommandLineOption()
         let replaysOnly = mode == .none || (mode == .once && FileManager.default.fileExists(atPath: path))
         if replaysOnly {
             return try replayClient(path: path, options: options, reader: reader, help: help)

@@ -148,19 +148,9 @@ package enum FirestoreFeedTool {
             }
             await finish(2)
         case .runtime(let error):
-            Console.error("error: \(error.code.name): \(commandLineWording(error.message))")
+            Console.error(ErrorReport.runtime(error))
             await finish(1)
         }
-    }
-
-    /// A library message in the command line's words: the replay hint names the option, not the Swift property
-    /// (`ReplayTransport.Options.allowPlaybackRepeats` is `--allow-playback-repeats` here).
-    /// A message over several lines (the emulator's Datastore wording) is joined into one.
-    package static func commandLineWording(_ message: String) -> String {
-        let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: " ")
-        return oneLine.replacingOccurrences(
-            of: "(allowPlaybackRepeats repeats the last one)", with: "(--allow-playback-repeats repeats the last one)")
     }
 
     /// Exits with `status` once every recording is ended (``CassetteOptions/finishRecordings()``; a failure to
@@ -168,7 +158,7 @@ package enum FirestoreFeedTool {
     package static func finish(_ status: Int32) async -> Never {
         var status = status
         if let failure = CassetteOptions.finishRecordings() {
-            Console.error("error: \(failure.code.name): \(commandLineWording(failure.message))")
+            Console.error(ErrorReport.runtime(failure))
             if status == 0 { status = 1 }
         }
         await Console.drain()
