@@ -1,14 +1,14 @@
 import FirestoreFeed
 import FirestoreREST
 import FirestoreTesting
-import Foundation
 
 /// `firestore-feed demo`: the main job end to end. Seeds a collection of its own (``defaultCollection``, or
 /// `--collection`; its old documents are deleted first), watches "where isFavourite == true, ordered by name",
 /// applies a scripted sequence of writes, and prints every snapshot's changes and the resulting list.
-package enum DemoCommand {
-    static let spec = CommandSpec(
-        usage: ["demo [options]", "demo --replay [FILE] [options]"],
+package struct DemoCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "demo",
+        usage: ["[options]", "--replay [FILE] [options]"],
         abstract: """
             Seeds a collection of its own, firestore-feed-demo (or --collection), whose old
             documents are DELETED first; watches "where isFavourite == true, ordered by name",
@@ -19,7 +19,7 @@ package enum DemoCommand {
             made Recordings/demo-listen.json and, polling, Recordings/demo.json from the real
             emulator) and prints the same output with no emulator at all.
             """,
-        options: ConnectionOptions.options + DemoReplay.options + [
+        options: ConnectionOptions.options + DemoReplayOptions.options + [
             .value(
                 "--collection", "ID",
                 help: """
@@ -33,9 +33,8 @@ package enum DemoCommand {
                     With --replay FILE, the mode FILE was recorded in
                     """),
             .value("--interval", "SECONDS", help: "time between polls with --mode keys (default 0.2)"),
-            .value("--format", "text|jsonl", help: "output format (default text)"),
+            OutputFormat.option(help: "output format (default text)"),
         ])
-    static let help = spec.help
 
     /// The collection the demo seeds when none is named: its own, so that no data of the user's is deleted.
     package static let defaultCollection = "firestore-feed-demo"
@@ -70,45 +69,6 @@ package enum DemoCommand {
             try await fruits.document("fig").delete()
         },
     ]
-
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        var source: FeedSource?
-        if let modeText = reader.value("--mode") {
-            guard let mode = FeedSource(name: modeText), mode == .listen || mode == .poll(.keys) else {
-                throw .usage("--mode \"\(modeText)\": expected listen or keys", help: help)
-            }
-            source = mode
-        }
-        let replay = try DemoReplay(reader, help: help, source: source)
-        guard reader.positionals.isEmpty || replay != nil else { throw .usage("demo takes no arguments", help: help) }
-        let firestore: Firestore
-        if let replay {
-            firestore = try replay.firestore()
-        } else {
-            firestore = try await ConnectionOptions.firestore(reader, help: help)
-        }
-        let collection = reader.value("--collection") ?? replay?.recordedCollection ?? defaultCollection
-        var interval = Duration.milliseconds(200)
-        if let text = reader.value("--interval") {
-            guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, seconds >= 0.01, seconds <= 60 else {
-                throw .usage("--interval \"\(text)\": expected seconds from 0.01 to 60", help: help)
-            }
-            interval = .milliseconds(Int64((seconds * 1000).rounded()))
-        }
-        let formatText = reader.value("--format") ?? "text"
-        guard let format = OutputFormat(rawValue: formatText) else {
-            throw .usage("--format \"\(formatText)\": expected text or jsonl", help: help)
-        }
-        try await CLIError.runtimeErrors {
-            if let replay { Console.error("demo: replaying \(replay.path) (a recorded session; no emulator)") }
-            // Replayed, the feed polls without sleeping: the transport gives the pace.
-            try await play(
-                firestore, collection: collection, interval: interval, format: format,
-                source: replay?.source ?? source ?? .listen,
-                pool: replay == nil ? .shared : PollerPool(clock: ImmediateClock()))
-        }
-    }
 
     /// The demo's scenario on `firestore`: seeds `collection` (deleting its documents first), watches (`source`:
     /// the Listen stream, or polling in keys mode through `pool`), writes each step and prints every snapshot in
@@ -163,6 +123,54 @@ package enum DemoCommand {
         switch format {
         case .text: await Console.output(line)
         case .jsonl: Console.error(line)
+        }
+    }
+
+    /// The source `--mode` names, or `nil` for none (listen, or live the recording's).
+    let source: FeedSource?
+    let replay: DemoReplayOptions
+    /// `--collection ID`.
+    let collection: String?
+    /// `--interval`: between polls in keys mode, 0.2 s by default.
+    let interval: Duration
+    let format: OutputFormat
+    let connection: FirestoreConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        if let name = reader.value("--mode") {
+            guard let source = FeedSource(name: name), source == .listen || source == .poll(.keys) else {
+                throw ValidationError("--mode \"\(name)\": expected listen or keys")
+            }
+            self.source = source
+        } else {
+            source = nil
+        }
+        replay = try DemoReplayOptions(parsing: reader)
+        collection = reader.value("--collection")
+        interval = try reader.seconds("--interval", in: 0.01...60) ?? .milliseconds(200)
+        format = try OutputFormat(parsing: reader)
+        connection = try FirestoreConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
+        try replay.validate(emulator: connection.options.emulator)
+    }
+
+    package func run() async throws(CLIError) {
+        let replayed = try replay.load(source: source)
+        let firestore: Firestore
+        if let replayed {
+            firestore = try replayed.client()
+        } else {
+            firestore = try await connection.makeClient()
+        }
+        try await CLIError.runtimeErrors {
+            if let replayed { Console.error("demo: replaying \(replayed.path) (a recorded session; no emulator)") }
+            // Replayed, the feed polls without sleeping: the transport gives the pace.
+            try await Self.play(
+                firestore, collection: collection ?? replayed?.recordedCollection ?? Self.defaultCollection,
+                interval: interval, format: format, source: replayed?.source ?? source ?? .listen,
+                pool: replayed == nil ? .shared : PollerPool(clock: ImmediateClock()))
         }
     }
 }

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// How documents and snapshots are printed: JSON lines for scripts, text for people.
-package enum OutputFormat: String {
+package enum OutputFormat: String, Sendable {
     /// Lines for people.
     case text
     /// One JSON object per line.
