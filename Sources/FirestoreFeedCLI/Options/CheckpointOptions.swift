@@ -1,3 +1,6 @@
+import FirestoreFeed
+import FirestoreREST
+
 /// `watch --checkpoint FILE` and `--checkpoint-key KEY`: the feed's state kept in a SQLite file, so a restarted
 /// watch prints only what changed meanwhile.
 struct CheckpointOptions: Sendable {
@@ -30,5 +33,24 @@ struct CheckpointOptions: Sendable {
         if path == nil, key != nil { throw ValidationError("--checkpoint-key needs --checkpoint FILE") }
         if path == "" { throw ValidationError("--checkpoint needs a file name") }
         if key == "" { throw ValidationError("--checkpoint-key needs a key") }
+    }
+
+    /// The key `query`'s checkpoint is kept under: `--checkpoint-key`, else the query itself
+    /// (``QueryIdentity``).
+    /// - Throws: ``CLIError/usage(_:)`` when the query cannot be encoded.
+    func key(for query: Query) throws(CLIError) -> String {
+        if let key { return key }
+        do {
+            return try QueryIdentity(query).description
+        } catch {
+            throw .usage(error.message)
+        }
+    }
+
+    /// The store, opened (a damaged or newer file is an error at once), or `nil` without `--checkpoint`.
+    /// - Throws: the store's error.
+    func openStore() async throws -> FeedCheckpointStore? {
+        guard let path else { return nil }
+        return try await FeedCheckpointStore(path: path)
     }
 }

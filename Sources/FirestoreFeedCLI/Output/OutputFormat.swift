@@ -59,6 +59,15 @@ package enum OutputFormat: String, Sendable {
         return .object(members)
     }
 
+    /// One snapshot as this format prints it: ``snapshotJSON(_:resumed:)`` on one line, or
+    /// ``snapshotText(_:number:resumed:)``.
+    func snapshotLine(_ snapshot: QuerySnapshot, number: Int, resumed: Bool = false) -> String {
+        switch self {
+        case .jsonl: Self.snapshotJSON(snapshot, resumed: resumed).serializedString()
+        case .text: Self.snapshotText(snapshot, number: number, resumed: resumed)
+        }
+    }
+
     /// A snapshot for people: a heading, one line per change, then the resulting list.
     static func snapshotText(_ snapshot: QuerySnapshot, number: Int, resumed: Bool = false) -> String {
         var lines = [
