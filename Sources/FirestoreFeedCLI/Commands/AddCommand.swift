@@ -5,6 +5,7 @@ package struct AddCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "add",
         usage: ["COLLECTION_PATH JSON [options]"],
+        summary: "add a document with an automatic ID",
         abstract: """
             Adds a document with a new random 20-character ID to the collection, holding the
             fields of JSON (plain JSON values, as set takes them). Prints one JSON line with

@@ -12,6 +12,7 @@ package struct BundleCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "bundle",
         usage: ["BUNDLE_ID COLLECTION_PATH [options]"],
+        summary: "write a data bundle of a query's results (for loadBundle)",
         abstract: """
             Runs a query once (the options of query) and writes a Firestore data bundle named
             BUNDLE_ID holding it as a named query (--query-name, else COLLECTION_PATH) with its

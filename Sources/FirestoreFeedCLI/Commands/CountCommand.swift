@@ -5,6 +5,7 @@ package struct CountCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "count",
         usage: ["COLLECTION_PATH [options]"],
+        summary: "print how many documents a query matches",
         abstract: "Prints the number of documents the query matches (a COUNT aggregation).",
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options)
 

@@ -5,6 +5,7 @@ package struct CreateCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "create",
         usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "create a document that must not exist",
         abstract: """
             Creates the document with the fields of JSON (plain JSON values, as set takes them);
             fails with already-exists (exit 1) when it exists. Prints one JSON line:

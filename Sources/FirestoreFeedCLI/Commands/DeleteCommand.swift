@@ -7,6 +7,11 @@ package struct DeleteCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "delete",
         usage: ["DOCUMENT_PATH [options]", "PATH --recursive [options]"],
+        summary: """
+            delete a document (--recursive: and everything below it,
+            or a whole collection)
+            """,
+        synopsis: "delete PATH",
         abstract: """
             Deletes the document (deleting a missing document succeeds) and prints
             {"commitTime","id","path"}. Its subcollections stay unless --recursive is given.

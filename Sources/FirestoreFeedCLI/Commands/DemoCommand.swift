@@ -9,6 +9,10 @@ package struct DemoCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "demo",
         usage: ["[options]", "--replay [FILE] [options]"],
+        summary: """
+            seed a collection of its own, watch it while writing, print the feed
+            (--replay: the same from a recording, with no emulator)
+            """,
         abstract: """
             Seeds a collection of its own, firestore-feed-demo (or --collection), whose old
             documents are DELETED first; watches "where isFavourite == true, ordered by name",

@@ -6,6 +6,7 @@ package struct ExportCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "export",
         usage: ["COLLECTION_PATH [options]"],
+        summary: "print a query's documents as JSON lines that import reads back",
         abstract: """
             Runs a query once (the options of query) and prints one JSON line per document as the
             response arrives:

@@ -5,6 +5,7 @@ package struct GetCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "get",
         usage: ["DOCUMENT_PATH [options]"],
+        summary: "print one document as a JSON line",
         abstract: """
             Prints the document as one JSON line ({"createTime","data","id","path","updateTime"}).
             A missing document is an error (exit 1, not-found).

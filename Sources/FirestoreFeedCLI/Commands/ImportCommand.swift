@@ -7,6 +7,7 @@ package struct ImportCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "import",
         usage: ["COLLECTION_PATH FILE [options]"],
+        summary: "write one document per JSON line of FILE",
         abstract: """
             Writes one document per line of FILE (JSON lines; - reads standard input) into the
             collection, replacing documents that exist. Each line is an object with "id" (the

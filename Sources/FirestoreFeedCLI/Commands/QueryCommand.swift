@@ -5,6 +5,7 @@ package struct QueryCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "query",
         usage: ["COLLECTION_PATH [options]"],
+        summary: "run a query once, one JSON line per document",
         abstract: """
             Runs a query once and prints one JSON line per document:
             {"createTime","data","id","path","updateTime"}

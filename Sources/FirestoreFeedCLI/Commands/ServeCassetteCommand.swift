@@ -8,6 +8,7 @@ package struct ServeCassetteCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "serve-cassette",
         usage: ["FILE [options]"],
+        summary: "serve a recorded cassette over HTTP on 127.0.0.1",
         abstract: """
             Serves the cassette FILE over HTTP on 127.0.0.1 until stopped (Ctrl-C): every request gets
             its recorded response (matched on method, path, query and JSON body; identical requests in

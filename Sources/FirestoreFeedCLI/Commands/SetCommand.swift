@@ -5,6 +5,7 @@ package struct SetCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "set",
         usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "write a document (--merge: only the fields given)",
         abstract: """
             Writes the document with the fields of JSON, creating it if needed: the whole
             document is replaced, or with --merge only the fields JSON names change. JSON is

@@ -6,6 +6,7 @@ package struct UpdateCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "update",
         usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "change fields of an existing document",
         abstract: """
             Updates the fields JSON names in an existing document; the other fields stay.
             Each key of JSON is a field path as --where takes FIELD: dots reach into maps

@@ -6,6 +6,7 @@ package struct WatchCommand: ParsableCommand {
     package static let spec = CommandSpec(
         name: "watch",
         usage: ["COLLECTION_PATH [options]"],
+        summary: "watch a query and print each snapshot's changes",
         abstract: "Watches a query and prints every snapshot that has changes (the first one always).",
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
             .value(

@@ -1,4 +1,6 @@
-/// Every command of `firestore-feed`, in the order the tool's help lists them, with the tool's help.
+/// Every command of `firestore-feed`, in the order the tool's help lists them: the dispatch (``command(named:)``)
+/// and the tool's help (``help``) both read this one table, and each command's entry in the help comes from its
+/// ``CommandSpec``, so a command cannot run without being listed, or be listed without running.
 package enum CommandTable {
     /// A command of the table: its declaration, and what parses, validates and runs it.
     package struct Entry: Sendable {
@@ -25,40 +27,29 @@ package enum CommandTable {
         commands.first { $0.spec.name == name }
     }
 
-    /// The tool's help.
-    package static let help = """
-        USAGE: firestore-feed <command> [options]
+    /// The tool's help: usage, what the tool is, one entry per command of ``commands``, and how to go on.
+    package static var help: String {
+        help(listing: commands.map(\.spec))
+    }
 
-        A Firestore REST client with a realtime change feed (Firestore's Listen stream, or polling).
-
-        COMMANDS:
-          watch COLLECTION_PATH   watch a query and print each snapshot's changes
-          query COLLECTION_PATH   run a query once, one JSON line per document
-          get DOCUMENT_PATH       print one document as a JSON line
-          count COLLECTION_PATH   print how many documents a query matches
-          set DOCUMENT_PATH JSON  write a document (--merge: only the fields given)
-          update DOCUMENT_PATH JSON
-                                  change fields of an existing document
-          create DOCUMENT_PATH JSON
-                                  create a document that must not exist
-          add COLLECTION_PATH JSON
-                                  add a document with an automatic ID
-          delete PATH             delete a document (--recursive: and everything below it,
-                                  or a whole collection)
-          import COLLECTION_PATH FILE
-                                  write one document per JSON line of FILE
-          export COLLECTION_PATH  print a query's documents as JSON lines that import reads back
-          bundle BUNDLE_ID COLLECTION_PATH
-                                  write a data bundle of a query's results (for loadBundle)
-          demo                    seed a collection of its own, watch it while writing, print the feed
-                                  (--replay: the same from a recording, with no emulator)
-          serve-cassette FILE     serve a recorded cassette over HTTP on 127.0.0.1
-
-        Every command talks to the emulator named by --emulator or FIRESTORE_EMULATOR_HOST, and
-        without one to production Firestore with Application Default Credentials (--credentials
-        FILE to name a key, --project, --database).
-
-        Run 'firestore-feed help <command>' or 'firestore-feed <command> --help' for a command's options;
-        'firestore-feed --version' prints the version.
-        """
+    /// The tool's help listing `specs`.
+    package static func help(listing specs: [CommandSpec]) -> String {
+        let lines =
+            [
+                "USAGE: firestore-feed <command> [options]",
+                "",
+                "A Firestore REST client with a realtime change feed (Firestore's Listen stream, or polling).",
+                "",
+                "COMMANDS:",
+            ] + specs.map(\.listing) + [
+                "",
+                "Every command talks to the emulator named by --emulator or FIRESTORE_EMULATOR_HOST, and",
+                "without one to production Firestore with Application Default Credentials (--credentials",
+                "FILE to name a key, --project, --database).",
+                "",
+                "Run 'firestore-feed help <command>' or 'firestore-feed <command> --help' for a command's options;",
+                "'firestore-feed --version' prints the version.",
+            ]
+        return lines.joined(separator: "\n")
+    }
 }
