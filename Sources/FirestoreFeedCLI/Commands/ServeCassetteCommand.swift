@@ -69,15 +69,17 @@ package struct ServeCassetteCommand: ParsableCommand {
         } catch {
             throw .runtime(error)
         }
+        // The accept loop blocks, so it runs on a thread of its own, started before the address is printed (a
+        // client that reads the address finds every thread of the idle server there); this task waits
+        // (suspended, holding no thread of the cooperative pool, which answers the requests) until the process
+        // is ended by a signal.
+        let acceptor = Thread { server.run() }
+        acceptor.name = "serve-cassette accept"
+        acceptor.start()
         Console.error(
             "serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
                 + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
         await Console.output("127.0.0.1:\(server.port)")
-        // The accept loop blocks, so it runs on a thread of its own; this task waits (suspended, holding no
-        // thread of the cooperative pool, which answers the requests) until the process is ended by a signal.
-        let acceptor = Thread { server.run() }
-        acceptor.name = "serve-cassette accept"
-        acceptor.start()
         while true { try? await Task.sleep(for: .seconds(3_600)) }
     }
 }
