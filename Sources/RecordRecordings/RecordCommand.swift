@@ -8,7 +8,7 @@ import Foundation
 /// to FILE. This is how
 /// `Scripts/record` makes every file in `Recordings/`; FILE is written only when the whole scenario
 /// behaved as expected. A developer tool of this repository, not part of the shipped `firestore-feed`.
-enum RecordCommand {
+struct RecordCommand: ParsableCommand {
     static let spec = CommandSpec(
         tool: "RecordRecordings",
         usage: ["SCENARIO FILE [options]"],
@@ -24,17 +24,28 @@ enum RecordCommand {
                 "--fault-proxy", "HOST:PORT",
                 help: "Scripts/fault-proxy in front of the emulator (the failures scenario)"),
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        guard reader.positionals.count == 2 else { throw .usage("record needs SCENARIO and FILE", help: help) }
-        let (name, path) = (reader.positionals[0], reader.positionals[1])
+    let scenario: RecordingScenarios.Scenario
+    /// Where the cassette is saved.
+    let path: String
+    /// The emulator's `HOST:PORT`.
+    let host: String
+    /// `--fault-proxy HOST:PORT`.
+    let proxy: String?
+
+    init(parsing reader: ArgumentReader) throws(ValidationError) {
+        guard reader.positionals.count == 2 else { throw ValidationError("record needs SCENARIO and FILE") }
+        let name = reader.positionals[0]
         guard let scenario = RecordingScenarios.Scenario(rawValue: name) else {
-            throw .usage("unknown scenario \"\(name)\"", help: help)
+            throw ValidationError("unknown scenario \"\(name)\"")
         }
-        let host = try ConnectionOptions(reader, help: help).host
-        let proxy = reader.value("--fault-proxy")
+        self.scenario = scenario
+        path = reader.positionals[1]
+        host = try ConnectionOptions(parsing: reader).requiredEmulatorHost()
+        proxy = reader.value("--fault-proxy")
+    }
+
+    func run() async throws(CLIError) {
         let live = scenario == .failures ? FailuresScenario.liveTransport(proxy: proxy) : CurlTransport()
         let recorder = RecordingTransport(wrapping: live)
         try await CLIError.runtimeErrors {

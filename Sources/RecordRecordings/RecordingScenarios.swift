@@ -53,10 +53,10 @@ enum RecordingScenarios {
         switch scenario {
         case .demo:
             let db = try Firestore.emulator(host: host, projectID: "demo-fruits", transport: transport)
-            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .poll(.keys))
+            try await DemoScenario.play(db, interval: .milliseconds(200), format: .text, source: .poll(.keys))
         case .demoListen:
             let db = try Firestore.emulator(host: host, projectID: "demo-listen", transport: transport)
-            try await DemoCommand.play(db, interval: .milliseconds(200), format: .text, source: .listen)
+            try await DemoScenario.play(db, interval: .milliseconds(200), format: .text, source: .listen)
         case .values:
             try await values(try Firestore.emulator(host: host, projectID: "demo-values", transport: transport))
         case .queries:

@@ -8,8 +8,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
     exit(0)
 }
 do {
-    try await RecordCommand.run(arguments)
+    try await RecordCommand.main(arguments)
     await FirestoreFeedTool.finish(0)
 } catch {
-    await FirestoreFeedTool.fail(error)
+    await FirestoreFeedTool.fail(error, help: .text(RecordCommand.help))
 }

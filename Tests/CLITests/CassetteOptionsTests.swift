@@ -7,9 +7,22 @@ import Testing
 /// `--allow-playback-repeats` on the commands that take `--cassette` (issue 17: the replay error's hint named an
 /// option only `serve-cassette` had), and the hint in the command line's words. Replays only: no network.
 @Suite(.timeLimit(.minutes(2))) struct CassetteOptionsTests {
-    static let command = CommandSpec(
-        usage: ["try PATH [options]"], abstract: "A test command.",
-        options: ConnectionOptions.options + CassetteOptions.options)
+    /// A command taking the connection and cassette options, as `get` does.
+    struct TryCommand: ParsableCommand {
+        static let spec = CommandSpec(
+            usage: ["try PATH [options]"], abstract: "A test command.",
+            options: ConnectionOptions.options + CassetteOptions.options)
+
+        let connection: FirestoreConnection
+
+        init(parsing reader: ArgumentReader) throws(ValidationError) {
+            connection = try FirestoreConnection(parsing: reader)
+        }
+
+        func validate() throws(ValidationError) { try connection.validate() }
+
+        func run() async throws(CLIError) {}
+    }
 
     /// A cassette with one recorded `GET` of `things/one`.
     static func cassetteFile() throws -> URL {
@@ -30,8 +43,7 @@ import Testing
 
     static func client(_ arguments: [String]) async throws -> Firestore {
         do {
-            return try await CassetteOptions.firestore(
-                ArgumentReader(arguments, command: command), help: command.help)
+            return try await TryCommand.parse(arguments).connection.makeClient()
         } catch {
             throw FirestoreError(code: .unknown, message: "\(error)")
         }
@@ -52,7 +64,7 @@ import Testing
         _ = try await db.document("things/one").getDocument()
         let error = await #expect(throws: FirestoreError.self) { try await db.document("things/one").getDocument() }
         #expect(
-            error.map { FirestoreFeedTool.commandLineWording($0.message) }
+            error?.message
                 == "\(file.path): no unplayed interaction for GET /v1/projects/demo-r/databases/(default)/documents"
                 + "/things/one: interaction 0 matched and was played (--allow-playback-repeats repeats the last one)")
     }
@@ -66,7 +78,7 @@ import Testing
 
     @Test func aMessageOverSeveralLinesBecomesOne() {
         #expect(
-            FirestoreFeedTool.commandLineWording("no entity to update: app: \"dev~p\"\npath <\n  Element {\n  }\n>\n")
+            ErrorReport.oneLine("no entity to update: app: \"dev~p\"\npath <\n  Element {\n  }\n>\n")
                 == "no entity to update: app: \"dev~p\" path < Element { } >")
     }
 }

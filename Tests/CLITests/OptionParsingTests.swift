@@ -17,9 +17,7 @@ import Testing
             _ = try ArgumentReader(arguments, command: command)
             return nil
         } catch {
-            guard case .usage(let message, let help) = error else { return "runtime error" }
-            #expect(help == command.help)
-            return message
+            return error.message
         }
     }
 

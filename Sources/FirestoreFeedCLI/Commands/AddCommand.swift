@@ -1,23 +1,31 @@
 import FirestoreREST
 
 /// `firestore-feed add COLLECTION_PATH JSON`: adds a document with an automatic ID, as `addDocument(data:)`.
-enum AddCommand {
-    static let spec = CommandSpec(
-        usage: ["add COLLECTION_PATH JSON [options]"],
+package struct AddCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "add",
+        usage: ["COLLECTION_PATH JSON [options]"],
+        summary: "add a document with an automatic ID",
         abstract: """
             Adds a document with a new random 20-character ID to the collection, holding the
             fields of JSON (plain JSON values, as set takes them). Prints one JSON line with
             the new ID: {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
-    static let help = spec.help
+        options: WriteConnection.options)
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "add", collection: true, help: help)
-        let reference = try await DocumentWrite.firestore(reader, help: help).collection(path).document()
-        try await DocumentWrite.commit(reference, command: "add", help: help) { (batch) throws(FirestoreError) in
-            try batch.create([String: WriteValue](fields), forDocument: reference)
+    let write: DocumentWrite
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        write = try DocumentWrite(parsing: reader, command: "add", collection: true)
+    }
+
+    package func validate() throws(ValidationError) {
+        try write.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        try await write.commit { (batch, reference) throws(FirestoreError) in
+            try batch.create([String: WriteValue](write.fields), forDocument: reference)
         }
     }
 }

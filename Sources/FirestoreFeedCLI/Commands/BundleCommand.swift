@@ -8,9 +8,11 @@ import FirestoreREST
 
 /// `firestore-feed bundle BUNDLE_ID COLLECTION_PATH`: runs a query (and reads documents) and writes a Firestore
 /// data bundle of the results, as the Node SDK's `firestore.bundle(name)` builds one.
-enum BundleCommand {
-    static let spec = CommandSpec(
-        usage: ["bundle BUNDLE_ID COLLECTION_PATH [options]"],
+package struct BundleCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "bundle",
+        usage: ["BUNDLE_ID COLLECTION_PATH [options]"],
+        summary: "write a data bundle of a query's results (for loadBundle)",
         abstract: """
             Runs a query once (the options of query) and writes a Firestore data bundle named
             BUNDLE_ID holding it as a named query (--query-name, else COLLECTION_PATH) with its
@@ -24,26 +26,42 @@ enum BundleCommand {
             .value("--document", "DOCUMENT_PATH", help: "also bundle this document (repeatable)"),
             .value("--output", "FILE", help: "write the bundle to FILE instead of stdout"),
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
+    let bundleID: String
+    let query: QueryOptions
+    /// `--document` paths, in order.
+    let documentPaths: [String]
+    /// `--query-name`, else COLLECTION_PATH.
+    let queryName: String
+    /// `--output FILE` as given; `nil`: stdout.
+    let output: String?
+    let connection: FirestoreConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
         guard reader.positionals.count == 2 else {
-            throw .usage("bundle needs a BUNDLE_ID and a COLLECTION_PATH", help: help)
+            throw ValidationError("bundle needs a BUNDLE_ID and a COLLECTION_PATH")
         }
-        let (bundleID, collectionPath) = (reader.positionals[0], reader.positionals[1])
-        let options = try QueryOptions(reader, help: help)
-        try options.check(collectionPath: collectionPath, help: help)
-        let documentPaths = reader.all("--document")
-        for path in documentPaths { try PathArgument.check(path, collection: false, help: help) }
-        let queryName = reader.value("--query-name") ?? collectionPath
-        let output = reader.value("--output")
-        if output?.isEmpty == true { throw .usage("--output needs a file name", help: help) }
-        let firestore = try await CassetteOptions.firestore(reader, help: help)
-        let query = options.query(firestore, collectionPath: collectionPath)
+        bundleID = reader.positionals[0]
+        query = try QueryOptions(parsing: reader, collectionPath: reader.positionals[1])
+        documentPaths = reader.all("--document")
+        for path in documentPaths { try PathArgument.check(path, collection: false) }
+        queryName = reader.value("--query-name") ?? query.collectionPath
+        output = reader.value("--output")
+        connection = try FirestoreConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
+        try query.validate()
+        if output?.isEmpty == true { throw ValidationError("--output needs a file name") }
+        try connection.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        let firestore = try await connection.makeClient()
+        let bundled = query.query(on: firestore)
         try await CLIError.runtimeErrors {
             let bundle = firestore.bundle(bundleID)
-            let snapshot = try await query.getDocuments()
+            let snapshot = try await bundled.getDocuments()
             try bundle.add(queryName, snapshot)
             let documents = try await firestore.getAll(documentPaths.map { firestore.document($0) })
             for document in documents { try bundle.add(document) }

@@ -1,23 +1,31 @@
 import FirestoreREST
 
 /// `firestore-feed create DOCUMENT_PATH JSON`: creates a document that must not exist, as `create(_:)`.
-enum CreateCommand {
-    static let spec = CommandSpec(
-        usage: ["create DOCUMENT_PATH JSON [options]"],
+package struct CreateCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "create",
+        usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "create a document that must not exist",
         abstract: """
             Creates the document with the fields of JSON (plain JSON values, as set takes them);
             fails with already-exists (exit 1) when it exists. Prints one JSON line:
             {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
-    static let help = spec.help
+        options: WriteConnection.options)
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "create", help: help)
-        let reference = try await DocumentWrite.firestore(reader, help: help).document(path)
-        try await DocumentWrite.commit(reference, command: "create", help: help) { (batch) throws(FirestoreError) in
-            try batch.create([String: WriteValue](fields), forDocument: reference)
+    let write: DocumentWrite
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        write = try DocumentWrite(parsing: reader, command: "create")
+    }
+
+    package func validate() throws(ValidationError) {
+        try write.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        try await write.commit { (batch, reference) throws(FirestoreError) in
+            try batch.create([String: WriteValue](write.fields), forDocument: reference)
         }
     }
 }

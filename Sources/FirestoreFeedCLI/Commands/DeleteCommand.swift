@@ -3,9 +3,15 @@ import Synchronization
 
 /// `firestore-feed delete PATH [--recursive]`: deletes a document, or with `--recursive` a document or a
 /// collection and everything below it.
-enum DeleteCommand {
-    static let spec = CommandSpec(
-        usage: ["delete DOCUMENT_PATH [options]", "delete PATH --recursive [options]"],
+package struct DeleteCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "delete",
+        usage: ["DOCUMENT_PATH [options]", "PATH --recursive [options]"],
+        summary: """
+            delete a document (--recursive: and everything below it,
+            or a whole collection)
+            """,
+        synopsis: "delete PATH",
         abstract: """
             Deletes the document (deleting a missing document succeeds) and prints
             {"commitTime","id","path"}. Its subcollections stay unless --recursive is given.
@@ -20,37 +26,59 @@ enum DeleteCommand {
         options: ConnectionOptions.options + [
             .flag("--recursive", help: "delete every document at or below PATH, subcollections included")
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
+    let path: String
+    let parsed: ResourcePath
+    /// `--recursive`: everything at or below the path.
+    let recursive: Bool
+    let connection: FirestoreConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
         guard reader.positionals.count == 1, let path = reader.positionals.first else {
-            throw .usage("delete needs exactly one PATH", help: help)
+            throw ValidationError("delete needs exactly one PATH")
         }
-        let recursive = reader.has("--recursive")
-        let parsed: ResourcePath
+        self.path = path
+        recursive = reader.has("--recursive")
         do {
             parsed = try ResourcePath(path)
         } catch {
-            throw .usage(error.message, help: help)
+            throw ValidationError(error.message)
         }
+        connection = try FirestoreConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
         if parsed.isCollection, !recursive {
-            throw .usage(
-                "\"\(path)\" is a collection: deleting it and everything below it needs --recursive", help: help)
+            throw ValidationError(
+                "\"\(path)\" is a collection: deleting it and everything below it needs --recursive")
         }
-        let firestore = try await ConnectionOptions.firestore(reader, help: help)
-        guard recursive else {
-            let reference = firestore.document(path)
-            try await CLIError.runtimeErrors {
-                let response = try await firestore.commit([.delete(path: parsed, precondition: nil)])
-                let line: JSONValue = [
-                    "id": .string(reference.documentID), "path": .string(reference.path),
-                    "commitTime": response.commitTime.map { .string($0.rfc3339) } ?? .null,
-                ]
-                await Console.output(line.serializedString())
-            }
-            return
+    }
+
+    package func run() async throws(CLIError) {
+        let firestore = try await connection.makeClient()
+        if recursive {
+            try await deleteRecursively(firestore)
+        } else {
+            try await deleteDocument(firestore)
         }
+    }
+
+    /// Deletes the one document and prints `{"commitTime","id","path"}`.
+    private func deleteDocument(_ firestore: Firestore) async throws(CLIError) {
+        let reference = firestore.document(path)
+        try await CLIError.runtimeErrors {
+            let response = try await firestore.commit([.delete(path: parsed, precondition: nil)])
+            let line: JSONValue = [
+                "id": .string(reference.documentID), "path": .string(reference.path),
+                "commitTime": response.commitTime.map { .string($0.rfc3339) } ?? .null,
+            ]
+            await Console.output(line.serializedString())
+        }
+    }
+
+    /// Deletes everything at or below the path and prints `{"deleted","path"}`; a failure says how many
+    /// documents were deleted before it.
+    private func deleteRecursively(_ firestore: Firestore) async throws(CLIError) {
         let deleted = Mutex(0)
         do {
             let writer = try firestore.bulkWriter()

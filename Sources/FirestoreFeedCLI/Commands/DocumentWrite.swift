@@ -1,71 +1,64 @@
 import FirestoreREST
 
-/// What the write commands (`set`, `update`, `create`, `add`, `delete`) share: reading `PATH JSON`, checking
-/// the path before anything is sent, committing the write and printing its result as one JSON line.
-enum DocumentWrite {
-    /// `--server-timestamp FIELD`, taken by the commands that write fields (`set`, `update`, `create`, `add`,
-    /// `import`).
-    static let serverTimestampOption = OptionSpec.value(
-        "--server-timestamp", "FIELD",
-        help: """
-            also set FIELD to the server's time of the write (the library's
-            settingServerTimestamp(on:); what watch --mode delta tracks)
-            """)
+/// What the write commands (`set`, `update`, `create`, `add`) share: their `PATH JSON` arguments, checked
+/// before anything is sent, the client they write through (``WriteConnection``), and committing the write with
+/// its result printed as one JSON line.
+struct DocumentWrite: Sendable {
+    /// The command's name, in messages.
+    let command: String
+    /// The document path, or for `add` the collection path.
+    let path: String
+    /// Whether ``path`` is a collection's, in which a new document gets an automatic ID (`add`).
+    let isCollection: Bool
+    /// The fields of JSON.
+    let fields: [String: FirestoreValue]
+    let client: WriteConnection
 
-    /// The client of a write command: ``ConnectionOptions/firestore(_:help:transport:)``, stamping every write with
-    /// the server's time in the field `--server-timestamp` names, when given.
-    /// - Throws: ``CLIError/usage(_:help:)`` for an invalid field path, and the errors of the connection.
-    static func firestore(_ reader: ArgumentReader, help: String) async throws(CLIError) -> Firestore {
-        let field = reader.value("--server-timestamp")
-        if let field, field.isEmpty { throw .usage("--server-timestamp needs a field path", help: help) }
-        let db = try await ConnectionOptions.firestore(reader, help: help)
-        guard let field else { return db }
-        do {
-            return try db.settingServerTimestamp(on: field)
-        } catch {
-            throw .usage("--server-timestamp \"\(field)\": \(error.message)", help: help)
-        }
-    }
-
-    /// The two positionals `PATH JSON`, the path checked to be a document (`collection: false`) or a
-    /// collection path, and JSON read by ``PlainJSONArgument/fields(_:what:)``.
-    /// - Throws: ``CLIError/usage(_:help:)`` for another number of arguments, a bad path or bad JSON.
-    static func pathAndFields(
-        _ reader: ArgumentReader, command: String, collection: Bool = false, help: String
-    ) throws(CLIError) -> (path: String, fields: [String: FirestoreValue]) {
+    /// The two arguments `PATH JSON` of `command`, the path checked to be a document (`collection: false`) or
+    /// a collection path, and JSON read by ``PlainJSONArgument/fields(_:what:)``; then the client's options.
+    /// - Throws: ``ValidationError`` for another number of arguments, a bad path or bad JSON.
+    init(parsing reader: ArgumentReader, command: String, collection: Bool = false) throws(ValidationError) {
         let kind = collection ? "COLLECTION_PATH" : "DOCUMENT_PATH"
         guard reader.positionals.count == 2 else {
-            throw .usage("\(command) needs \(kind) and JSON, e.g. '{\"name\":\"Apple\"}'", help: help)
+            throw ValidationError("\(command) needs \(kind) and JSON, e.g. '{\"name\":\"Apple\"}'")
         }
-        let path = reader.positionals[0]
-        try PathArgument.check(path, collection: collection, help: help)
+        self.command = command
+        path = reader.positionals[0]
+        isCollection = collection
+        try PathArgument.check(path, collection: collection)
         do {
-            return (path, try PlainJSONArgument.fields(reader.positionals[1], what: "\(command) \(path)"))
+            fields = try PlainJSONArgument.fields(reader.positionals[1], what: "\(command) \(path)")
         } catch {
-            throw .usage(error.message, help: help)
+            throw ValidationError(error.message)
         }
+        client = try WriteConnection(parsing: reader)
     }
 
-    /// Adds one write to a new batch with `add` (encoding it, so data Firestore refuses is a usage error
-    /// before anything is sent), commits it and prints `{"id","path","updateTime"}`.
-    /// - Throws: ``CLIError/usage(_:help:)`` for data the library refuses; ``CLIError/runtime(_:)`` for the
-    ///   server's or the transport's error (`not-found` for an update of a missing document, `already-exists`
-    ///   for a create of an existing one).
-    static func commit(
-        _ reference: DocumentReference, command: String, help: String,
-        _ add: (WriteBatch) throws(FirestoreError) -> Void
-    ) async throws(CLIError) {
-        let batch = reference.firestore.batch()
+    /// - Throws: ``ValidationError`` for the client's options.
+    func validate() throws(ValidationError) {
+        try client.validate()
+    }
+
+    /// Connects, adds one write to a new batch with `add` for the document (a new one in the collection for
+    /// `add`), encoding it, so data Firestore refuses is a usage error before anything is sent; then commits it
+    /// and prints `{"id","path","updateTime"}`.
+    /// - Throws: ``CLIError/usage(_:)`` for data the library refuses; ``CLIError/runtime(_:)`` for the server's
+    ///   or the transport's error (`not-found` for an update of a missing document, `already-exists` for a
+    ///   create of an existing one); and the errors of the connection.
+    func commit(_ add: (WriteBatch, DocumentReference) throws(FirestoreError) -> Void) async throws(CLIError) {
+        let firestore = try await client.makeClient()
+        let reference = isCollection ? firestore.collection(path).document() : firestore.document(path)
+        let batch = firestore.batch()
         do {
-            try add(batch)
+            try add(batch, reference)
         } catch {
-            throw .usage(error.message, help: help)
+            throw .usage(error.message)
         }
         let response: CommitResponse
         do {
-            response = try await reference.firestore.commit(batch.writes)
+            response = try await firestore.commit(batch.writes)
         } catch let error as FirestoreError {
-            throw .runtime(explained(error, reference, command: command))
+            throw .runtime(Self.explained(error, reference, command: command))
         } catch {
             throw .runtime(FirestoreError(wrapping: error))
         }

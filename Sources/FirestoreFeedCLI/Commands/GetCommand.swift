@@ -1,24 +1,35 @@
 import FirestoreREST
 
 /// `firestore-feed get DOCUMENT_PATH`: prints one document as a JSON line.
-enum GetCommand {
-    static let spec = CommandSpec(
-        usage: ["get DOCUMENT_PATH [options]"],
+package struct GetCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "get",
+        usage: ["DOCUMENT_PATH [options]"],
+        summary: "print one document as a JSON line",
         abstract: """
             Prints the document as one JSON line ({"createTime","data","id","path","updateTime"}).
             A missing document is an error (exit 1, not-found).
             """,
         options: ConnectionOptions.options + CassetteOptions.options)
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
+    let documentPath: String
+    let connection: FirestoreConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
         guard reader.positionals.count == 1, let documentPath = reader.positionals.first else {
-            throw .usage("get needs exactly one DOCUMENT_PATH", help: help)
+            throw ValidationError("get needs exactly one DOCUMENT_PATH")
         }
-        try PathArgument.check(documentPath, collection: false, help: help)
-        let firestore = try await CassetteOptions.firestore(reader, help: help)
-        let reference = firestore.document(documentPath)
+        try PathArgument.check(documentPath, collection: false)
+        self.documentPath = documentPath
+        connection = try FirestoreConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
+        try connection.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        let reference = try await connection.makeClient().document(documentPath)
         try await CLIError.runtimeErrors {
             let snapshot = try await reference.getDocument()
             guard snapshot.exists else {

@@ -3,9 +3,11 @@ import Foundation
 
 /// `firestore-feed import COLLECTION_PATH FILE`: writes one document per JSON line of FILE (``ImportLine``), in
 /// commits of up to 500 writes.
-enum ImportCommand {
-    static let spec = CommandSpec(
-        usage: ["import COLLECTION_PATH FILE [options]"],
+package struct ImportCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "import",
+        usage: ["COLLECTION_PATH FILE [options]"],
+        summary: "write one document per JSON line of FILE",
         abstract: """
             Writes one document per line of FILE (JSON lines; - reads standard input) into the
             collection, replacing documents that exist. Each line is an object with "id" (the
@@ -17,26 +19,50 @@ enum ImportCommand {
             commits of up to 500 (each one atomic); a failed commit ends the command with exit 1,
             saying which lines were written. Prints {"collection","commits","documents"}.
             """,
-        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
-    static let help = spec.help
+        options: WriteConnection.options)
 
     /// Writes per commit: Firestore's limit (REST reference: `projects.databases.documents.commit`).
     static let batchSize = 500
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
+    let collectionPath: String
+    /// FILE, `-` for standard input.
+    let file: String
+    let client: WriteConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
         guard reader.positionals.count == 2 else {
-            throw .usage("import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)", help: help)
+            throw ValidationError("import needs COLLECTION_PATH and FILE (JSON lines; - for standard input)")
         }
-        let (collectionPath, file) = (reader.positionals[0], reader.positionals[1])
-        try PathArgument.check(collectionPath, collection: true, help: help)
-        let firestore = try await DocumentWrite.firestore(reader, help: help)
+        (collectionPath, file) = (reader.positionals[0], reader.positionals[1])
+        try PathArgument.check(collectionPath, collection: true)
+        client = try WriteConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
+        try client.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        let firestore = try await client.makeClient()
         let collection = firestore.collection(collectionPath)
         let name = file == "-" ? "standard input" : file
         let parsed = try await CLIError.runtimeErrors {
             try await Self.writes(from: InputFile.contents(of: file), name: name, into: collection)
         }
-        let (writes, lines) = (parsed.writes, parsed.lines)
+        let commits = try await Self.commit(parsed.writes, lines: parsed.lines, from: name, on: firestore)
+        let summary: JSONValue = [
+            "collection": .string(collectionPath), "documents": .integer(Int64(parsed.writes.count)),
+            "commits": .integer(Int64(commits)),
+        ]
+        await Console.output(summary.serializedString())
+    }
+
+    /// Commits `writes` (from `lines` of `name`) in batches of ``batchSize``, in order; returns the commits made.
+    /// - Throws: ``CLIError/runtime(_:)`` at the first failed commit, saying which lines were written and which
+    ///   were not.
+    private static func commit(
+        _ writes: [Write], lines: [Int], from name: String, on firestore: Firestore
+    ) async throws(CLIError) -> Int {
         var written = 0
         var commits = 0
         while written < writes.count {
@@ -58,11 +84,7 @@ enum ImportCommand {
             written = end
             commits += 1
         }
-        let summary: JSONValue = [
-            "collection": .string(collectionPath), "documents": .integer(Int64(written)),
-            "commits": .integer(Int64(commits)),
-        ]
-        await Console.output(summary.serializedString())
+        return commits
     }
 
     /// One set write per non-blank line of `data`, and each write's line number (from 1).

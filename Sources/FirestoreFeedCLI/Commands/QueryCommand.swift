@@ -1,10 +1,11 @@
 import FirestoreREST
-import Foundation
 
 /// `firestore-feed query COLLECTION_PATH`: runs a query once, printing one JSON line per document.
-enum QueryCommand {
-    static let spec = CommandSpec(
-        usage: ["query COLLECTION_PATH [options]"],
+package struct QueryCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "query",
+        usage: ["COLLECTION_PATH [options]"],
+        summary: "run a query once, one JSON line per document",
         abstract: """
             Runs a query once and prints one JSON line per document:
             {"createTime","data","id","path","updateTime"}
@@ -17,39 +18,41 @@ enum QueryCommand {
                     ({"body","method","path"}) and send nothing
                     """)
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
-            throw .usage("query needs exactly one COLLECTION_PATH", help: help)
-        }
-        let options = try QueryOptions(reader, help: help)
-        try options.check(collectionPath: collectionPath, help: help)
+    let query: QueryOptions
+    /// `--dry-run`: print the request instead of sending it.
+    let dryRun: Bool
+    let connection: FirestoreConnection
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        query = try QueryOptions(parsing: reader, command: "query")
+        dryRun = reader.has("--dry-run")
+        connection = try FirestoreConnection(parsing: reader)
+    }
+
+    package func validate() throws(ValidationError) {
+        try query.validate()
+        try connection.validate()
+    }
+
+    package func run() async throws(CLIError) {
         let firestore: Firestore
-        if reader.has("--dry-run") {
+        if dryRun {
             // A dry run needs no server and no credentials: the request is only printed.
-            let host = try ConnectionOptions.emulatorHost(reader, help: help) ?? "127.0.0.1:8080"
-            let project = ConnectionOptions.emulatorProject(reader, where: "in the dry run")
-            do {
-                firestore = try Firestore.emulator(
-                    host: host, projectID: project, databaseID: ConnectionOptions.databaseID(reader))
-            } catch {
-                throw .usage(error.message, help: help)
-            }
+            firestore = try connection.dryRunClient()
         } else {
-            firestore = try await CassetteOptions.firestore(reader, help: help)
+            firestore = try await connection.makeClient()
         }
-        let query = options.query(firestore, collectionPath: collectionPath)
+        let query = query.query(on: firestore)
         let body: JSONValue
         let parent: ResourcePath
         do {
             body = try query.runQueryBody()
             parent = try query.parentPath()
         } catch {
-            throw .usage(error.message, help: help)
+            throw .usage(error.message)
         }
-        if reader.has("--dry-run") {
+        if dryRun {
             let name = firestore.database.resourceName(of: parent)
             let request: JSONValue = ["method": "POST", "path": .string("/v1/\(name):runQuery"), "body": body]
             await Console.output(request.serializedString())

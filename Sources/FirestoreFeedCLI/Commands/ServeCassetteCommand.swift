@@ -4,9 +4,11 @@ import Foundation
 
 /// `firestore-feed serve-cassette FILE --port N`: serves a cassette over HTTP on 127.0.0.1, so any client
 /// pointed at it (`FIRESTORE_EMULATOR_HOST=127.0.0.1:N`) replays the recorded session.
-enum ServeCassetteCommand {
-    static let spec = CommandSpec(
-        usage: ["serve-cassette FILE [options]"],
+package struct ServeCassetteCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "serve-cassette",
+        usage: ["FILE [options]"],
+        summary: "serve a recorded cassette over HTTP on 127.0.0.1",
         abstract: """
             Serves the cassette FILE over HTTP on 127.0.0.1 until stopped (Ctrl-C): every request gets
             its recorded response (matched on method, path, query and JSON body; identical requests in
@@ -30,70 +32,54 @@ enum ServeCassetteCommand {
                 "--idle-timeout", "S",
                 help: "close a connection silent for S seconds (408 inside a request; default 30)"),
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
+    /// The cassette FILE.
+    let path: String
+    /// `--port N`; 0 for a free port.
+    let port: Int
+    /// `--speed X`: the recorded pace scaled, or at once.
+    let pace: ReplayTransport.Pace
+    /// `--allow-playback-repeats`.
+    let allowPlaybackRepeats: Bool
+    /// `--max-connections`, `--max-body-bytes` and `--idle-timeout` over ``CassetteHTTPServer/Limits/standard``.
+    let limits: CassetteHTTPServer.Limits
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
         guard reader.positionals.count == 1, let path = reader.positionals.first else {
-            throw .usage("serve-cassette needs exactly one FILE", help: help)
+            throw ValidationError("serve-cassette needs exactly one FILE")
         }
-        var port = 0
-        if let text = reader.value("--port") {
-            guard let number = Int(text), (0...65_535).contains(number) else {
-                throw .usage("--port \"\(text)\": expected a number from 0 to 65535", help: help)
-            }
-            port = number
-        }
-        var pace = ReplayTransport.Pace.instant
-        if let text = reader.value("--speed") {
-            guard let speed = Double(text), speed.isFinite, speed >= 0.01, speed <= 1000 else {
-                throw .usage("--speed \"\(text)\": expected a number from 0.01 to 1000", help: help)
-            }
-            pace = .recorded(speed: speed)
-        }
-        let limits = try limits(reader)
+        self.path = path
+        port = try reader.integer("--port", in: 0...65_535) ?? 0
+        pace = try reader.number("--speed", in: 0.01...1000).map { .recorded(speed: $0) } ?? .instant
+        allowPlaybackRepeats = reader.has("--allow-playback-repeats")
+        var limits = CassetteHTTPServer.Limits.standard
+        limits.maxConnections = try reader.integer("--max-connections", in: 1...10_000) ?? limits.maxConnections
+        limits.maxBodyBytes = try reader.integer("--max-body-bytes", in: 0...1 << 30) ?? limits.maxBodyBytes
+        limits.idleTimeout = try reader.seconds("--idle-timeout", in: 0.01...86_400) ?? limits.idleTimeout
+        self.limits = limits
+    }
+
+    package func run() async throws(CLIError) {
         let server: CassetteHTTPServer
         do {
             let transport = try ReplayTransport(
                 file: path, mode: .none, live: nil,
-                options: .init(allowPlaybackRepeats: reader.has("--allow-playback-repeats"), pace: pace))
+                options: .init(allowPlaybackRepeats: allowPlaybackRepeats, pace: pace))
             server = try CassetteHTTPServer(transport: transport, port: port, limits: limits)
         } catch {
             throw .runtime(error)
         }
+        // The accept loop blocks, so it runs on a thread of its own, started before the address is printed (a
+        // client that reads the address finds every thread of the idle server there); this task waits
+        // (suspended, holding no thread of the cooperative pool, which answers the requests) until the process
+        // is ended by a signal.
+        let acceptor = Thread { server.run() }
+        acceptor.name = "serve-cassette accept"
+        acceptor.start()
         Console.error(
             "serve-cassette: \(path) (\(server.transport.cassette.interactions.count) interactions) "
                 + "on http://127.0.0.1:\(server.port); Ctrl-C stops")
         await Console.output("127.0.0.1:\(server.port)")
-        // The accept loop blocks, so it runs on a thread of its own; this task waits (suspended, holding no
-        // thread of the cooperative pool, which answers the requests) until the process is ended by a signal.
-        let acceptor = Thread { server.run() }
-        acceptor.name = "serve-cassette accept"
-        acceptor.start()
         while true { try? await Task.sleep(for: .seconds(3_600)) }
-    }
-
-    /// `--max-connections`, `--max-body-bytes` and `--idle-timeout` over ``CassetteHTTPServer/Limits/standard``.
-    static func limits(_ reader: ArgumentReader) throws(CLIError) -> CassetteHTTPServer.Limits {
-        var limits = CassetteHTTPServer.Limits.standard
-        if let text = reader.value("--max-connections") {
-            guard let number = Int(text), (1...10_000).contains(number) else {
-                throw .usage("--max-connections \"\(text)\": expected a number from 1 to 10000", help: help)
-            }
-            limits.maxConnections = number
-        }
-        if let text = reader.value("--max-body-bytes") {
-            guard let number = Int(text), (0...1 << 30).contains(number) else {
-                throw .usage("--max-body-bytes \"\(text)\": expected a number from 0 to 1073741824", help: help)
-            }
-            limits.maxBodyBytes = number
-        }
-        if let text = reader.value("--idle-timeout") {
-            guard let seconds = SecondsArgument.seconds(text), seconds >= 0.01, seconds <= 86_400 else {
-                throw .usage("--idle-timeout \"\(text)\": expected seconds from 0.01 to 86400", help: help)
-            }
-            limits.idleTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
-        }
-        return limits
     }
 }

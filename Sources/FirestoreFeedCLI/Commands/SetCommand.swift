@@ -1,9 +1,11 @@
 import FirestoreREST
 
 /// `firestore-feed set DOCUMENT_PATH JSON [--merge]`: writes a document, as `setData(_:merge:)`.
-enum SetCommand {
-    static let spec = CommandSpec(
-        usage: ["set DOCUMENT_PATH JSON [options]"],
+package struct SetCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "set",
+        usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "write a document (--merge: only the fields given)",
         abstract: """
             Writes the document with the fields of JSON, creating it if needed: the whole
             document is replaced, or with --merge only the fields JSON names change. JSON is
@@ -11,19 +13,26 @@ enum SetCommand {
             a double, "x" a string, [1,2] an array, {"a":1} a map. Prints one JSON line:
             {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options + [
-            DocumentWrite.serverTimestampOption,
-            .flag("--merge", help: "change only the fields JSON names (every leaf path), keep the others"),
+        options: WriteConnection.options + [
+            .flag("--merge", help: "change only the fields JSON names (every leaf path), keep the others")
         ])
-    static let help = spec.help
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "set", help: help)
-        let merge = reader.has("--merge")
-        let reference = try await DocumentWrite.firestore(reader, help: help).document(path)
-        try await DocumentWrite.commit(reference, command: "set", help: help) { (batch) throws(FirestoreError) in
-            try batch.setData([String: WriteValue](fields), forDocument: reference, merge: merge)
+    let write: DocumentWrite
+    /// `--merge`: change only the fields given.
+    let merge: Bool
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        write = try DocumentWrite(parsing: reader, command: "set")
+        merge = reader.has("--merge")
+    }
+
+    package func validate() throws(ValidationError) {
+        try write.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        try await write.commit { (batch, reference) throws(FirestoreError) in
+            try batch.setData([String: WriteValue](write.fields), forDocument: reference, merge: merge)
         }
     }
 }

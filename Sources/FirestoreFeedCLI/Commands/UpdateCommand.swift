@@ -2,9 +2,11 @@ import FirestoreREST
 
 /// `firestore-feed update DOCUMENT_PATH JSON`: changes named fields of an existing document, as
 /// `updateData(_:)`.
-enum UpdateCommand {
-    static let spec = CommandSpec(
-        usage: ["update DOCUMENT_PATH JSON [options]"],
+package struct UpdateCommand: ParsableCommand {
+    package static let spec = CommandSpec(
+        name: "update",
+        usage: ["DOCUMENT_PATH JSON [options]"],
+        summary: "change fields of an existing document",
         abstract: """
             Updates the fields JSON names in an existing document; the other fields stay.
             Each key of JSON is a field path as --where takes FIELD: dots reach into maps
@@ -12,26 +14,34 @@ enum UpdateCommand {
             plain JSON, as set takes them. Fails with not-found (exit 1) when the document
             does not exist. Prints one JSON line: {"id","path","updateTime"}.
             """,
-        options: ConnectionOptions.options + [DocumentWrite.serverTimestampOption])
-    static let help = spec.help
+        options: WriteConnection.options)
 
-    static func run(_ arguments: [String]) async throws(CLIError) {
-        let reader = try ArgumentReader(arguments, command: spec)
-        let (path, fields) = try DocumentWrite.pathAndFields(reader, command: "update", help: help)
-        guard !fields.isEmpty else {
-            throw .usage("update \(path): JSON names no field to update", help: help)
+    let write: DocumentWrite
+    /// The fields to change, by field path, in the order of their keys.
+    let updates: [(FieldPath, WriteValue)]
+
+    package init(parsing reader: ArgumentReader) throws(ValidationError) {
+        let write = try DocumentWrite(parsing: reader, command: "update")
+        guard !write.fields.isEmpty else {
+            throw ValidationError("update \(write.path): JSON names no field to update")
         }
-        var pairs: [(FieldPath, WriteValue)] = []
-        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            do {
-                pairs.append((try FieldPathArgument.fieldPath(key), WriteValue(value)))
+        self.write = write
+        updates = try write.fields.sorted(by: { $0.key < $1.key }).map { (key, value) throws(ValidationError) in
+            do throws(FirestoreError) {
+                return (try FieldPathArgument.fieldPath(key), WriteValue(value))
             } catch {
-                throw .usage("update \(path): key \"\(key)\": \(error.message)", help: help)
+                throw ValidationError("update \(write.path): key \"\(key)\": \(error.message)")
             }
         }
-        let reference = try await DocumentWrite.firestore(reader, help: help).document(path)
-        try await DocumentWrite.commit(reference, command: "update", help: help) { (batch) throws(FirestoreError) in
-            try batch.updateData(pathsAndValues: pairs, forDocument: reference)
+    }
+
+    package func validate() throws(ValidationError) {
+        try write.validate()
+    }
+
+    package func run() async throws(CLIError) {
+        try await write.commit { (batch, reference) throws(FirestoreError) in
+            try batch.updateData(pathsAndValues: updates, forDocument: reference)
         }
     }
 }

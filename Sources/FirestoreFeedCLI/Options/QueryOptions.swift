@@ -1,8 +1,8 @@
 import FirestoreREST
 
-/// The query options shared by `watch`, `query` and `count`: filters, orders, cursors, projection, offset,
-/// limits and the collection-group switch.
-struct QueryOptions {
+/// `COLLECTION_PATH` and the query options shared by `watch`, `query`, `count` and `export`: filters, orders,
+/// cursors, projection, offset, limits and the collection-group switch.
+package struct QueryOptions: Sendable {
     static let options: [OptionSpec] = [
         .value(
             "--where", "'FIELD OP VALUE'",
@@ -23,134 +23,164 @@ struct QueryOptions {
         .flag("--collection-group", help: "COLLECTION_PATH is a collection ID: query every collection with it"),
     ]
 
-    let clauses: [WhereClause]
-    let orders: [QueryOrder]
-    let limit: (count: Int, last: Bool)?
-    let cursors: [(flag: String, values: [FirestoreValue])]
-    let selection: [FieldPath]?
-    let offset: Int?
-    let collectionGroup: Bool
-
-    /// - Throws: ``CLIError/usage(_:help:)`` naming the bad option and value.
-    init(_ reader: ArgumentReader, help: String) throws(CLIError) {
-        var clauses: [WhereClause] = []
-        for text in reader.all("--where") {
-            do {
-                clauses.append(try WhereClause(parsing: text))
-            } catch {
-                throw .usage(error.message, help: help)
-            }
-        }
-        var orders: [QueryOrder] = []
-        for text in reader.all("--order-by") {
-            var fieldText = text
-            var descending = false
-            if text.hasSuffix(":desc") {
-                fieldText = String(text.dropLast(5))
-                descending = true
-            } else if text.hasSuffix(":asc") {
-                fieldText = String(text.dropLast(4))
-            }
-            if FieldPathArgument.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.properties.isWhitespace }) {
-                throw .usage(
-                    "--order-by \"\(text)\": use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or spaces goes in backticks)",
-                    help: help)
-            }
-            do {
-                orders.append(QueryOrder(field: try FieldPathArgument.fieldPath(fieldText), descending: descending))
-            } catch {
-                throw .usage("--order-by \"\(text)\": \(error.message)", help: help)
-            }
-        }
-        let first = try Self.count(reader, "--limit", help: help)
-        let last = try Self.count(reader, "--limit-to-last", help: help)
-        if first != nil, last != nil {
-            throw .usage("--limit and --limit-to-last cannot be combined", help: help)
-        }
-        if last != nil, orders.isEmpty {
-            throw .usage("--limit-to-last needs at least one --order-by", help: help)
-        }
-        limit = first.map { ($0, false) } ?? last.map { ($0, true) }
-        var cursors: [(String, [FirestoreValue])] = []
-        for flag in ["--start-at", "--start-after", "--end-at", "--end-before"] {
-            guard let text = reader.value(flag) else { continue }
-            let parsed: JSONValue
-            do {
-                parsed = try JSONValue.parse("[" + text + "]")
-            } catch {
-                throw .usage("\(flag) \"\(text)\": not comma-separated JSON values (\(error))", help: help)
-            }
-            guard case .array(let values) = parsed, !values.isEmpty else {
-                throw .usage("\(flag) \"\(text)\": expected comma-separated JSON values", help: help)
-            }
-            if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
-                throw .usage("\(flag) \"\(text)\": the integer \(literal) does not fit in 64 bits", help: help)
-            }
-            cursors.append((flag, values.map(FirestoreValue.init(plainJSON:))))
-        }
-        if reader.value("--start-at") != nil, reader.value("--start-after") != nil {
-            throw .usage("--start-at and --start-after cannot be combined", help: help)
-        }
-        if reader.value("--end-at") != nil, reader.value("--end-before") != nil {
-            throw .usage("--end-at and --end-before cannot be combined", help: help)
-        }
-        if let text = reader.value("--select") {
-            do {
-                selection = try FieldPathArgument.splitFields(text).map { (field) throws(FirestoreError) in
-                    try FieldPathArgument.fieldPath(field)
-                }
-            } catch {
-                throw .usage("--select \"\(text)\": \(error.message)", help: help)
-            }
-        } else {
-            selection = nil
-        }
-        self.clauses = clauses
-        self.orders = orders
-        self.cursors = cursors
-        self.offset = try Self.count(reader, "--offset", help: help)
-        self.collectionGroup = reader.has("--collection-group")
+    /// A cursor option.
+    package enum Cursor: String, CaseIterable, Sendable {
+        case startAt = "--start-at"
+        case startAfter = "--start-after"
+        case endAt = "--end-at"
+        case endBefore = "--end-before"
     }
 
-    private static func count(_ reader: ArgumentReader, _ flag: String, help: String) throws(CLIError) -> Int? {
-        guard let text = reader.value(flag) else { return nil }
-        guard let number = Int(text), number >= 0, number <= Int(Int32.max) else {
-            throw .usage("\(flag) \"\(text)\": expected a whole number from 0 to \(Int32.max)", help: help)
+    /// The collection queried (a collection ID with `--collection-group`).
+    package let collectionPath: String
+    package let clauses: [WhereClause]
+    package let orders: [QueryOrder]
+    /// `--limit N`.
+    package let limit: Int?
+    /// `--limit-to-last N`.
+    package let limitToLast: Int?
+    /// The cursors given, in ``Cursor`` order.
+    package let cursors: [(cursor: Cursor, values: [FirestoreValue])]
+    package let selection: [FieldPath]?
+    package let offset: Int?
+    package let collectionGroup: Bool
+
+    /// The one `COLLECTION_PATH` of `command` and the query options.
+    /// - Throws: ``ValidationError`` for another number of arguments, or naming the bad option and value.
+    package init(parsing reader: ArgumentReader, command: String) throws(ValidationError) {
+        guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
+            throw ValidationError("\(command) needs exactly one COLLECTION_PATH")
         }
-        return number
+        try self.init(parsing: reader, collectionPath: collectionPath)
+    }
+
+    /// The query options over `collectionPath`.
+    /// - Throws: ``ValidationError`` naming the bad option and value.
+    package init(parsing reader: ArgumentReader, collectionPath: String) throws(ValidationError) {
+        self.collectionPath = collectionPath
+        clauses = try reader.all("--where").map { (text) throws(ValidationError) in
+            do throws(FirestoreError) {
+                return try WhereClause(parsing: text)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        orders = try reader.all("--order-by").map(Self.order)
+        limit = try Self.count(reader, "--limit")
+        limitToLast = try Self.count(reader, "--limit-to-last")
+        var cursors: [(Cursor, [FirestoreValue])] = []
+        for cursor in Cursor.allCases {
+            guard let text = reader.value(cursor.rawValue) else { continue }
+            cursors.append((cursor, try Self.values(text, cursor: cursor)))
+        }
+        self.cursors = cursors
+        selection = try reader.value("--select").map { (text) throws(ValidationError) in try Self.fields(text) }
+        offset = try Self.count(reader, "--offset")
+        collectionGroup = reader.has("--collection-group")
     }
 
     /// Checks, before any connection is made (and before any note is printed), that these options make a query
-    /// over `collectionPath` that can be sent: the path, the cursors against the orders, the limits.
-    /// - Throws: ``CLIError/usage(_:help:)`` with the query's own message.
-    func check(collectionPath: String, help: String) throws(CLIError) {
+    /// over ``collectionPath`` that can be sent: the options that exclude or need each other, the path, the
+    /// cursors against the orders.
+    /// - Throws: ``ValidationError``, with the query's own message for what the query refuses.
+    package func validate() throws(ValidationError) {
+        if limit != nil, limitToLast != nil {
+            throw ValidationError("--limit and --limit-to-last cannot be combined")
+        }
+        if limitToLast != nil, orders.isEmpty {
+            throw ValidationError("--limit-to-last needs at least one --order-by")
+        }
+        let given = Set(cursors.map(\.cursor))
+        if given.isSuperset(of: [.startAt, .startAfter]) {
+            throw ValidationError("--start-at and --start-after cannot be combined")
+        }
+        if given.isSuperset(of: [.endAt, .endBefore]) {
+            throw ValidationError("--end-at and --end-before cannot be combined")
+        }
         do {
             let offline = Firestore(
                 database: try DatabaseID(projectID: "check"), baseURL: "http://check.invalid/v1/",
                 credentials: NoCredentials(), transport: CurlTransport(), isEmulator: true)
-            _ = try query(offline, collectionPath: collectionPath).runQueryBody()
+            _ = try query(on: offline).runQueryBody()
         } catch {
-            throw .usage(error.message, help: help)
+            throw ValidationError(error.message)
         }
     }
 
-    /// The query over `collectionPath` (a collection ID with `--collection-group`) with these options.
-    func query(_ firestore: Firestore, collectionPath: String) -> Query {
+    /// The query over ``collectionPath`` with these options.
+    package func query(on firestore: Firestore) -> Query {
         var query =
             collectionGroup ? firestore.collectionGroup(collectionPath) : firestore.collection(collectionPath).query
         for clause in clauses { query = query.whereField(clause.field, clause.op, clause.value) }
         for order in orders { query = query.order(by: order.field, descending: order.descending) }
-        for (flag, values) in cursors {
-            switch flag {
-            case "--start-at": query = query.start(at: values)
-            case "--start-after": query = query.start(after: values)
-            case "--end-at": query = query.end(at: values)
-            default: query = query.end(before: values)
+        for (cursor, values) in cursors {
+            switch cursor {
+            case .startAt: query = query.start(at: values)
+            case .startAfter: query = query.start(after: values)
+            case .endAt: query = query.end(at: values)
+            case .endBefore: query = query.end(before: values)
             }
         }
         if let selection { query = query.select(fields: selection) }
         if let offset { query = query.offset(offset) }
-        if let limit { query = limit.last ? query.limit(toLast: limit.count) : query.limit(to: limit.count) }
+        if let limit { query = query.limit(to: limit) }
+        if let limitToLast { query = query.limit(toLast: limitToLast) }
         return query
+    }
+
+    /// `--order-by FIELD[:asc|:desc]`.
+    private static func order(_ text: String) throws(ValidationError) -> QueryOrder {
+        var fieldText = text
+        var descending = false
+        if text.hasSuffix(":desc") {
+            fieldText = String(text.dropLast(5))
+            descending = true
+        } else if text.hasSuffix(":asc") {
+            fieldText = String(text.dropLast(4))
+        }
+        if FieldPathArgument.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.properties.isWhitespace }) {
+            throw ValidationError(
+                "--order-by \"\(text)\": use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or spaces goes in backticks)"
+            )
+        }
+        do {
+            return QueryOrder(field: try FieldPathArgument.fieldPath(fieldText), descending: descending)
+        } catch {
+            throw ValidationError("--order-by \"\(text)\": \(error.message)")
+        }
+    }
+
+    /// A cursor's comma-separated JSON values.
+    private static func values(_ text: String, cursor: Cursor) throws(ValidationError) -> [FirestoreValue] {
+        let flag = cursor.rawValue
+        let parsed: JSONValue
+        do {
+            parsed = try JSONValue.parse("[" + text + "]")
+        } catch {
+            throw ValidationError("\(flag) \"\(text)\": not comma-separated JSON values (\(error))")
+        }
+        guard case .array(let values) = parsed, !values.isEmpty else {
+            throw ValidationError("\(flag) \"\(text)\": expected comma-separated JSON values")
+        }
+        if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
+            throw ValidationError("\(flag) \"\(text)\": the integer \(literal) does not fit in 64 bits")
+        }
+        return values.map(FirestoreValue.init(plainJSON:))
+    }
+
+    /// `--select FIELD,FIELD`.
+    private static func fields(_ text: String) throws(ValidationError) -> [FieldPath] {
+        do {
+            return try FieldPathArgument.splitFields(text).map { (field) throws(FirestoreError) in
+                try FieldPathArgument.fieldPath(field)
+            }
+        } catch {
+            throw ValidationError("--select \"\(text)\": \(error.message)")
+        }
+    }
+
+    /// A count option: a whole number from 0 to `Int32.max`.
+    private static func count(_ reader: ArgumentReader, _ flag: String) throws(ValidationError) -> Int? {
+        try reader.integer(flag, in: 0...Int(Int32.max), expected: "a whole number")
     }
 }

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// How documents and snapshots are printed: JSON lines for scripts, text for people.
-package enum OutputFormat: String {
+package enum OutputFormat: String, Sendable {
     /// Lines for people.
     case text
     /// One JSON object per line.
@@ -57,6 +57,15 @@ package enum OutputFormat: String {
         ]
         if resumed { members["resumed"] = true }
         return .object(members)
+    }
+
+    /// One snapshot as this format prints it: ``snapshotJSON(_:resumed:)`` on one line, or
+    /// ``snapshotText(_:number:resumed:)``.
+    func snapshotLine(_ snapshot: QuerySnapshot, number: Int, resumed: Bool = false) -> String {
+        switch self {
+        case .jsonl: Self.snapshotJSON(snapshot, resumed: resumed).serializedString()
+        case .text: Self.snapshotText(snapshot, number: number, resumed: resumed)
+        }
     }
 
     /// A snapshot for people: a heading, one line per change, then the resulting list.

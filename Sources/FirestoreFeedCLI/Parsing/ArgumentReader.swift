@@ -11,13 +11,12 @@ package struct ArgumentReader {
 
     /// - Parameters:
     ///   - arguments: the arguments after the subcommand.
-    ///   - command: the command whose options are read; its help is carried by usage errors.
-    /// - Throws: ``CLIError/usage(_:help:)`` for an unknown option (a stray `-n` too), a missing value, or a
-    ///   switch given a value that is not a truth value.
-    package init(_ arguments: [String], command: CommandSpec) throws(CLIError) {
+    ///   - command: the command whose options are read.
+    /// - Throws: ``ValidationError`` for an unknown option (a stray `-n` too), a missing value, or a switch
+    ///   given a value that is not a truth value.
+    package init(_ arguments: [String], command: CommandSpec) throws(ValidationError) {
         let options = Dictionary(command.options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         declared = Set(options.keys)
-        let help = command.help
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -36,20 +35,20 @@ package struct ArgumentReader {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = options[name] else { throw .usage("unknown option \(name)", help: help) }
+            guard let option = options[name] else { throw ValidationError("unknown option \(name)") }
             switch option.value {
             case .none:
                 switch inlineValue?.lowercased() {
                 case nil, "true", "1", "yes", "on": switches.insert(name)
                 case "false", "0", "no", "off": switches.remove(name)
                 case let other?:
-                    throw .usage("\(name) takes no value, got \"\(other)\" (use \(name) or \(name)=false)", help: help)
+                    throw ValidationError("\(name) takes no value, got \"\(other)\" (use \(name) or \(name)=false)")
                 }
             case .required:
                 if let inlineValue {
                     values[name, default: []].append(inlineValue)
                 } else {
-                    guard index < arguments.count else { throw .usage("\(name) needs a value", help: help) }
+                    guard index < arguments.count else { throw ValidationError("\(name) needs a value") }
                     values[name, default: []].append(arguments[index])
                     index += 1
                 }

@@ -55,15 +55,5 @@ package struct OptionSpec: Sendable, Equatable {
 
     /// The option's lines in a command's help: two spaces, the synopsis, the description from
     /// ``descriptionColumn`` (on the next line when the synopsis is too wide), continuation lines aligned.
-    package var helpText: String {
-        let indent = String(repeating: " ", count: Self.descriptionColumn)
-        var head = "  " + synopsis
-        var lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if head.count + 1 > Self.descriptionColumn {
-            head += "\n" + indent + lines.removeFirst()
-        } else {
-            head += String(repeating: " ", count: Self.descriptionColumn - head.count) + lines.removeFirst()
-        }
-        return ([head] + lines.map { indent + $0 }).joined(separator: "\n")
-    }
+    package var helpText: String { HelpLayout.entry(synopsis, help, column: Self.descriptionColumn) }
 }

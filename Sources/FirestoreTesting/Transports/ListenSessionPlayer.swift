@@ -82,7 +82,7 @@ final class ListenSessionPlayer: Sendable {
                     code: .failedPrecondition,
                     message: "\(name): no unplayed Listen session starts with \(sent): session"
                         + "\(matching.count == 1 ? " \(list) was" : "s \(list) were all") played"
-                        + " (allowPlaybackRepeats repeats the last one)"))
+                        + " (\(options.allowPlaybackRepeatsName) repeats the last one)"))
         }
         var message = "\(name): no recorded Listen session starts with the request \(sent)"
         let closest = sessions.indices.compactMap { index -> (index: Int, differences: [String])? in

@@ -108,6 +108,9 @@ public final class ReplayTransport: HTTPTransport {
         /// response shows, send a recorded Listen request, or end a Listen call whose recording is played) before
         /// it fails with `.failedPrecondition` saying what is missing. 10 s by default.
         public var stallTimeout: Duration
+        /// How the hint of the error for a request whose matches were all played names ``allowPlaybackRepeats``:
+        /// `allowPlaybackRepeats` by default; a command-line tool gives its option (`--allow-playback-repeats`).
+        package var allowPlaybackRepeatsName = "allowPlaybackRepeats"
 
         /// Options with the documented defaults.
         public init(
@@ -401,7 +404,7 @@ public final class ReplayTransport: HTTPTransport {
                 message:
                     "\(name): no unplayed interaction for \(what): interaction\(playedMatches.count == 1 ? "" : "s")"
                     + " \(list) matched and \(playedMatches.count == 1 ? "was" : "were all") played"
-                    + " (allowPlaybackRepeats repeats the last one)")
+                    + " (\(options.allowPlaybackRepeatsName) repeats the last one)")
         }
         var message = "\(name): no recorded interaction matches \(what)"
         if let body = sent.body, !body.isEmpty {

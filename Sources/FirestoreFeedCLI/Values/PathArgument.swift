@@ -4,8 +4,8 @@ import FirestoreREST
 /// is sent.
 enum PathArgument {
     /// Checks that `path` is a document path (or, with `collection`, a collection path).
-    /// - Throws: ``CLIError/usage(_:help:)`` naming the path and what it should be.
-    static func check(_ path: String, collection: Bool, help: String) throws(CLIError) {
+    /// - Throws: ``ValidationError`` naming the path and what it should be.
+    static func check(_ path: String, collection: Bool) throws(ValidationError) {
         do throws(FirestoreError) {
             let parsed = try ResourcePath(path)
             if collection, !parsed.isCollection {
@@ -17,7 +17,7 @@ enum PathArgument {
                     "\"\(path)\" is not a document path (it needs an even number of segments)")
             }
         } catch {
-            throw .usage(error.message, help: help)
+            throw ValidationError(error.message)
         }
     }
 }

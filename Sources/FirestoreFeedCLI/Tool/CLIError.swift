@@ -1,10 +1,9 @@
 import FirestoreREST
 
-/// Why the tool stops: a usage error (exit 2, help printed) or a runtime error (exit 1).
+/// Why the tool stops: a usage error (exit 2) or a runtime error (exit 1); ``ErrorReport`` words both.
 package enum CLIError: Error {
-    /// Bad command line: `error: <message>` and a pointer to the command's help go to stderr (the help itself
-    /// only for a tool that names no command, such as `record`); exit 2.
-    case usage(String, help: String)
+    /// Bad command line: `error: <message>` and where the help is go to stderr; exit 2.
+    case usage(String)
     /// A failure while running: `error: <code>: <message>` on stderr; exit 1.
     case runtime(FirestoreError)
 

@@ -5,7 +5,7 @@ import FirestoreREST
 /// `in` `not-in`, and VALUE is JSON: an integer literal is an `integerValue`, a number with a fraction or an
 /// exponent a `doubleValue`, a string a `stringValue`, `true`/`false`, `null`, an array an `arrayValue`, an
 /// object a `mapValue`.
-package struct WhereClause: Equatable {
+package struct WhereClause: Equatable, Sendable {
     /// The field compared.
     package let field: FieldPath
     /// The comparison.

@@ -6,27 +6,61 @@ import Foundation
 /// the project from `--project`, `GOOGLE_CLOUD_PROJECT`, `GCLOUD_PROJECT`, the service-account key or the
 /// metadata server (a discovered project is named on stderr; no project at all is an error), `--database`,
 /// and `--endpoint` / `--ca-bundle` for a private endpoint or an inspecting proxy.
-enum ProductionConnection {
+struct ProductionConnection {
     /// The production API root.
     static let defaultEndpoint = "https://firestore.googleapis.com"
 
+    let options: ConnectionOptions
+
+    init(_ options: ConnectionOptions) {
+        self.options = options
+    }
+
     /// The production client.
-    /// - Throws: ``CLIError/usage(_:help:)`` for a malformed `--endpoint`, an unreadable `--ca-bundle`, a
-    ///   malformed ID or no project; ``CLIError/runtime(_:)`` when the credentials file cannot be read or is
-    ///   malformed, or the metadata server cannot tell the project.
-    static func firestore(
-        _ reader: ArgumentReader, help: String, transport: (CurlTransport) throws(CLIError) -> any HTTPTransport
+    /// - Parameter transport: wraps the curl transport the client gets (a recording transport, for `--cassette`).
+    /// - Throws: ``CLIError/usage(_:)`` for a malformed `--endpoint`, an unreadable `--ca-bundle`, a malformed
+    ///   ID or no project; ``CLIError/runtime(_:)`` when the credentials file cannot be read or is malformed, or
+    ///   the metadata server cannot tell the project.
+    func client(
+        transport: (CurlTransport) throws(CLIError) -> any HTTPTransport
     ) async throws(CLIError) -> Firestore {
-        let environment = ProcessInfo.processInfo.environment
-        let endpoint = try endpoint(reader, help: help)
+        let endpoint: String
+        do {
+            endpoint = try Self.endpoint(options.endpoint)
+        } catch {
+            throw .usage(error.message)
+        }
         var configuration = CurlTransport.Configuration()
-        if let bundle = ConnectionOptions.optional(reader, "--ca-bundle") {
+        if let bundle = options.caBundle {
             guard FileManager.default.isReadableFile(atPath: bundle) else {
-                throw .usage("--ca-bundle \"\(bundle)\": no readable file there", help: help)
+                throw .usage("--ca-bundle \"\(bundle)\": no readable file there")
             }
             configuration.caBundlePath = bundle
         }
-        let file = ConnectionOptions.optional(reader, "--credentials")
+        let (credentials, projectID) = try await credentialsAndProject()
+        guard let projectID else {
+            throw .usage(
+                "no project for production Firestore: pass --project ID or set GOOGLE_CLOUD_PROJECT "
+                    + "(the credentials name none: \(credentials))")
+        }
+        let database: DatabaseID
+        do {
+            database = try DatabaseID(projectID: projectID, databaseID: options.databaseID)
+        } catch {
+            throw .usage(error.message)
+        }
+        return Firestore(
+            database: database, baseURL: endpoint + "/v1/", credentials: credentials,
+            transport: try transport(CurlTransport(configuration: configuration)), isEmulator: false)
+    }
+
+    /// The credentials (`--credentials FILE`, else Application Default Credentials) and the project: the one
+    /// named, else the key's, else the metadata server's (a discovered project is named on stderr), else `nil`.
+    /// - Throws: ``CLIError/runtime(_:)`` when the credentials cannot be read or the metadata server cannot tell
+    ///   the project.
+    private func credentialsAndProject() async throws(CLIError) -> (any Credentials, String?) {
+        let environment = ProcessInfo.processInfo.environment
+        let file = options.credentials
         let source = ApplicationDefaultCredentials.source(environment: environment)
         var credentials: any Credentials
         do {
@@ -38,7 +72,7 @@ enum ProductionConnection {
         } catch {
             throw .runtime(error)
         }
-        var projectID = ConnectionOptions.namedProject(reader)?.id
+        var projectID = options.namedProject?.id
         if projectID == nil, let keyProject = ApplicationDefaultCredentials.knownProjectID(of: credentials) {
             var path = file ?? ""
             if file == nil, case .environmentFile(let named) = source { path = named }
@@ -66,32 +100,19 @@ enum ProductionConnection {
             }
             credentials = MetadataHintCredentials(metadata, host: host)
         }
-        guard let projectID else {
-            throw .usage(
-                "no project for production Firestore: pass --project ID or set GOOGLE_CLOUD_PROJECT "
-                    + "(the credentials name none: \(credentials))", help: help)
-        }
-        let database: DatabaseID
-        do {
-            database = try DatabaseID(projectID: projectID, databaseID: ConnectionOptions.databaseID(reader))
-        } catch {
-            throw .usage(error.message, help: help)
-        }
-        return Firestore(
-            database: database, baseURL: endpoint + "/v1/", credentials: credentials,
-            transport: try transport(CurlTransport(configuration: configuration)), isEmulator: false)
+        return (credentials, projectID)
     }
 
     /// `--endpoint` as `https://HOST[:PORT]` (a trailing `/` or `/v1` dropped), else the production root.
-    /// - Throws: ``CLIError/usage(_:help:)`` for anything else: production is reached over https only.
-    static func endpoint(_ reader: ArgumentReader, help: String) throws(CLIError) -> String {
-        guard let text = ConnectionOptions.optional(reader, "--endpoint") else { return defaultEndpoint }
+    /// - Throws: ``ValidationError`` for anything else: production is reached over https only.
+    static func endpoint(_ text: String?) throws(ValidationError) -> String {
+        guard let text else { return defaultEndpoint }
         var rest = Substring(text)
         let scheme = "https://"
         guard rest.lowercased().hasPrefix(scheme) else {
-            throw .usage(
+            throw ValidationError(
                 "--endpoint \"\(text)\": expected https://HOST[:PORT] (production is reached over https; "
-                    + "for the emulator use --emulator)", help: help)
+                    + "for the emulator use --emulator)")
         }
         rest = rest.dropFirst(scheme.count)
         while rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -100,7 +121,7 @@ enum ProductionConnection {
         guard let checked = EmulatorAddress.hostAndPort(hasPort ? String(rest) : rest + ":443"),
             !hasPort || checked == rest
         else {
-            throw .usage("--endpoint \"\(text)\": expected https://HOST[:PORT]", help: help)
+            throw ValidationError("--endpoint \"\(text)\": expected https://HOST[:PORT]")
         }
         return scheme + rest
     }

@@ -11,23 +11,6 @@ import Foundation
 /// what the recording printed. A polling feed polls on an ``ImmediateClock``; the pace comes from the
 /// transport: instant, or the recorded moments scaled.
 struct DemoReplay {
-    static let options: [OptionSpec] = [
-        OptionSpec(
-            "--replay", .optional("FILE"),
-            help: """
-                replay a recorded demo session, no emulator needed (default FILE:
-                Recordings/demo-listen.json, with --mode keys Recordings/demo.json,
-                here or above the executable); prints what the live demo printed,
-                readTimes included
-                """),
-        .value(
-            "--speed", "X",
-            help: """
-                with --replay: X times the recorded pace (1 = as recorded; default:
-                as fast as possible)
-                """),
-    ]
-
     /// The recordings' default places, relative to the working folder or a folder above the executable: the
     /// Listen session, and the polling one (`--mode keys`).
     static let defaultListenPath = "Recordings/demo-listen.json"
@@ -39,31 +22,13 @@ struct DemoReplay {
     /// keys.
     let source: FeedSource
 
-    /// `nil` when `--replay` was not given.
-    /// - Throws: ``CLIError/usage(_:help:)`` for a bad `--speed`, more than one FILE, `--emulator` with
-    ///   `--replay`; ``CLIError/runtime(_:)`` when the cassette is missing or malformed, or was recorded in
-    ///   another mode than `source` (`--mode`) asks for.
-    init?(_ reader: ArgumentReader, help: String, source: FeedSource?) throws(CLIError) {
-        let speedText = reader.value("--speed")
-        guard reader.has("--replay") || reader.value("--replay") != nil else {
-            if speedText != nil { throw .usage("--speed needs --replay", help: help) }
-            return nil
-        }
-        guard reader.value("--emulator") == nil else {
-            throw .usage("--replay runs without an emulator: drop --emulator", help: help)
-        }
-        var files = reader.positionals
-        if let inline = reader.value("--replay") { files.insert(inline, at: 0) }
-        guard files.count <= 1 else { throw .usage("--replay takes one FILE", help: help) }
-        var pace = ReplayTransport.Pace.instant
-        if let speedText {
-            guard let speed = Double(speedText), speed.isFinite, speed >= 0.01, speed <= 1000 else {
-                throw .usage("--speed \"\(speedText)\": expected a number from 0.01 to 1000", help: help)
-            }
-            pace = .recorded(speed: speed)
-        }
+    /// Loads `file`, else the default recording for `source` (``findDefault(_:)``).
+    /// - Parameter source: the source `--mode` asks for, or `nil` for none.
+    /// - Throws: ``CLIError/runtime(_:)`` when the cassette is missing or malformed, or was recorded in another
+    ///   mode than `source` asks for.
+    init(file: String?, pace: ReplayTransport.Pace, source: FeedSource?) throws(CLIError) {
         let defaultPath = source == .poll(.keys) ? Self.defaultKeysPath : Self.defaultListenPath
-        guard let path = files.first ?? Self.findDefault(defaultPath) else {
+        guard let path = file ?? Self.findDefault(defaultPath) else {
             throw .runtime(
                 FirestoreError(
                     code: .notFound,
@@ -72,7 +37,8 @@ struct DemoReplay {
         self.path = path
         do {
             transport = try ReplayTransport(
-                file: path, mode: .none, live: nil, options: .init(ordering: .session, pace: pace))
+                file: path, mode: .none, live: nil,
+                options: ReplayTransport.Options(ordering: .session, pace: pace).namingTheCommandLineOption())
         } catch {
             throw .runtime(error)
         }
@@ -102,7 +68,7 @@ struct DemoReplay {
     }
 
     /// The client on the replaying transport, for the recorded project (`demo-fruits` if none is named).
-    func firestore() throws(CLIError) -> Firestore {
+    func client() throws(CLIError) -> Firestore {
         let database: DatabaseID
         if let recorded = transport.cassette.database {
             database = recorded
@@ -113,9 +79,7 @@ struct DemoReplay {
                 throw .runtime(error)
             }
         }
-        return Firestore(
-            database: database, baseURL: "http://replay.invalid/v1/", credentials: EmulatorOwnerCredentials(),
-            transport: transport, isEmulator: true)
+        return Firestore.replaying(transport, database: database)
     }
 
     /// `relativePath` (e.g. `Recordings/demo.json`) in the working folder, else in the nearest folder above the

@@ -1,0 +1,56 @@
+import FirestoreFeed
+import FirestoreREST
+
+extension WatchCommand {
+    /// Connects, then prints every snapshot of the feed until `--count` is reached, the feed fails for good or
+    /// `--max-failures` failures come in a row; with `--checkpoint` each snapshot is acknowledged once printed.
+    package func run() async throws(CLIError) {
+        let watched = try watchedQuery(on: try await connection.makeClient())
+        let key = try checkpoint.key(for: watched)
+        let printer = WatchPrinter(format: format, verbose: verbose)
+        // A reader that goes away (`watch | head -n 2`) ends the watch at once, not at the next change.
+        StandardOutputWatch.start()
+        try await CLIError.runtimeErrors {
+            // Opened before the watch starts: a damaged or newer store is an error at once.
+            let store = try await checkpoint.openStore()
+            try await failureLimit.watching(report: printer.report) { onEvent in
+                try await printSnapshots(of: watched, store: store, key: key, printer: printer, onEvent: onEvent)
+            }
+        }
+    }
+
+    /// The query the options make on `firestore`.
+    /// - Throws: ``CLIError/usage(_:)`` for a query the client cannot encode for this database.
+    private func watchedQuery(on firestore: Firestore) throws(CLIError) -> Query {
+        let watched = query.query(on: firestore)
+        do {
+            _ = try watched.structuredQuery()
+        } catch {
+            throw .usage(error.message)
+        }
+        return watched
+    }
+
+    /// Prints the feed's snapshots of `watched` (kept in `store` under `key`, when given) until `--count` is
+    /// reached.
+    private func printSnapshots(
+        of watched: Query, store: FeedCheckpointStore?, key: String, printer: WatchPrinter,
+        onEvent: @escaping @Sendable (FeedEvent) -> Void
+    ) async throws {
+        let source = mode.source
+        let stream =
+            if let store {
+                watched.snapshots(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent)
+            } else {
+                watched.snapshots(source: source, interval: interval, onEvent: onEvent)
+            }
+        var printed = 0
+        for try await snapshot in stream {
+            printed += 1
+            await printer.print(snapshot, number: printed)
+            // Printed: finished with, so a restart resumes after it.
+            try await store?.acknowledge(key: key)
+            if let count, printed >= count { return }
+        }
+    }
+}
