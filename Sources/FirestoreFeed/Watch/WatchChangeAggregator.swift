@@ -226,10 +226,8 @@ package struct WatchChangeAggregator: Sendable {
                 let (documents, changes, mismatch) = targets[id]?.applyPending(readTime: readTime)
             else { continue }
             if let mismatch { events.append(.orderingMismatch(targetID: id, reason: mismatch)) }
-            // The target's read time, which never goes backwards (``WatchTargetState/applyPending(readTime:)``).
-            events.append(
-                .snapshot(
-                    targetID: id, documents: documents, changes: changes, readTime: targets[id]?.readTime ?? readTime))
+            // A target publishes only at points at or after its last one (``WatchTargetState/applyPending(readTime:)``).
+            events.append(.snapshot(targetID: id, documents: documents, changes: changes, readTime: readTime))
         }
         if targets.values.allSatisfy(\.isCurrent) { consistentPoints += 1 }
         return events

@@ -94,18 +94,23 @@ package struct WatchTargetState: Sendable {
     /// in the ordering's order, so they always rebuild it unless the computation has a fault, and then they are
     /// computed from the list's own order and `mismatch` says what disagreed.
     /// - Returns: the published list, its changes and the mismatch, or `nil` when nothing visible changed and a
-    ///   snapshot was already published.
+    ///   snapshot was already published, or when `readTime` is before the last published one (the changes stay
+    ///   pending).
     /// - Complexity: O(p log n) comparisons for p pending changes and n documents (each is found and placed in
     ///   the ordered list by binary search; the list itself moves O(n) references per change), plus the change
     ///   computation (``DocumentChangeComputation``).
     package mutating func applyPending(readTime: Timestamp?) -> (
         documents: [Document], changes: [ComputedChange], mismatch: String?
     )? {
+        // Never backwards: a snapshot point read before the published one (the emulator sends such stale read times
+        // after a resume) is no point for this target. The changes up to it are already in the published view, and
+        // applying them would put older versions of documents changed since under the later time; they wait, still
+        // pending, for the stream to pass the published read time, and later versions of the same documents
+        // replace them meanwhile.
+        if let readTime, let published = self.readTime, readTime < published { return nil }
         if let pendingResumeToken { resumeToken = pendingResumeToken }
         pendingResumeToken = nil
-        // Never backwards: a snapshot point read before the last one (the emulator sends such stale read times after
-        // a resume) keeps the later time, so a target's snapshots are in read-time order.
-        if let readTime { self.readTime = max(self.readTime ?? readTime, readTime) }
+        if let readTime { self.readTime = readTime }
         if pending.isEmpty && hasPublished { return nil }
         for (name, change) in pending {
             let old = documents[name]

@@ -93,6 +93,36 @@ import Testing
         #expect(aggregator.targets[1]?.resumeToken == [0x03])
     }
 
+    @Test func aResumedStreamsStalePointPublishesNothingUntilItPassesThePublishedReadTime() throws {
+        var aggregator = WatchChangeAggregator()
+        aggregator.addTarget(1, ordering: Self.byName)
+        _ = try aggregator.apply(Self.change("a", version: 1, targets: [1]))
+        _ = try aggregator.apply(Self.target(.current, [1], token: [0x01]))
+        _ = try aggregator.apply(Self.point(10))
+        _ = try aggregator.apply(Self.change("a", version: 5, targets: [1]))
+        _ = try aggregator.apply(Self.point(20))
+        aggregator.streamDropped()
+        // Resumed from the token of time 10, the server resends a's version 1 and calls time 15 a snapshot point:
+        // publishing it would put version 1 under a time after version 5 was written.
+        _ = try aggregator.apply(Self.change("a", version: 1, targets: [1]))
+        _ = try aggregator.apply(Self.target(.current, [1], token: [0x02]))
+        #expect(try aggregator.apply(Self.point(15)) == [])
+        #expect(aggregator.targets[1]?.readTime == (try Timestamp(seconds: 20, nanos: 0)))
+        #expect(aggregator.targets[1]?.resumeToken == [0x01])
+        // The stream passes time 20 with version 5 again and then version 7: one snapshot, a modified to 7.
+        _ = try aggregator.apply(Self.change("a", version: 5, targets: [1]))
+        _ = try aggregator.apply(Self.change("a", version: 7, targets: [1]))
+        let events = try aggregator.apply(Self.point(25))
+        guard case .snapshot(_, let documents, let changes, let readTime)? = events.first else {
+            Issue.record("no snapshot in \(events)")
+            return
+        }
+        #expect(documents.map { $0.fields["v"] } == [.integer(7)])
+        #expect(changes.map(\.type) == [.modified])
+        #expect(readTime == (try Timestamp(seconds: 25, nanos: 0)))
+        #expect(aggregator.targets[1]?.resumeToken == [0x02])
+    }
+
     @Test func anExistenceFilterSettledByItsBloomFilterRemovesTheMissingDocument() throws {
         var aggregator = WatchChangeAggregator()
         aggregator.addTarget(1, ordering: Self.byName)
