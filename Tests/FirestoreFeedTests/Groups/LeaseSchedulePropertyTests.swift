@@ -115,7 +115,8 @@ import Testing
                     }
                     member.position[shard] = next
                     let checkpoint = try ShardCheckpoint(
-                        readTime: Timestamp(seconds: next, nanos: 0), resumeToken: [UInt8(truncatingIfNeeded: generation)])
+                        readTime: Timestamp(seconds: next, nanos: 0),
+                        resumeToken: [UInt8(truncatingIfNeeded: generation)])
                     member.acknowledged[shard] = checkpoint
                 }
                 if let pending = member.pending, now >= pending.commitAt {
@@ -164,7 +165,8 @@ import Testing
             #expect(checkpoint > 0, "shard \(shard) never checkpointed")
             #expect((0..<checkpoint).allSatisfy(seen.contains), "shard \(shard) lost a change before \(checkpoint)")
         }
-        #expect(table.shards.allSatisfy { lease in members.contains { $0.running && $0.machine.member == lease.owner } })
+        #expect(
+            table.shards.allSatisfy { lease in members.contains { $0.running && $0.machine.member == lease.owner } })
         #expect(deaths + pauses > 0)
     }
 }
