@@ -45,7 +45,7 @@ public struct FeedGroupOptions: Sendable {
 
     /// Checks the options.
     /// - Throws: `FirestoreError` `.invalidArgument` naming the option that is wrong.
-    func check() throws(FirestoreError) {
+    package func check() throws(FirestoreError) {
         if member.isEmpty || member.contains("/") || member == "." || member == ".." || member.utf8.count > 1500
             || (member.hasPrefix("__") && member.hasSuffix("__"))
         {
