@@ -85,6 +85,23 @@ public final class FeedGroup: Sendable {
     public func heldShards() async -> [Int] { await member.deliveringShards() }
 }
 
+extension FeedGroup {
+    /// Joins group `name` as ``init(_:name:options:onEvent:)`` does and calls `listener` with each shard snapshot
+    /// this member delivers, acknowledging it when the listener returns, or once with the error that ends the
+    /// member, as the SDKs' `addSnapshotListener` does. Calls are made one at a time, in order.
+    /// `ListenerRegistration.remove()` leaves the group gracefully (checkpoints written, leases released);
+    /// `ListenerRegistration.lastError` shows a Listen failure until the stream recovers.
+    @discardableResult
+    public static func addSnapshotListener(
+        _ query: some QueryRepresentable, name: String, options: FeedGroupOptions = FeedGroupOptions(),
+        _ listener: @escaping @Sendable (ShardSnapshot?, (any Error)?) -> Void
+    ) -> ListenerRegistration {
+        ListenerRegistration.start(listener) { onEvent in
+            FeedGroup(query, name: name, options: options, onEvent: onEvent).snapshots
+        }
+    }
+}
+
 extension FeedGroupMember {
     /// The shards whose feeds run, sorted.
     func deliveringShards() -> [Int] { shardTasks.keys.sorted() }

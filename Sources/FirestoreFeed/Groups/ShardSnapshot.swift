@@ -20,6 +20,10 @@ public struct ShardSnapshot: Sendable {
     /// The snapshot's read time.
     public var readTime: Timestamp? { snapshot.readTime }
 
+    /// The shard's lag: the wall-clock time now minus ``readTime`` (how far behind the database this snapshot is),
+    /// or `nil` without a read time. The reads Firestore bills for it are in `snapshot.statistics`.
+    public var lag: Duration? { readTime.map { Timestamp.now().duration(since: $0) } }
+
     /// Acknowledges this snapshot: the shard's checkpoint moves to it (written with the member's next lease
     /// renewal, within ``FeedGroupOptions/renewInterval``, or when the lease is released), and the shard's next
     /// snapshot can be delivered. Asking the group's stream for its next element acknowledges the element before

@@ -131,4 +131,29 @@ import Testing
         a.task.cancel()
         b.task.cancel()
     }
+
+    @Test func aListenerGetsEveryShardAndRemovingItReleasesTheLeases() async throws {
+        let db = try LiveFirestore.make("feed-group-listener")
+        for id in ["a", "b", "c", "d"] { try await db.collection("orders").document(id).setData(["n": 1]) }
+        let seen = Mutex<[String]>([])
+        let registration = FeedGroup.addSnapshotListener(
+            db.collection("orders"), name: "listener", options: Self.options("solo")
+        ) { shard, _ in
+            guard let shard else { return }
+            seen.withLock { seen in
+                seen += shard.snapshot.documentChanges.map { "\(shard.shard) \($0.type) \($0.document.documentID)" }
+            }
+        }
+        let all = await eventually(seconds: 20) { seen.withLock { $0.count } >= 4 }
+        #expect(all)
+        // 4 documents in 3 shards: split at b and c.
+        #expect(seen.withLock { $0.sorted() } == ["0 added a", "1 added b", "2 added c", "2 added d"])
+        registration.remove()
+        let shards = db.collection("feedGroups").document("listener").collection("shards")
+        let released = await eventuallyAsync(seconds: 20) {
+            let owners = (try? await shards.getDocuments().documents.map { $0.get("owner") }) ?? []
+            return owners == [.string(""), .string(""), .string("")]
+        }
+        #expect(released)
+    }
 }
