@@ -40,6 +40,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ),
     ("bulk-writer", nil, { try BulkWriterWorkload.run(documents: quick ? 200 : 10_000, runs: quick ? 1 : 5) }),
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
+    ("feed-group", nil, { try FeedGroupWorkload.run(documents: quick ? 200 : 2_000, lease: .seconds(quick ? 3 : 6)) }),
 ]
 
 var selected: [String] = []

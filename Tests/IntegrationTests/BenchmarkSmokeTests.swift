@@ -32,7 +32,7 @@ import Testing
                 "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
-                "bulk-writer-throttled", "export-memory",
+                "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

@@ -83,6 +83,10 @@ public final class FeedGroup: Sendable {
 
     /// The shards this member delivers now, sorted.
     public func heldShards() async -> [Int] { await member.deliveringShards() }
+
+    /// Stops this member as a crash would: no more renewals, deliveries or writes, no release; other members take
+    /// its leases once they expire. For failover tests and benchmarks.
+    package func abandon() async { await member.abandon() }
 }
 
 extension FeedGroup {

@@ -106,6 +106,17 @@ extension FeedGroupMember {
         }
     }
 
+    /// Stops as a crash would: the loop and the shard feeds end, nothing is written, the leases stay until they
+    /// expire.
+    func abandon() {
+        guard !ended else { return }
+        ended = true
+        loop?.cancel()
+        for shard in Array(shardTasks.keys) { stopShard(shard) }
+        consumer?.resume(returning: nil)
+        consumer = nil
+    }
+
     /// Leaves the group: stops every shard feed, writes the acknowledged checkpoints and releases every lease,
     /// then ends the consumer's stream. Idempotent.
     func leave() async {
