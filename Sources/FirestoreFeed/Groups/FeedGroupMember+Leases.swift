@@ -24,6 +24,12 @@ extension FeedGroupMember {
                 // A tenth of jitter, so members started together do not renew in step.
                 try? await Task.sleep(for: options.renewInterval * Double.random(in: 0.9...1.1))
             } catch {
+                // The feeds' retry table: a permanent error (a lease document of another shape, permission denied)
+                // ends the member; a transient one is retried, the shards fenced meanwhile.
+                guard error.code.retryRule.feedRetries else {
+                    fail(error)
+                    return
+                }
                 failures += 1
                 let delay = min(options.renewInterval, .milliseconds(250) * (1 << min(failures, 5)))
                 onEvent?(.leaseRenewalFailed(error, retryIn: delay))

@@ -156,4 +156,54 @@ import Testing
         }
         #expect(released)
     }
+
+    /// What the stream of a lone member of `name` on `query` ends with, within 20 s.
+    static func ending(_ query: Query, name: String, shards: Int = 3) async -> String {
+        var options = Self.options("x")
+        options.shards = shards
+        do {
+            for try await _ in FeedGroup(query, name: name, options: options).snapshots {}
+            return "ended"
+        } catch let error as FirestoreError {
+            return "\(error.code): \(error.message)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aGroupOfAnotherQueryOrShardCountOrADamagedLeaseEndsTheStreamWithAClearError() async throws {
+        let db = try LiveFirestore.make("feed-group-errors")
+        try await db.collection("orders").document("a").setData(["open": true])
+        let orders = db.collection("orders").query
+        let group = db.collection("feedGroups").document("g")
+        try await group.setData([
+            "query": "another", "shards": 3, "splitPoints": .value(.array([])),
+        ])
+        let ending1 = await Self.ending(orders, name: "g")
+        #expect(
+            ending1
+                == "failed-precondition: feed group feedGroups/g watches another query (another), not "
+                + (try QueryIdentity(orders).description)
+                + ": choose another group name, or delete the group's documents to start it again")
+        try await group.setData([
+            "query": .value(.string(try QueryIdentity(orders).description)), "shards": 3,
+            "splitPoints": .value(.array([])),
+        ])
+        let ending2 = await Self.ending(orders, name: "g", shards: 4)
+        #expect(
+            ending2
+                == "failed-precondition: feed group feedGroups/g was created with 3 shards, not 4: the count is fixed "
+                + "when the group is created")
+        try await group.collection("shards").document("1").setData(["owner": 7, "generation": 1, "heartbeat": 1])
+        let ending3 = await Self.ending(orders, name: "g")
+        #expect(
+            ending3
+                == "data-loss: feed group: feedGroups/g/shards/1 field owner should be a string, found 7; the "
+                + "lease document was not written by firestore-feed")
+        let ending4 = await Self.ending(orders.limit(to: 2), name: "h")
+        #expect(
+            ending4
+                == "invalid-argument: a feed group watches a whole query, split by document name: it cannot have a "
+                + "limit, an offset or cursors")
+    }
 }
