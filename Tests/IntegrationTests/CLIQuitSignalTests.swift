@@ -7,11 +7,12 @@ import Testing
     import Glibc
 #endif
 
-/// The tool on SIGQUIT (Ctrl-\): it ends with exit 131, as SIGINT and SIGTERM end it (130, 143). Before, the
-/// Swift runtime's backtracer caught SIGQUIT and the process stayed in `sigsuspend`, holding its connection.
+/// The tool on SIGQUIT (Ctrl-\): it ends with exit 131, as SIGINT ends it (130). Before, the Swift runtime's
+/// backtracer caught SIGQUIT and the process stayed in `sigsuspend`, holding its connection. SIGTERM ends a watch
+/// gracefully (the snapshot in hand finished, exit 0), as a service manager expects.
 @Suite(.timeLimit(.minutes(2))) struct CLIQuitSignalTests {
     @Test(arguments: [
-        (SIGQUIT, SpawnedProcess.Exit.exited(131)), (SIGINT, .signaled(SIGINT)), (SIGTERM, .signaled(SIGTERM)),
+        (SIGQUIT, SpawnedProcess.Exit.exited(131)), (SIGINT, .signaled(SIGINT)), (SIGTERM, .exited(0)),
     ])
     func aWatchEndsOnTheSignal(signal: Int32, expected: SpawnedProcess.Exit) async throws {
         let host = try EmulatorEnvironment.requireHost()

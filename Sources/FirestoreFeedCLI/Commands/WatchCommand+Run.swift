@@ -36,25 +36,77 @@ extension WatchCommand {
     }
 
     /// Prints the feed's snapshots of `watched` (kept in `store` under `key`, when given) until `--count` is
-    /// reached.
+    /// reached, or SIGTERM ends the watch after the snapshot in hand (printed, or run by `--exec`, and
+    /// acknowledged).
     private func printSnapshots(
         of watched: Query, store: FeedCheckpointStore?, key: String, printer: WatchPrinter,
         onEvent: @escaping @Sendable (FeedEvent) -> Void
     ) async throws {
         let source = mode.source
-        let stream =
-            if let store {
-                watched.snapshots(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent)
-            } else {
-                watched.snapshots(source: source, interval: interval, onEvent: onEvent)
+        let interval = self.interval
+        let count = self.count
+        try await untilTerminated {
+            let stream =
+                if let store {
+                    watched.snapshots(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent)
+                } else {
+                    watched.snapshots(source: source, interval: interval, onEvent: onEvent)
+                }
+            var printed = 0
+            for try await snapshot in stream {
+                printed += 1
+                let number = printed
+                // The snapshot in hand is handed over and acknowledged when SIGTERM arrives meanwhile (a failing --exec
+                // is not run again).
+                try await Self.finishing {
+                    try await handOver(snapshot, number: number, printer: printer)
+                    // Handed over: finished with, so a restart resumes after it.
+                    try await store?.acknowledge(key: key)
+                }
+                if let count, printed >= count { return }
             }
-        var printed = 0
-        for try await snapshot in stream {
-            printed += 1
-            await printer.print(snapshot, number: printed)
-            // Printed: finished with, so a restart resumes after it.
-            try await store?.acknowledge(key: key)
-            if let count, printed >= count { return }
+        }
+    }
+
+    /// Prints `snapshot`, or runs `--exec` with its JSON line until a run succeeds.
+    private func handOver(_ snapshot: QuerySnapshot, number: Int, printer: WatchPrinter) async throws {
+        if let command = exec.command {
+            try await exec.deliver(
+                OutputFormat.jsonl.snapshotLine(snapshot, number: number), command: command,
+                policy: PollingPolicy(interval: interval))
+        } else {
+            await printer.print(snapshot, number: number)
+        }
+    }
+
+    /// Runs `work` to its end in a task of its own: a cancellation (SIGTERM) reaches it as a cancellation of its
+    /// waits only (`--exec`'s back-off), never of a line being written or a checkpoint being acknowledged.
+    static func finishing(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        let task = Task { try await work() }
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Runs `body` until it returns or SIGTERM arrives; on SIGTERM `body`'s task is cancelled (a feed stream ends
+    /// at its next wait) and this returns normally, so the watch exits 0.
+    func untilTerminated(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        let work = Task { try await body() }
+        let terminated = Task {
+            guard await TerminateSignal.wait() != nil else { return }
+            work.cancel()
+        }
+        defer { terminated.cancel() }
+        do {
+            try await work.value
+        } catch {
+            // The task ended by SIGTERM: a cancellation is the graceful end, anything else still fails.
+            if work.isCancelled, error is CancellationError || (error as? FirestoreError)?.code == .cancelled {
+                return
+            }
+            throw error
         }
     }
 }

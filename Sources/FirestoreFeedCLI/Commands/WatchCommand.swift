@@ -24,7 +24,7 @@ package struct WatchCommand: ParsableCommand {
                      "readTime","size"} (and "resumed":true on the first snapshot
                      after a restart with --checkpoint)
                     """),
-        ] + CheckpointOptions.options + GroupOptions.options + [FailureLimit.option])
+        ] + CheckpointOptions.options + GroupOptions.options + ExecOptions.options + [FailureLimit.option])
 
     let query: QueryOptions
     /// `--interval`: between polls, 1 s by default.
@@ -37,6 +37,7 @@ package struct WatchCommand: ParsableCommand {
     let format: OutputFormat
     let checkpoint: CheckpointOptions
     let group: GroupOptions
+    let exec: ExecOptions
     let connection: FirestoreConnection
 
     package init(parsing reader: ArgumentReader) throws(ValidationError) {
@@ -49,6 +50,7 @@ package struct WatchCommand: ParsableCommand {
         format = try OutputFormat(parsing: reader)
         checkpoint = CheckpointOptions(parsing: reader)
         group = try GroupOptions(parsing: reader)
+        exec = try ExecOptions(parsing: reader)
         connection = try FirestoreConnection(parsing: reader)
     }
 
@@ -56,6 +58,7 @@ package struct WatchCommand: ParsableCommand {
         try mode.validate()
         try checkpoint.validate()
         try group.validate(mode: mode, checkpoint: checkpoint)
+        try exec.validate()
         try query.validate()
         try connection.validate()
     }

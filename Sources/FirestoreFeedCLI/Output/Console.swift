@@ -95,7 +95,7 @@ package enum Console {
     }
 
     /// `duration` in seconds, to two decimals.
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return (value * 100).rounded() / 100
     }

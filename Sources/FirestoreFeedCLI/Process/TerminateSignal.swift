@@ -35,6 +35,12 @@ enum TerminateSignal {
         action.sa_flags = SA_RESTART
         _ = sigaction(SIGTERM, &action, nil)
         let arrived = try? await OwnThread.run("firestore-feed SIGTERM") {
+            // Delivered to this thread at least: a watch started with SIGTERM blocked (a mask inherited from the
+            // thread that spawned it) would otherwise never see it.
+            var terminate = sigset_t()
+            sigemptyset(&terminate)
+            sigaddset(&terminate, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
