@@ -145,6 +145,7 @@ final class CheckpointedFeed: Sendable {
             },
             documentCount: snapshot.count)
         try await store.write(commit, chain: chain)
+        query.firestore.observability.count("firestore_checkpoint_writes_total")
     }
 
     /// Takes the key, loads the checkpoint and starts the upstream, the first time; the upstream, or `nil` once

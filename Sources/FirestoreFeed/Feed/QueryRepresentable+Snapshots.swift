@@ -67,7 +67,9 @@ extension QueryRepresentable {
     ) -> (stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>) {
         let policy = policy ?? PollingPolicy(interval: interval)
         let query = self.query
-        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent)
+        let observation = FeedObservation(query, source: source.name)
+        let onEvent = observation.events(onEvent)
+        let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: onEvent, observation: observation)
         switch source {
         case .poll(let mode):
             PollerPool.shared.feed(buffer, of: query, mode: mode, policy: policy, onEvent: onEvent)

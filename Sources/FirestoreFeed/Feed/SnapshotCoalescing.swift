@@ -4,10 +4,20 @@ import FirestoreREST
 enum SnapshotCoalescing {
     /// A query feed's stream for one listener and its buffer: a missed run of snapshots arrives as the newest
     /// snapshot with the changes from the last snapshot the listener received (``query(_:onEvent:)``).
-    static func makeQueryStream(_ query: Query, onEvent: (@Sendable (FeedEvent) -> Void)?) -> (
-        stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>
-    ) {
-        CoalescingBuffer.makeStream(coalesce: Self.query(query, onEvent: onEvent), onEvent: onEvent)
+    static func makeQueryStream(
+        _ query: Query, onEvent: (@Sendable (FeedEvent) -> Void)?, observation: FeedObservation? = nil
+    ) -> (stream: AsyncThrowingStream<QuerySnapshot, any Error>, buffer: CoalescingBuffer<QuerySnapshot>) {
+        let buffer = CoalescingBuffer(coalesce: Self.query(query, onEvent: onEvent), onEvent: onEvent)
+        // The buffer is terminated when the stream holding it is released.
+        let lease = ReleaseAction { buffer.terminate() }
+        return (
+            AsyncThrowingStream(unfolding: {
+                _ = lease
+                let snapshot = try await buffer.next()
+                if let snapshot { observation?.delivered(snapshot) }
+                return snapshot
+            }), buffer
+        )
     }
 
     /// The newest snapshot with its changes computed again from `lastDelivered`'s documents (none before the first

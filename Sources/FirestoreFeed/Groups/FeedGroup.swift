@@ -63,7 +63,8 @@ public final class FeedGroup: Sendable {
     ) {
         self.name = name
         self.options = options
-        member = FeedGroupMember(base: query.query, name: name, options: options, onEvent: onEvent)
+        let events = FeedObservation(query.query, source: "group").events(onEvent)
+        member = FeedGroupMember(base: query.query, name: name, options: options, onEvent: events)
     }
 
     /// The shards' snapshots this member delivers, from every shard it holds, interleaved. One consumer: asking for

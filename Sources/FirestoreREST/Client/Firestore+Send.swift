@@ -43,13 +43,18 @@ extension Firestore {
         var retry = 0
         // What the request sent that a server could echo back into an error (the Authorization token above all).
         var credentials = request.credentialValues
+        let method = Self.methodName(of: request)
         while true {
             let failure: FirestoreError
             var serverDelay: Duration?
             let mayRetry: Bool
+            let started = ContinuousClock.now
             do {
                 let (response, sent) = try await sendAuthorized(request)
                 credentials.formUnion(sent.credentialValues)
+                observe(
+                    method: method, status: "\(response.status)", attempt: retry + 1, bytes: response.body.count,
+                    since: started)
                 if (200..<300).contains(response.status) {
                     return (try decode(response.body), response.body.count)
                 } else {
@@ -63,6 +68,7 @@ extension Firestore {
             } catch let error as FirestoreError {
                 failure = error.redacting(known: credentials)
                 mayRetry = idempotent || error.requestWasNotSent
+                observe(method: method, status: "error", attempt: retry + 1, bytes: 0, since: started)
             }
             retry += 1
             guard mayRetry, retryPolicy.isRetryable(failure), !failure.isNeverRetried, retry < retryPolicy.maxAttempts,
@@ -71,6 +77,10 @@ extension Firestore {
             else {
                 throw failure
             }
+            observability.count("firestore_retries_total", [("method", method)])
+            observability.log(
+                .debug, "retrying \(method) in \(delay) after \(failure.code)",
+                metadata: logMetadata.merging(["firestore.method": method, "firestore.attempt": "\(retry)"]) { $1 })
             do {
                 try await retryPolicy.clock.sleep(for: delay)
             } catch {
@@ -194,5 +204,32 @@ extension Firestore {
             throw FirestoreError(
                 code: .internal, message: "\(what): response is not JSON: \(error)", httpStatus: response.status)
         }
+    }
+
+    /// The REST method a request calls: the part after `:` in its path (`runQuery`, `commit`), else its HTTP method
+    /// in lower case (`get`, `patch`, `delete`).
+    static func methodName(of request: HTTPRequest) -> String {
+        let path = request.url.split(separator: "?").first ?? ""
+        if let last = path.split(separator: "/").last, let colon = last.lastIndex(of: ":") {
+            return String(last[last.index(after: colon)...])
+        }
+        return request.method.lowercased()
+    }
+
+    /// Reports one attempt to the log handler and the metrics factory.
+    private func observe(
+        method: String, status: String, attempt: Int, bytes: Int, since started: ContinuousClock.Instant
+    ) {
+        let elapsed = ContinuousClock.now - started
+        observability.count("firestore_requests_total", [("method", method), ("status", status)])
+        observability.time("firestore_request_duration", [("method", method)], elapsed)
+        if bytes > 0 { observability.count("firestore_response_bytes_total", [("method", method)], by: Int64(bytes)) }
+        observability.log(
+            .debug, "\(method) answered \(status)",
+            metadata: logMetadata.merging([
+                "firestore.method": method, "firestore.status": status, "firestore.attempt": "\(attempt)",
+                "firestore.duration_ms":
+                    "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+            ]) { $1 })
     }
 }

@@ -30,6 +30,8 @@ public final class Firestore: Sendable {
     public let serverTimestampField: FieldPath?
     /// The documents this client's open transactions hold, so that they take turns.
     package let transactionLocks = TransactionLocks()
+    /// The log handler and metrics factory (``logHandler``, ``metricsFactory``).
+    package let observability: Observability
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:
@@ -72,6 +74,7 @@ public final class Firestore: Sendable {
         self.isEmulator = isEmulator
         self.retryPolicy = retryPolicy
         self.serverTimestampField = nil
+        self.observability = Observability()
     }
 
     /// A client like `other` (same database, URL, credentials, transport and retries) whose writes set
@@ -84,6 +87,7 @@ public final class Firestore: Sendable {
         self.isEmulator = other.isEmulator
         self.retryPolicy = other.retryPolicy
         self.serverTimestampField = serverTimestampField
+        self.observability = other.observability
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the
