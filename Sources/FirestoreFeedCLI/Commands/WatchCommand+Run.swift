@@ -100,10 +100,18 @@ extension WatchCommand {
         }
         defer { terminated.cancel() }
         do {
-            try await work.value
+            // Cancelling the caller (`--max-failures` giving up) cancels the work too.
+            try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
         } catch {
-            // The task ended by SIGTERM: a cancellation is the graceful end, anything else still fails.
-            if work.isCancelled, error is CancellationError || (error as? FirestoreError)?.code == .cancelled {
+            // The work cancelled by SIGTERM (not by the caller): a cancellation is the graceful end, anything else
+            // still fails.
+            if work.isCancelled, !Task.isCancelled,
+                error is CancellationError || (error as? FirestoreError)?.code == .cancelled
+            {
                 return
             }
             throw error

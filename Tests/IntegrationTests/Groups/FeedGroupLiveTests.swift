@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct FeedGroupLiveTests {
     static func options(_ member: String) -> FeedGroupOptions {
         FeedGroupOptions(
-            member: member, shards: 3, leaseDuration: .seconds(3), renewInterval: .milliseconds(500),
+            member: member, shards: 3, leaseDuration: .seconds(6), renewInterval: .seconds(1),
             policy: PollingPolicy(interval: .milliseconds(200)))
     }
 
@@ -41,6 +41,8 @@ import Testing
             self.group = group
             task = Task {
                 for try await shard in group.snapshots {
+                    // Acknowledged before it is recorded: a test that saw a change knows its checkpoint is due.
+                    await shard.acknowledge()
                     record.state.withLock { state in
                         state.lists[shard.shard] = shard.snapshot.documents.map(\.documentID)
                         if state.generations[shard.shard]?.last != shard.generation {

@@ -58,6 +58,9 @@ import Testing
         #expect(
             result.stderr.split(separator: "\n").last
                 == "error: unavailable: overloaded (3 failures in a row: --max-failures 3 ends the watch)")
-        #expect(await server.listenCalls(atLeast: 3) == 3)
+        // The third failure ends the watch; a reconnection already under way may have reached the server as a
+        // fourth call before the process exited (seen on a loaded machine).
+        let calls = await server.listenCalls(atLeast: 3)
+        #expect(calls == 3 || calls == 4, "\(calls) Listen calls")
     }
 }
