@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(
