@@ -96,3 +96,74 @@ import Testing
         #expect(lines.last == Self.startTheEmulatorHint("127.0.0.1:1"))
     }
 }
+
+extension CLIFirstHourTests {
+    /// `Scripts/demo --replai`: refused at once, before installing, building or starting an emulator (each of
+    /// which says so on stderr first).
+    @Test func theDemoScriptRefusesAMistypedOptionFirst() async throws {
+        let script = PythonServerProcess.root.appendingPathComponent("Scripts/demo")
+        let result = try await CLIProcess.run(["--replai"], executable: script)
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "demo: unknown option --replai (did you mean --replay?); see Scripts/demo --help and "
+                + "'firestore-feed help demo'\n")
+    }
+}
+
+extension CLIFirstHourTests {
+    /// Runs the tool with `arguments` under python3's `pty`: its stderr a terminal, its stdout thrown away; returns
+    /// the exit status and what the terminal received (the terminal turns each "\n" into "\r\n").
+    static func runWithTerminalStderr(_ arguments: [String]) async throws -> (status: Int32, terminal: String) {
+        let script = """
+            import os, pty, subprocess, sys
+            master, slave = pty.openpty()
+            child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+            os.close(slave)
+            received = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                received += chunk
+            sys.stdout.write(received.decode("utf-8", "replace"))
+            sys.exit(child.wait())
+            """
+        let result = try await CLIProcess.run(
+            ["-c", script, CLIProcess.executable.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/python3")
+        )
+        return (result.status, result.stdout)
+    }
+
+    /// import and export show their progress on stderr when it is a terminal, and print nothing there otherwise.
+    @Test func importAndExportShowProgressOnATerminalOnly() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("progress")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(project).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data((1...3).map { #"{"id":"d\#($0)","data":{"n":\#($0)}}"# + "\n" }.joined().utf8).write(to: file)
+        let connection = ["--emulator", host, "--project", project]
+
+        let imported = try await Self.runWithTerminalStderr(["import", "c", file.path] + connection)
+        #expect(imported.status == 0, "\(imported.terminal)")
+        // One line, rewritten in place (a carriage return, the text, erase to the end of the line), ended at the end.
+        #expect(imported.terminal.hasPrefix("\rimport: 3 of 3 documents, "), "\(imported.terminal.debugDescription)")
+        #expect(imported.terminal.hasSuffix(" s\u{1B}[K\r\n"), "\(imported.terminal.debugDescription)")
+        #expect(imported.terminal.components(separatedBy: "\r\n").count == 2)
+
+        let exported = try await Self.runWithTerminalStderr(["export", "c"] + connection)
+        #expect(exported.status == 0, "\(exported.terminal)")
+        #expect(exported.terminal.hasPrefix("\rexport: "), "\(exported.terminal.debugDescription)")
+        #expect(exported.terminal.contains("\rexport: 3 documents, "), "\(exported.terminal.debugDescription)")
+        #expect(exported.terminal.hasSuffix(" s\u{1B}[K\r\n"), "\(exported.terminal.debugDescription)")
+
+        let piped = try await CLIProcess.run(["export", "c"] + connection)
+        #expect(piped.status == 0)
+        #expect(piped.lines.count == 3)
+        #expect(piped.stderr == "")
+    }
+}
