@@ -6,7 +6,7 @@ import PackageDescription
 let readmeSnippets = [
     "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
     "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints", "VectorSearch", "BulkWriter",
-    "TestSecurityRules", "ReadsStreamsBundles", "WritingData",
+    "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
 ]
 
 let package = Package(

@@ -65,6 +65,27 @@ import Testing
         #expect(try Self.validationError(WatchCommand.self, arguments) == message)
     }
 
+    @Test(arguments: [
+        (["c", "--shards", "4"], "--shards, --member, --lease and --renew need --group NAME"),
+        (["c", "--group", "a/b"], "--group \"a/b\": expected a document ID"),
+        (["c", "--group", "g", "--mode", "keys"], "--group listens: it cannot be combined with --mode"),
+        (
+            ["c", "--group", "g", "--checkpoint", "f"],
+            "--group keeps each shard's checkpoint in Firestore: drop --checkpoint"
+        ),
+        (["c", "--group", "g", "--shards", "1001"], "--shards 1001: at most 1000"),
+        (
+            ["c", "--group", "g", "--lease", "2", "--renew", "1.5"],
+            "feed group lease length 2.0 seconds and renewal interval 1.5 seconds: the lease must be at least 1 s and "
+                + "the interval at most half of it"
+        ),
+        (["c", "--group", "g", "--member", "__x__"], "feed group member ID \"__x__\" is not a Firestore document ID"),
+        (["c", "--group", "g", "--shards", "8", "--member", "m1", "--lease", "2", "--renew", "0.5"], nil),
+    ])
+    func watchValidatesItsGroupOptions(arguments: [String], message: String?) throws {
+        #expect(try Self.validationError(WatchCommand.self, arguments) == message)
+    }
+
     @Test func writesValidateTheServerTimestampAndDeleteTheRecursion() throws {
         let empty = ["--server-timestamp", ""]
         #expect(

@@ -94,6 +94,22 @@ import Testing
             "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
     }
 
+    /// The feed group block: one member takes both shards of a new group (split at cherry by a keys scan) and prints
+    /// every fruit once, as added.
+    @Test func aFeedGroupMemberDeliversBothShards() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try await Self.seed(host)
+        _ = try await db.recursiveDelete(db.collection("feedGroups"))
+        let run = try Run("FeedGroup", host: host)
+        let lines = try await run.lines { $0.count >= 5 }
+        #expect(
+            lines.sorted() == [
+                "shard 0 generation 1: added apple", "shard 0 generation 1: added banana",
+                "shard 1 generation 1: added cherry", "shard 1 generation 1: added date",
+                "shard 1 generation 1: added fig",
+            ], "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
+    }
+
     /// The delta block in project `demo`: the first poll is a keys scan, the one that finds the second order is not.
     @Test func deltaPollingFindsTheSecondOrderWithoutAScan() async throws {
         let host = try EmulatorEnvironment.requireHost()

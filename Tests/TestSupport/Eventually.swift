@@ -8,3 +8,13 @@ package func eventually(seconds: Double, _ condition: () -> Bool) async -> Bool 
     }
     return condition()
 }
+
+/// ``eventually(seconds:_:)`` for a condition that awaits (an actor's state).
+package func eventuallyAsync(seconds: Double, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        do { try await Task.sleep(for: .milliseconds(50)) } catch { break }
+    }
+    return await condition()
+}

@@ -60,4 +60,23 @@ public enum FeedEvent: Sendable, Hashable {
     /// (added, modified, removed against the stored documents), and is delivered even when there are none
     /// (`FeedCheckpointTests`, `CheckpointLiveTests`).
     case resumedFromCheckpoint(key: String, readTime: Timestamp?)
+    /// A feed group member took the lease of `shard`, free until now, at fencing `generation`; it delivers the shard
+    /// from the shard's checkpoint on.
+    case leaseAcquired(shard: Int, generation: Int64)
+    /// A feed group member took the lease of `shard` from member `from`, whose lease expired (its heartbeat was
+    /// seen unchanged for a lease length), at fencing `generation`.
+    case leaseStolen(shard: Int, generation: Int64, from: String)
+    /// A feed group member renewed the lease of `shard` after its own fence fell (`late` after it): it had stopped
+    /// delivering the shard, and starts again from the shard's checkpoint.
+    case leaseRenewedLate(shard: Int, generation: Int64, late: Duration)
+    /// A feed group member stopped delivering `shard`: another member holds its lease now, or the member could not
+    /// renew it in time (`reason` says which). Snapshots of the shard not acknowledged yet are delivered again by
+    /// the next owner.
+    case leaseLost(shard: Int, generation: Int64, reason: String)
+    /// A feed group member gave up the lease of `shard` (over its fair share, or shutting down) after writing the
+    /// shard's last acknowledged checkpoint.
+    case leaseReleased(shard: Int, generation: Int64)
+    /// A feed group member could not read or write the group's leases; it tries again after `retryIn`, and stops
+    /// delivering each shard when the shard's fence falls.
+    case leaseRenewalFailed(FirestoreError, retryIn: Duration)
 }

@@ -14,7 +14,11 @@ extension WatchCommand {
             // Opened before the watch starts: a damaged or newer store is an error at once.
             let store = try await checkpoint.openStore()
             try await failureLimit.watching(report: printer.report) { onEvent in
-                try await printSnapshots(of: watched, store: store, key: key, printer: printer, onEvent: onEvent)
+                if let name = group.name {
+                    try await printGroupSnapshots(of: watched, name: name, printer: printer, onEvent: onEvent)
+                } else {
+                    try await printSnapshots(of: watched, store: store, key: key, printer: printer, onEvent: onEvent)
+                }
             }
         }
     }

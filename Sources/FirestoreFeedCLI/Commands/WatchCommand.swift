@@ -24,7 +24,7 @@ package struct WatchCommand: ParsableCommand {
                      "readTime","size"} (and "resumed":true on the first snapshot
                      after a restart with --checkpoint)
                     """),
-        ] + CheckpointOptions.options + [FailureLimit.option])
+        ] + CheckpointOptions.options + GroupOptions.options + [FailureLimit.option])
 
     let query: QueryOptions
     /// `--interval`: between polls, 1 s by default.
@@ -36,6 +36,7 @@ package struct WatchCommand: ParsableCommand {
     let failureLimit: FailureLimit
     let format: OutputFormat
     let checkpoint: CheckpointOptions
+    let group: GroupOptions
     let connection: FirestoreConnection
 
     package init(parsing reader: ArgumentReader) throws(ValidationError) {
@@ -47,12 +48,14 @@ package struct WatchCommand: ParsableCommand {
         failureLimit = try FailureLimit(parsing: reader)
         format = try OutputFormat(parsing: reader)
         checkpoint = CheckpointOptions(parsing: reader)
+        group = try GroupOptions(parsing: reader)
         connection = try FirestoreConnection(parsing: reader)
     }
 
     package func validate() throws(ValidationError) {
         try mode.validate()
         try checkpoint.validate()
+        try group.validate(mode: mode, checkpoint: checkpoint)
         try query.validate()
         try connection.validate()
     }

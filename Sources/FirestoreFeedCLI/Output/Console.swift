@@ -71,6 +71,20 @@ package enum Console {
             error(
                 "note: resumed from the checkpoint of key \"\(key)\" at \(readTime?.rfc3339 ?? "no read time"): "
                     + "the first snapshot lists only what changed since")
+        case .leaseAcquired(let shard, let generation):
+            error("note: took the lease of shard \(shard) (generation \(generation))")
+        case .leaseStolen(let shard, let generation, let from):
+            error("note: took the expired lease of shard \(shard) from member \(from) (generation \(generation))")
+        case .leaseRenewedLate(let shard, let generation, let late):
+            error(
+                "warning: renewed the lease of shard \(shard) (generation \(generation)) \(seconds(late)) s after its "
+                    + "fence fell; delivering it again from its checkpoint")
+        case .leaseLost(let shard, let generation, let reason):
+            error("warning: stopped delivering shard \(shard) (generation \(generation)): \(reason)")
+        case .leaseReleased(let shard, let generation):
+            error("note: released the lease of shard \(shard) (generation \(generation))")
+        case .leaseRenewalFailed(let failure, let retryIn):
+            error("warning: could not renew the group's leases, retrying in \(seconds(retryIn)) s: \(failure)")
         }
     }
 

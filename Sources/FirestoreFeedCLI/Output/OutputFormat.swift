@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 
 /// How documents and snapshots are printed: JSON lines for scripts, text for people.
@@ -65,6 +66,29 @@ package enum OutputFormat: String, Sendable {
         switch self {
         case .jsonl: Self.snapshotJSON(snapshot, resumed: resumed).serializedString()
         case .text: Self.snapshotText(snapshot, number: number, resumed: resumed)
+        }
+    }
+
+    /// A feed group's shard snapshot as this format prints it: ``snapshotJSON(_:resumed:)`` with `"shard"`,
+    /// `"generation"` and each change's `"updateTime"`; for people, the heading names the shard.
+    func shardLine(_ shard: ShardSnapshot, number: Int) -> String {
+        switch self {
+        case .jsonl:
+            guard case .object(var members) = Self.snapshotJSON(shard.snapshot, resumed: shard.resumedFrom != nil),
+                case .array(let changes)? = members["changes"]
+            else { return "" }
+            members["shard"] = .integer(Int64(shard.shard))
+            members["generation"] = .integer(shard.generation)
+            members["changes"] = .array(
+                zip(changes, shard.snapshot.documentChanges).map { line, change in
+                    guard case .object(var fields) = line else { return line }
+                    fields["updateTime"] = change.document.updateTime.map { .string($0.rfc3339) } ?? .null
+                    return .object(fields)
+                })
+            return JSONValue.object(members).serializedString()
+        case .text:
+            return "shard \(shard.shard) (generation \(shard.generation)) "
+                + Self.snapshotText(shard.snapshot, number: number, resumed: shard.resumedFrom != nil)
         }
     }
 

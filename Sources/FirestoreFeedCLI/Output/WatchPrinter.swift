@@ -49,4 +49,13 @@ final class WatchPrinter: Sendable {
         }
         await Console.output(format.snapshotLine(snapshot, number: number, resumed: isResumed))
     }
+
+    /// Prints shard snapshot `number` (from 1) of a feed group on stdout: the snapshot's line with the shard and the
+    /// generation, and each change's `updateTime`.
+    func print(_ shard: ShardSnapshot, number: Int) async {
+        if verbose, let statistics = shard.snapshot.statistics {
+            Console.error("shard \(shard.shard) snapshot \(number): \(statistics)")
+        }
+        await Console.output(format.shardLine(shard, number: number))
+    }
 }

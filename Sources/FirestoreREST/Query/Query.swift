@@ -57,6 +57,14 @@ public struct Query: QueryRepresentable, Sendable {
     /// - Throws: ``FirestoreError`` `.invalidArgument` when the collection path was invalid.
     public func parentPath() throws(FirestoreError) -> ResourcePath { try parent.get() }
 
+    /// Whether the query has a start or end cursor.
+    package var hasCursors: Bool { start != nil || end != nil }
+
+    /// This query with its explicit orders replaced by `__name__` ascending.
+    package func orderedByName() -> Query {
+        with { $0.orders = [QueryOrder(field: .documentID, descending: false)] }
+    }
+
     /// A copy with `change` applied; the first error any builder step records is kept.
     func with(_ change: (inout Query) -> Void) -> Query {
         var copy = self

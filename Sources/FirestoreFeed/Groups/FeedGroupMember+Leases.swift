@@ -1,0 +1,133 @@
+import FirestoreREST
+
+extension FeedGroupMember {
+    /// Loads the group, then renews and takes leases every renewal interval until the member leaves.
+    func run() async {
+        do {
+            try options.check()
+            let document = base.firestore.collection(options.root).document(name)
+            let definition = try await FeedGroupDefinition.load(document, query: base, shards: options.shards)
+            self.definition = definition
+            store = FirestoreLeaseStore(
+                group: document, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
+            machine = LeaseMachine(
+                member: options.member, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
+        } catch {
+            fail(error)
+            return
+        }
+        var failures = 0
+        while !ended, !Task.isCancelled {
+            do throws(FirestoreError) {
+                try await tick()
+                failures = 0
+                // A tenth of jitter, so members started together do not renew in step.
+                try? await Task.sleep(for: options.renewInterval * Double.random(in: 0.9...1.1))
+            } catch {
+                failures += 1
+                let delay = min(options.renewInterval, .milliseconds(250) * (1 << min(failures, 5)))
+                onEvent?(.leaseRenewalFailed(error, retryIn: delay))
+                enforceFences()
+                try? await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    /// One renewal: reads the table, writes the plan with the acknowledged checkpoints, and starts and stops shard
+    /// feeds by the outcome.
+    func tick() async throws(FirestoreError) {
+        guard let store, var machine, let definition else { return }
+        let startedAt = now
+        let table = try await store.read()
+        machine.observe(table, at: now)
+        let plan = machine.plan(table, at: now)
+        for lease in plan.lost {
+            let owner = table.shards.first { $0.shard == lease.shard }?.owner ?? ""
+            lost(
+                lease,
+                reason: owner.isEmpty ? "its lease was released by another member" : "member \(owner) holds it now")
+        }
+        machine.forget(plan.lost)
+        self.machine = machine
+        let written = acknowledged
+        let dead = machine.deadMembers(at: now, for: options.leaseDuration * 2)
+        let outcome = try await store.write(plan, member: options.member, checkpoints: written, deadMembers: dead)
+        guard var current = self.machine, !ended else { return }
+        let appliedAt = now
+        let wasFenced = Set(outcome.renewed.map(\.shard).filter { current.deliverable($0, at: appliedAt) == nil })
+        current.apply(outcome, startedAt: startedAt)
+        self.machine = current
+        for (shard, checkpoint) in written where acknowledged[shard] == checkpoint { acknowledged[shard] = nil }
+        for lease in outcome.lost { lost(lease, reason: "another member took its lease before the renewal") }
+        for lease in outcome.released {
+            stopShard(lease.shard)
+            onEvent?(.leaseReleased(shard: lease.shard, generation: lease.generation))
+        }
+        let leases = Dictionary(table.shards.map { ($0.shard, $0) }, uniquingKeysWith: { first, _ in first })
+        for lease in outcome.acquired {
+            let previous = leases[lease.shard]
+            if let owner = previous?.owner, !owner.isEmpty {
+                onEvent?(.leaseStolen(shard: lease.shard, generation: lease.generation, from: owner))
+            } else {
+                onEvent?(.leaseAcquired(shard: lease.shard, generation: lease.generation))
+            }
+            startShard(lease, from: previous?.checkpoint, ranges: definition.ranges)
+        }
+        for lease in outcome.renewed where shardTasks[lease.shard] == nil {
+            // Renewed after its fence fell (its feed was stopped): deliver again from the checkpoint just written
+            // or, when none was pending, the stored one.
+            if wasFenced.contains(lease.shard), let fence = current.held[lease.shard]?.validUntil {
+                let late = appliedAt - (fence - options.leaseDuration + current.safetyMargin)
+                onEvent?(.leaseRenewedLate(shard: lease.shard, generation: lease.generation, late: late))
+            }
+            startShard(lease, from: written[lease.shard] ?? leases[lease.shard]?.checkpoint, ranges: definition.ranges)
+        }
+        enforceFences()
+    }
+
+    /// Stops delivering `lease`'s shard for good.
+    func lost(_ lease: HeldLease, reason: String) {
+        guard shardTasks[lease.shard] != nil || machine?.held[lease.shard] != nil else { return }
+        stopShard(lease.shard)
+        acknowledged[lease.shard] = nil
+        onEvent?(.leaseLost(shard: lease.shard, generation: lease.generation, reason: reason))
+    }
+
+    /// Stops the feed of every shard whose fence fell (the lease stays held, and is delivered again if a late
+    /// renewal succeeds).
+    func enforceFences() {
+        guard let machine else { return }
+        for (shard, running) in shardTasks where machine.deliverable(shard, at: now) != running.generation {
+            stopShard(shard)
+            onEvent?(
+                .leaseLost(
+                    shard: shard, generation: running.generation,
+                    reason: "the lease could not be renewed within its length; delivery stopped at its fence"))
+        }
+    }
+
+    /// Leaves the group: stops every shard feed, writes the acknowledged checkpoints and releases every lease,
+    /// then ends the consumer's stream. Idempotent.
+    func leave() async {
+        guard !ended else { return }
+        ended = true
+        loop?.cancel()
+        for shard in Array(shardTasks.keys) { stopShard(shard) }
+        if let continuation = consumer {
+            consumer = nil
+            continuation.resume(returning: nil)
+        }
+        guard let store, var machine else { return }
+        var plan = LeasePlan()
+        plan.release = machine.heldLeases
+        let outcome = try? await store.write(
+            plan, member: options.member, checkpoints: acknowledged, deadMembers: [])
+        if let outcome {
+            machine.apply(outcome, startedAt: now)
+            for lease in outcome.released {
+                onEvent?(.leaseReleased(shard: lease.shard, generation: lease.generation))
+            }
+        }
+        self.machine = machine
+    }
+}

@@ -1,0 +1,145 @@
+import FirestoreREST
+
+/// One member of a feed group at run time: renews and takes leases (``LeaseMachine`` against a ``LeaseStore``),
+/// runs one Listen feed per held shard, and hands their snapshots to one consumer, one unacknowledged snapshot per
+/// shard at a time, never past the shard's fence.
+actor FeedGroupMember {
+    let base: Query
+    let name: String
+    let options: FeedGroupOptions
+    let onEvent: (@Sendable (FeedEvent) -> Void)?
+    let origin = ContinuousClock.now
+
+    var definition: FeedGroupDefinition?
+    var store: (any LeaseStore)?
+    var machine: LeaseMachine?
+    /// The Listen feed of each shard delivering now.
+    var shardTasks: [Int: (generation: Int64, task: Task<Void, Never>)] = [:]
+    /// Snapshots offered by shard feeds and not handed out yet, in arrival order.
+    var ready: [ShardSnapshot] = []
+    /// Handed out and not acknowledged, by shard.
+    var outstanding: [Int: ShardSnapshot] = [:]
+    /// The shard feeds waiting for their last snapshot to be acknowledged.
+    var shardWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Acknowledged checkpoints not written yet.
+    var acknowledged: [Int: ShardCheckpoint] = [:]
+    /// The consumer waiting for a snapshot.
+    var consumer: CheckedContinuation<ShardSnapshot?, any Error>?
+    /// The snapshot handed out last, acknowledged when the consumer asks for the next.
+    var lastHanded: ShardSnapshot?
+    var loop: Task<Void, Never>?
+    var failure: (any Error)?
+    var ended = false
+
+    init(base: Query, name: String, options: FeedGroupOptions, onEvent: (@Sendable (FeedEvent) -> Void)?) {
+        self.base = base
+        self.name = name
+        self.options = options
+        self.onEvent = onEvent
+    }
+
+    /// The member's own monotonic time.
+    var now: Duration { ContinuousClock.now - origin }
+
+    // MARK: The consumer's side
+
+    /// The next snapshot of any held shard, after acknowledging the one handed out before; `nil` once the member
+    /// left.
+    func next() async throws -> ShardSnapshot? {
+        if let last = lastHanded {
+            lastHanded = nil
+            acknowledge(last)
+        }
+        if loop == nil, !ended { loop = Task { await self.run() } }
+        while true {
+            if let failure {
+                self.failure = nil
+                await leave()
+                throw failure
+            }
+            if ended { return nil }
+            if let index = ready.firstIndex(where: isDeliverable) {
+                let snapshot = ready.remove(at: index)
+                outstanding[snapshot.shard] = snapshot
+                lastHanded = snapshot
+                return snapshot
+            }
+            ready.removeAll { !isDeliverable($0) }
+            let handed: ShardSnapshot? = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        consumer = continuation
+                    }
+                }
+            } onCancel: {
+                Task { await self.cancelConsumer() }
+            }
+            if let handed {
+                outstanding[handed.shard] = handed
+                lastHanded = handed
+                return handed
+            }
+        }
+    }
+
+    private func cancelConsumer() {
+        consumer?.resume(throwing: CancellationError())
+        consumer = nil
+    }
+
+    /// Whether `snapshot` may be handed out now: its shard is held at its generation and its fence stands.
+    func isDeliverable(_ snapshot: ShardSnapshot) -> Bool {
+        machine?.deliverable(snapshot.shard, at: now) == snapshot.generation
+    }
+
+    /// Moves the shard's checkpoint to `snapshot` (written at the next renewal) and lets the shard's feed go on.
+    func acknowledge(_ snapshot: ShardSnapshot) {
+        guard outstanding[snapshot.shard]?.generation == snapshot.generation,
+            outstanding[snapshot.shard]?.readTime == snapshot.readTime
+        else { return }
+        outstanding[snapshot.shard] = nil
+        if lastHanded?.shard == snapshot.shard, lastHanded?.readTime == snapshot.readTime { lastHanded = nil }
+        if let readTime = snapshot.readTime, machine?.held[snapshot.shard]?.generation == snapshot.generation {
+            acknowledged[snapshot.shard] = ShardCheckpoint(
+                readTime: readTime, resumeToken: snapshot.snapshot.resumePoint?.resumeToken)
+        }
+        shardWaiters.removeValue(forKey: snapshot.shard)?.resume()
+    }
+
+    // MARK: The shard feeds' side
+
+    /// Hands `snapshot` to the consumer (or queues it) and returns once it was acknowledged or the shard stopped.
+    func offer(_ snapshot: ShardSnapshot) async {
+        guard !ended, shardTasks[snapshot.shard]?.generation == snapshot.generation, isDeliverable(snapshot) else {
+            return
+        }
+        if let consumer {
+            self.consumer = nil
+            consumer.resume(returning: snapshot)
+        } else {
+            ready.append(snapshot)
+        }
+        await withCheckedContinuation { continuation in
+            shardWaiters[snapshot.shard]?.resume()
+            shardWaiters[snapshot.shard] = continuation
+        }
+    }
+
+    /// Ends the member with `error` (a shard feed's or the group's), after leaving.
+    func fail(_ error: any Error) {
+        guard !ended else { return }
+        failure = error
+        consumer?.resume(returning: nil)
+        consumer = nil
+    }
+
+    /// Stops the feed of `shard`, dropping what it offered and not yet handed out.
+    func stopShard(_ shard: Int) {
+        shardTasks.removeValue(forKey: shard)?.task.cancel()
+        ready.removeAll { $0.shard == shard }
+        outstanding[shard] = nil
+        shardWaiters.removeValue(forKey: shard)?.resume()
+    }
+}

@@ -1,0 +1,14 @@
+import FirestoreREST
+
+/// Where a feed group's leases and members live: Firestore (``FirestoreLeaseStore``) or, in tests, memory.
+package protocol LeaseStore: Sendable {
+    /// Every lease and member, read at one time.
+    func read() async throws(FirestoreError) -> LeaseTable
+
+    /// Writes `plan` for `member` in one transaction (``LeaseWrites/resolve(_:current:member:checkpoints:)``
+    /// against the leases as stored), with the member's heartbeat moved, and the records of `deadMembers`
+    /// deleted.
+    func write(
+        _ plan: LeasePlan, member: String, checkpoints: [Int: ShardCheckpoint], deadMembers: [String]
+    ) async throws(FirestoreError) -> LeaseOutcome
+}
