@@ -22,6 +22,15 @@ extension FeedEvent: CustomStringConvertible {
         case .orderingMismatch(let reason): "orderingMismatch(reason: \(String(reflecting: reason)))"
         case .polled(let statistics): "polled(\(statistics))"
         case .intervalNotKept(let interval, let actual): "intervalNotKept(interval: \(interval), actual: \(actual))"
+        case .leaseAcquired(let shard, let generation): "leaseAcquired(shard: \(shard), generation: \(generation))"
+        case .leaseStolen(let shard, let generation, let from):
+            "leaseStolen(shard: \(shard), generation: \(generation), from: \(String(reflecting: from)))"
+        case .leaseRenewedLate(let shard, let generation, let late):
+            "leaseRenewedLate(shard: \(shard), generation: \(generation), late: \(late))"
+        case .leaseLost(let shard, let generation, let reason):
+            "leaseLost(shard: \(shard), generation: \(generation), reason: \(String(reflecting: reason)))"
+        case .leaseReleased(let shard, let generation): "leaseReleased(shard: \(shard), generation: \(generation))"
+        case .leaseRenewalFailed(let error, let retryIn): "leaseRenewalFailed(\(error), retryIn: \(retryIn))"
         case .resumedFromCheckpoint(let key, let readTime):
             "resumedFromCheckpoint(key: \(String(reflecting: key)), readTime: \(readTime.map { "\($0)" } ?? "none"))"
         }

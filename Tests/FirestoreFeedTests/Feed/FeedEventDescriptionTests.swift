@@ -24,6 +24,10 @@ import Testing
         (FeedEvent.snapshotsCoalesced(count: 2), "snapshotsCoalesced(count: 2)"),
         (FeedEvent.fellBackToPolling(reason: "no HTTP/2"), #"fellBackToPolling(reason: "no HTTP/2")"#),
         (FeedEvent.recovered, "recovered"),
+        (
+            FeedEvent.leaseStolen(shard: 2, generation: 7, from: "member-a"),
+            #"leaseStolen(shard: 2, generation: 7, from: "member-a")"#
+        ),
     ])
     func describesEachCase(event: FeedEvent, expected: String) {
         #expect("\(event)" == expected)
