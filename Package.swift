@@ -6,7 +6,7 @@ import PackageDescription
 let readmeSnippets = [
     "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
     "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints", "VectorSearch", "BulkWriter",
-    "TestSecurityRules", "ReadsStreamsBundles", "FeedGroup",
+    "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
 ]
 
 let package = Package(
@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

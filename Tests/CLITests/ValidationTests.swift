@@ -133,7 +133,7 @@ import Testing
                 "watch", ["c", "--record-mode", "sometimes"],
                 "--record-mode \"sometimes\": expected once, none, all or new-episodes"
             ),
-            ("watch", ["c", "d"], "watch needs exactly one COLLECTION_PATH"),
+            ("watch", ["c", "d"], "watch needs exactly one COLLECTION_PATH, got 2 (c d)"),
             ("serve-cassette", ["f", "--port", "70000"], "--port \"70000\": expected a number from 0 to 65535"),
             ("serve-cassette", ["f", "--speed", "0"], "--speed \"0\": expected a number from 0.01 to 1000"),
             (

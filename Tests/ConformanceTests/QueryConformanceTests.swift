@@ -1,4 +1,5 @@
 import FirestoreREST
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -40,9 +41,10 @@ import Testing
 
     static let db: Firestore = {
         guard let database = try? DatabaseID(projectID: "projectID") else { preconditionFailure("static ID") }
+        let refused = FirestoreError(code: .failedPrecondition, message: "conformance tests send nothing")
         return Firestore(
             database: database, baseURL: "http://127.0.0.1:1", credentials: NoCredentials(),
-            transport: RefusingTransport(), isEmulator: true)
+            transport: NoNetworkTransport(refused), isEmulator: true)
     }()
 
     /// Applies the clauses and encodes; any error (from the builder inputs or from encoding) is a refusal.
@@ -122,13 +124,6 @@ extension FirestoreValue {
     var mapValue: [String: FirestoreValue] {
         if case .map(let fields) = self { return fields }
         return [:]
-    }
-}
-
-/// A transport that refuses every request: conformance tests never reach the network.
-struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-        throw FirestoreError(code: .failedPrecondition, message: "conformance tests send nothing")
     }
 }
 

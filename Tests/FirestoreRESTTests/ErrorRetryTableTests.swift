@@ -34,7 +34,7 @@ import Testing
 
     @Test(arguments: ExpectedRetryTable.rows)
     func anIdempotentReadIsRetriedOrThrownAsItsRowSays(row: ExpectedRetryTable.Row) async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, index in
             index == 0
                 ? HTTPResponse(status: 400, body: Data(ExpectedRetryTable.body(row.code).utf8))
@@ -47,7 +47,7 @@ import Testing
             let result = try await db.runQuery(parent: .root, structuredQuery: query)
             #expect(result.documents.map(\.name) == ["projects/p/databases/(default)/documents/c/d"])
             #expect(transport.calls == ["POST :runQuery", "POST :runQuery"])
-            #expect(clock.sleeps == [.milliseconds(250)])
+            #expect(clock.requestedDelays == [.milliseconds(250)])
         } else {
             let error = await #expect(throws: FirestoreError.self) {
                 try await db.runQuery(parent: .root, structuredQuery: query)
@@ -55,7 +55,7 @@ import Testing
             #expect(error?.code == row.code)
             #expect(error?.message == "row \(row.code.name)")
             #expect(transport.calls == ["POST :runQuery"])
-            #expect(clock.sleeps == [])
+            #expect(clock.requestedDelays == [])
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
         }
         let credentials = CountingCredentials()
         let db = try transport.firestore(
-            credentials: credentials, retryPolicy: RetryPolicy(jitter: 0, clock: RecordingClock()))
+            credentials: credentials, retryPolicy: RetryPolicy(jitter: 0, clock: CountingClock()))
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
         #expect(error?.code == .unauthenticated)
         #expect(transport.calls == ["GET /c/d", "GET /c/d"])
@@ -80,7 +80,7 @@ import Testing
             HTTPResponse(status: 400, body: Data(ExpectedRetryTable.body(.unknown).utf8))
         }
         let db = try transport.firestore(
-            credentials: NoCredentials(), retryPolicy: RetryPolicy(jitter: 0, clock: RecordingClock()))
+            credentials: NoCredentials(), retryPolicy: RetryPolicy(jitter: 0, clock: CountingClock()))
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").setData(["n": 1]) }
         #expect(error?.code == .unknown)
         #expect(transport.calls == ["POST :commit"])

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -5,14 +6,8 @@ import Testing
 
 /// Composite filters, limit(toLast:), cursors, select, offset, aggregations and QueryPredicate, encoded only.
 @Suite(.timeLimit(.minutes(2))) struct QueryBuilderTests {
-    struct NoNetwork: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-            throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-        }
-    }
-
     static func cities() throws -> CollectionReference {
-        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: NoNetwork()).collection("cities")
+        try Firestore.offline().collection("cities")
     }
 
     @Test func orOfAndIsNested() throws {
@@ -112,7 +107,7 @@ import Testing
     }
 
     @Test func collectionGroupDocumentIDFilterNeedsAPath() throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: NoNetwork())
+        let db = try Firestore.offline()
         let group = db.collectionGroup("landmarks")
         #expect(
             try group.whereField(FieldPath.documentID, .greaterThanOrEqual, "cities/SF/landmarks/a")

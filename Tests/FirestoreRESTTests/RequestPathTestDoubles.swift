@@ -4,31 +4,6 @@ import Synchronization
 
 @testable import FirestoreREST
 
-/// A clock whose sleeps return at once and are recorded, so retry back-off is checked without waiting.
-final class RecordingClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
-
-    var now: Instant { Instant(offset: state.withLock { $0.now }) }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    /// Every requested sleep, in order.
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        state.withLock { state in
-            state.sleeps.append(deadline.offset - state.now)
-            state.now = max(state.now, deadline.offset)
-        }
-    }
-}
-
 /// Credentials that hand out `Bearer t1`, `Bearer t2`, ... : a new token after each `invalidate`.
 final class CountingCredentials: Credentials {
     private let state = Mutex<(generation: Int, invalidated: [String])>((1, []))

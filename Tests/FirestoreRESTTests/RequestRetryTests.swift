@@ -9,14 +9,14 @@ import Testing
 @Suite("Request retries", .timeLimit(.minutes(2)))
 struct RequestRetryTests {
     /// A policy without jitter, so the waits are exact.
-    static func policy(_ clock: RecordingClock, maxAttempts: Int = 5) -> RetryPolicy {
+    static func policy(_ clock: CountingClock, maxAttempts: Int = 5) -> RetryPolicy {
         RetryPolicy(maxAttempts: maxAttempts, jitter: 0, clock: clock)
     }
 
     static let structuredQuery: JSONValue = ["from": [["collectionId": "c"]]]
 
     @Test func runQueryIsRetriedOn503And429HonouringRetryAfter() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, index in
             switch index {
             case 0: return .error(503, "UNAVAILABLE", "The service is currently unavailable.")
@@ -31,22 +31,22 @@ struct RequestRetryTests {
         let result = try await db.runQuery(parent: .root, structuredQuery: Self.structuredQuery)
         #expect(result.documents.map(\.name) == ["projects/p/databases/(default)/documents/c/d"])
         #expect(transport.calls == ["POST :runQuery", "POST :runQuery", "POST :runQuery"])
-        #expect(clock.sleeps == [.milliseconds(250), .seconds(1)])  // back-off, then Retry-After (> 500 ms)
+        #expect(clock.requestedDelays == [.milliseconds(250), .seconds(1)])  // back-off, then Retry-After (> 500 ms)
     }
 
     @Test func getGivesUpAfterMaxAttemptsWithTheLastError() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, index in .error(500, "INTERNAL", "attempt \(index)") }
         let db = try transport.firestore(credentials: NoCredentials(), retryPolicy: Self.policy(clock))
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
         #expect(error?.code == .internal)
         #expect(error?.message == "attempt 4")
         #expect(transport.calls == Array(repeating: "GET /c/d", count: 5))
-        #expect(clock.sleeps == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        #expect(clock.requestedDelays == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
     }
 
     @Test func listAndListCollectionIdsAndBatchGetAreRetried() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { request, index in
             if index % 2 == 0 { return .error(503, "UNAVAILABLE", "busy") }
             if request.url.hasSuffix(":listCollectionIds") { return .ok(["collectionIds": ["c"]]) }
@@ -70,7 +70,7 @@ struct RequestRetryTests {
     }
 
     @Test func anErrorElementInA200StreamIsRetriedForAnIdempotentCall() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, index in
             if index == 0 {
                 return HTTPResponse(
@@ -86,18 +86,18 @@ struct RequestRetryTests {
     }
 
     @Test func commitIsNeverRetriedAfterAnUnclearFailure() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, _ in .error(503, "UNAVAILABLE", "The service is currently unavailable.")
         }
         let db = try transport.firestore(credentials: NoCredentials(), retryPolicy: Self.policy(clock))
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").setData(["a": 1]) }
         #expect(error?.code == .unavailable)
         #expect(transport.calls == ["POST :commit"])
-        #expect(clock.sleeps == [])
+        #expect(clock.requestedDelays == [])
     }
 
     @Test func commitIsNeverRetriedAfterATimeout() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ThrowingTransport(errors: [
             FirestoreError(code: .deadlineExceeded, message: "timed out: https://test.invalid:443/v1/...")
         ])
@@ -110,7 +110,7 @@ struct RequestRetryTests {
     }
 
     @Test func commitIsRetriedWhenTheRequestProvablyNeverLeft() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         var refused = FirestoreError(code: .unavailable, message: "could not connect: https://test.invalid:443/v1/")
         refused.requestWasNotSent = true
         let transport = ThrowingTransport(errors: [refused], then: .ok(["commitTime": "2024-05-01T00:00:02Z"]))
@@ -120,11 +120,11 @@ struct RequestRetryTests {
         let response = try await db.commit([])
         #expect(response.commitTime == ts(1_714_521_602))
         #expect(transport.attempts == 2)
-        #expect(clock.sleeps == [.milliseconds(250)])
+        #expect(clock.requestedDelays == [.milliseconds(250)])
     }
 
     @Test func aResponseOverTheSizeCapIsNotRetried() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         var tooBig = FirestoreError(
             code: .resourceExhausted, message: "response body exceeds maxResponseBytes (1000 bytes): https://x:443/")
         tooBig.isNeverRetried = true
@@ -140,7 +140,7 @@ struct RequestRetryTests {
     }
 
     @Test func permanentErrorsAreNotRetried() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, _ in
             .error(400, "FAILED_PRECONDITION", "The query requires an index.")
         }
@@ -153,7 +153,7 @@ struct RequestRetryTests {
     }
 
     @Test func aRetryAfterLongerThanTheLimitEndsTheRetries() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, _ in
             var response = HTTPResponse.error(429, "RESOURCE_EXHAUSTED", "Quota exceeded.")
             response.headers = [HTTPHeader("Retry-After", "120")]
@@ -163,7 +163,7 @@ struct RequestRetryTests {
         let error = await #expect(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
         #expect(error?.code == .resourceExhausted)
         #expect(transport.requests.count == 1)
-        #expect(clock.sleeps == [])
+        #expect(clock.requestedDelays == [])
     }
 
     @Test func anEmulatorClientDoesNotRetry() async throws {
@@ -178,7 +178,7 @@ struct RequestRetryTests {
     }
 
     @Test func aTokenThatCannotBeObtainedIsRetriedEvenForACommit() async throws {
-        let clock = RecordingClock()
+        let clock = CountingClock()
         let transport = ScriptedTransport { _, _ in .ok([:]) }
         let credentials = FailingCredentials(
             error: FirestoreError(code: .unavailable, message: "token request: could not connect"))
@@ -187,7 +187,7 @@ struct RequestRetryTests {
         #expect(error?.code == .unavailable)
         #expect(error?.message == "token request: could not connect")
         #expect(transport.requests.isEmpty)
-        #expect(clock.sleeps == [.milliseconds(250), .milliseconds(500)])
+        #expect(clock.requestedDelays == [.milliseconds(250), .milliseconds(500)])
     }
 
     @Test func cancellingDuringTheBackoffThrowsCancelled() async throws {

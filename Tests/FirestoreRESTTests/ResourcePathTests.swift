@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -117,19 +118,12 @@ struct DatabaseIDTests {
     }
 
     @Test func requestURLsPercentEncodeDocumentIDs() throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: UnreachableTransport())
+        let db = try Firestore.offline()
         let path = try ResourcePath(segments: ["c", "a#b c"])
         #expect(db.encodedName(of: path) == "projects/p/databases/(default)/documents/c/a%23b%20c")
         #expect(
             db.url(db.encodedName(of: path))
                 == "http://127.0.0.1:1/v1/projects/p/databases/(default)/documents/c/a%23b%20c")
         #expect(db.document("c/a b").resourceName == "projects/p/databases/(default)/documents/c/a b")
-    }
-}
-
-/// A transport for unit tests that must never reach the network: every request fails.
-private struct UnreachableTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-        throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
     }
 }

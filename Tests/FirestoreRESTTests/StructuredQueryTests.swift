@@ -1,17 +1,11 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
 @testable import FirestoreREST
 
-/// Queries in these tests are only encoded, never sent: every request fails.
-private struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-        throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-    }
-}
-
 private func makeDB() throws -> Firestore {
-    try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+    try Firestore.offline()
 }
 
 /// One row of a query table: how to build the query from collection `c`, and the StructuredQuery expected.

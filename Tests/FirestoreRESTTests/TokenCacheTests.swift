@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -8,13 +9,6 @@ import Testing
 /// refresh does. Time comes from a settable wall clock.
 @Suite("TokenCache", .timeLimit(.minutes(2)))
 struct TokenCacheTests {
-    /// A settable wall clock starting at 2026-01-01T00:00:00Z.
-    final class WallClock: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: 1_767_225_600))
-        var now: Date { time.withLock { $0 } }
-        func advance(by seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
     /// Hands out `token-1`, `token-2`, ... each valid for `lifetime` seconds, after a short pause so concurrent
     /// callers overlap; fails while `failing` is set.
     final class Issuer: Sendable {

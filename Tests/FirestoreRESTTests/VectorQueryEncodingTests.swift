@@ -1,14 +1,8 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
 @testable import FirestoreREST
-
-/// Vector queries are only encoded here, never sent: every request fails.
-private struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-        throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-    }
-}
 
 /// `findNearest` as the REST StructuredQuery `findNearest` (googleapis `google/firestore/v1/query.proto`,
 /// `StructuredQuery.FindNearest`): the base query's members, then `vectorField`, `queryVector` (a vector Value),
@@ -16,7 +10,7 @@ private struct RefusingTransport: HTTPTransport {
 /// `distanceThreshold` (a `DoubleValue`: a JSON number), written out as the server takes them.
 @Suite(.timeLimit(.minutes(2))) struct VectorQueryEncodingTests {
     static let db: Firestore = {
-        guard let db = try? Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+        guard let db = try? Firestore.offline()
         else { preconditionFailure("a static, valid project") }
         return db
     }()

@@ -96,7 +96,10 @@ import Testing
         let missing = try await CLIProcess.run(["get", "fruits/kiwi", "--emulator", host, "--project", project])
         #expect(missing.status == 1)
         #expect(missing.stdout == "")
-        #expect(missing.stderr == "error: not-found: no document at fruits/kiwi\n")
+        #expect(
+            missing.stderr
+                == "error: not-found: no document at fruits/kiwi\n"
+                + "note: in project \"\(project)\", database (default), on the emulator at \(host)\n")
         let refused = try await CLIProcess.run([
             "get", "fruits/kiwi", "--emulator", "127.0.0.1:1", "--project", project,
         ])

@@ -91,8 +91,12 @@ import Testing
         #expect(
             missing.stderr.hasPrefix(
                 "error: not-found: no document at fruits/kiwi to update (set creates one); the server said: "))
-        // The emulator's message spans lines; the CLI prints one.
-        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        // The emulator's message spans lines; the CLI prints one, then the project it asked.
+        let lines = missing.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(missing.stderr)")
+        #expect(
+            lines.last
+                == "note: in project \"\(session.project)\", database (default), on the emulator at \(session.host)")
         #expect(try await session.db.document("fruits/kiwi").getDocument().exists == false)
         #expect(try await session.db.document("fruits/apple").getDocument().data() == ["name": "Apple"])
     }

@@ -9,13 +9,6 @@ import Testing
 /// grant requests they send, one token request for many concurrent callers, and the `401` refresh.
 @Suite("Credentials over loopback", .timeLimit(.minutes(2)))
 struct CredentialsLoopbackTests {
-    /// A settable wall clock starting at 2026-01-01T00:00:00Z.
-    final class WallClock: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: 1_767_225_600))
-        var now: Date { time.withLock { $0 } }
-        func advance(by seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
     /// Service-account credentials whose `token_uri` is the loopback server's `route`.
     static func serviceAccount(
         _ server: LoopbackAuthServer, route: String = "/token", clock: WallClock = WallClock(), in folder: URL

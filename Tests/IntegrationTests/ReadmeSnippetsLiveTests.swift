@@ -178,6 +178,23 @@ import Testing
         #expect(lines.last == "4", "\(lines)")
     }
 
+    @Test func writingDataWritesTheValuesAndTheRefusedBatchWritesNothing() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try Firestore.emulator(host: host, projectID: "demo-writes")
+        for old in try await db.collection("fruits").listDocuments() { try await old.reference.delete() }
+        let result = await (try Run("WritingData", host: host)).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines == ["nothing written: not-found", "lime exists: false"])
+        let kiwi = try await db.document("fruits/kiwi").getDocument()
+        #expect(kiwi.get("name") == .string("Kiwi"))
+        #expect(kiwi.get("isFavourite") == .boolean(true))
+        #expect(kiwi.get("kcal") == .integer(61))  // the refused batch's increment was not applied
+        #expect(kiwi.get("price") == .double(0.45))
+        #expect(kiwi.get("tags") == .array([.string("green"), .string("fuzzy")]))
+        #expect(kiwi.get("origin") == .map(["country": .string("NZ")]))
+        #expect(kiwi.get("orchard") == .geoPoint(GeoPoint(latitude: -37.7, longitude: 176.2)))
+    }
+
     @Test func firestoreQueryStoreHoldsTheDecodedFruits() async throws {
         let host = try EmulatorEnvironment.requireHost()
         _ = try await Self.seed(host)

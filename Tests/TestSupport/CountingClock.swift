@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A clock whose sleeps return at once (time jumps forward), like FirestoreTesting's `ImmediateClock`, that
-/// also counts its sleeps and records every delay asked for, so a test can check a poller's pacing.
+/// also counts its sleeps and records every delay asked for, so a test can check a poller's pacing or a request's
+/// retry back-off without waiting.
 package final class CountingClock: Clock, Sendable {
     /// A point in the clock's time: the total of all sleeps.
     package struct Instant: InstantProtocol {
@@ -19,7 +20,7 @@ package final class CountingClock: Clock, Sendable {
     /// A clock at offset zero.
     package init() {}
 
-    /// Every delay a poller asked to sleep, in order.
+    /// Every delay asked for, in order.
     package var requestedDelays: [Duration] { requested.withLock { $0 } }
 
     package var now: Instant { Instant(offset: current.withLock { $0 }) }

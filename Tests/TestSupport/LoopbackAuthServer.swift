@@ -26,10 +26,9 @@ import Foundation
 ///   document request, with `X-Proxied-URL` naming the absolute URL
 /// - `GET /log`: `{"token_requests":[...],"metadata_requests":[...],"document_requests":[...],"connections":N}`
 package final class LoopbackAuthServer: @unchecked Sendable {
-    package let port: Int
+    package var port: Int { child.port }
     package let scheme: String
-    private let process: Process
-    private let input: Pipe
+    private let child: PythonServerProcess
 
     /// `http://127.0.0.1:<port>` (or `https://...`).
     package var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
@@ -173,17 +172,11 @@ package final class LoopbackAuthServer: @unchecked Sendable {
         var arguments: [String] = []
         if let certificate, let key { arguments += [certificate.path, key.path] }
         scheme = certificate == nil ? "http" : "https"
-        let child = try PythonServerProcess(script: Self.script, arguments: arguments)
-        self.process = child.process
-        self.input = child.input
-        self.port = child.port
+        child = try PythonServerProcess(.inline(Self.script), arguments: arguments)
     }
 
     /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).
-    package func stop() {
-        try? input.fileHandleForWriting.close()
-        process.end()
-    }
+    package func stop() { child.stop() }
 
     /// Starts a server on a thread of its own (the start waits for the child process to listen).
     package static func start(certificate: URL? = nil, key: URL? = nil) async throws -> LoopbackAuthServer {

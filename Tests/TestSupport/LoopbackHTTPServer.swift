@@ -22,9 +22,8 @@ import Foundation
 /// - anything else: 404 `{"error":"not found"}`
 package final class LoopbackHTTPServer: @unchecked Sendable {
     /// The TCP port the server listens on.
-    package let port: Int
-    private let process: Process
-    private let input: Pipe
+    package var port: Int { child.port }
+    private let child: PythonServerProcess
 
     /// `http://127.0.0.1:<port>`.
     package var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -112,17 +111,11 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Starts the server and waits until it listens.
     package init() throws {
-        let child = try PythonServerProcess(script: Self.script)
-        self.process = child.process
-        self.input = child.input
-        self.port = child.port
+        child = try PythonServerProcess(.inline(Self.script))
     }
 
     /// Stops the server process without waiting for it (``Foundation/Process/end(grace:)``).
-    package func stop() {
-        try? input.fileHandleForWriting.close()
-        process.end()
-    }
+    package func stop() { child.stop() }
 
     /// Runs `body` with a fresh server and stops the server afterwards.
     package static func with<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
@@ -130,10 +123,6 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         let server = try await BlockingWork.run { try LoopbackHTTPServer() }
         defer { server.stop() }
         return try await body(server)
-    }
-
-    package enum ServerError: Error {
-        case didNotStart
     }
 }
 

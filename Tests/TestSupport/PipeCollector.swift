@@ -26,6 +26,9 @@ package final class PipeCollector: @unchecked Sendable {
         thread.start()
     }
 
+    /// Whether the pipe reached end of file (the writer exited or closed it).
+    package var isEnded: Bool { lock.withLock { ended } }
+
     /// What has arrived so far.
     package var data: Data { lock.withLock { bytes } }
 

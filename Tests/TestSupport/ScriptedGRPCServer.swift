@@ -17,9 +17,9 @@ package final class ScriptedGRPCServer: Sendable {
     /// The interpreter with `h2` and `google-cloud-firestore`.
     package static func python() throws -> String {
         if let path = ProcessInfo.processInfo.environment["FIRESTORE_FEED_TEST_PYTHON"], !path.isEmpty { return path }
-        let venv = LoopbackPythonServer.root.appendingPathComponent(".build/test-venv/bin/python").path
+        let venv = PythonServerProcess.root.appendingPathComponent(".build/test-venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: venv) else {
-            throw LoopbackPythonServer.StartError(
+            throw PythonServerProcess.StartError(
                 description: "no Python for the scripted gRPC server: run Scripts/test-python (Scripts/test does), "
                     + "or set FIRESTORE_FEED_TEST_PYTHON")
         }

@@ -127,7 +127,7 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
     package init(_ answers: [Answer]) throws {
         scriptFile = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString).json")
         try JSONEncoder().encode(answers).write(to: scriptFile)
-        child = try PythonServerProcess(script: Self.script, arguments: [scriptFile.path])
+        child = try PythonServerProcess(.inline(Self.script), arguments: [scriptFile.path])
     }
 
     /// Stops the server process without waiting for it and removes the script file.

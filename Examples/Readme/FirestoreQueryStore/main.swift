@@ -13,7 +13,7 @@ final class FruitStore {
                     decodingFailureStrategy: .ignore, firestore: db)
     var fruits: [Fruit]                         // or Result<[Fruit], any Error>
 
-    func favouritesOnly() { $fruits.predicates = [.whereField("isFavourite", isEqualTo: true)] }
+    func favouritesOnly() { $fruits.predicates = [.whereField("isFavourite", isEqualTo: true), .order(by: "name")] }
     var problem: String? { $fruits.error.map { "\($0)" } }   // fruits/u2: name: expected String, found integerValue
 }
 

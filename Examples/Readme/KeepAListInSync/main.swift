@@ -12,15 +12,15 @@ final class FruitList: BatchedArrayDelegate {
         print(array.items.map(\.documentID))
     }
     func batchedArray(_ array: BatchedArray, queryDidFailWithError error: any Error) {
-        print("poll failed, items kept:", error)
+        print("feed failed, items kept:", error)   // it reconnects; a permanent error ends it
     }
 }
 
 let list = FruitList()
-let fruits = BatchedArray(query: db.collection("fruits").order(by: "name"), interval: .seconds(1), delegate: list)
+let fruits = BatchedArray(query: db.collection("fruits").order(by: "name"), delegate: list)   // the Listen stream
 fruits.observeQuery()                    // idempotent; stopObserving() keeps the items
-fruits.source = PollingQuerySource(db.collection("fruits").whereField("isFavourite", isEqualTo: true))
-                                         // the old contents are diffed against the new query's first snapshot
+fruits.source = FeedQuerySource(db.collection("fruits").whereField("isFavourite", isEqualTo: true))
+                                         // Listen again; the old contents are diffed against its first snapshot
 for await update in fruits.updates() {   // the same updates for async code: update.diff, update.items
     print(update.items.count)
 }

@@ -18,11 +18,16 @@ let favourites = db.collection("fruits")
 let feed = favourites.snapshots() { event in   // the Listen stream; .snapshots(source: .poll(.keys)) polls
     print("feed:", event)   // a failed poll (the last snapshot stays), recovery, ...
 }
-for try await snapshot in feed {
-    for change in snapshot.documentChanges {
-        let fruit = try change.document.data(as: Fruit.self)
-        let from = change.oldIndex.map(String.init) ?? "-", to = change.newIndex.map(String.init) ?? "-"
-        print(change.type, fruit.name, from, "->", to)
+do {
+    for try await snapshot in feed {
+        for change in snapshot.documentChanges {
+            let fruit = try change.document.data(as: Fruit.self)
+            let from = change.oldIndex.map(String.init) ?? "-", to = change.newIndex.map(String.init) ?? "-"
+            print(change.type, fruit.name, from, "->", to)
+        }
+        print("favourites:", try snapshot.documents(as: Fruit.self).values.map(\.name))
     }
-    print("favourites:", try snapshot.documents(as: Fruit.self).values.map(\.name))
-}
+} catch {
+    print("the feed ended:", error)   // a permanent error (permission-denied, a bad query), or a document that
+}                                     // does not decode: an expected failure, not a crash
+

@@ -74,22 +74,14 @@ package enum CheckpointResume {
         let current = first.documents.compactMap(\.document)
         let checked = DocumentChangeComputation.checkedChanges(from: stored, to: current, ordering: ordering)
         if let reason = checked.mismatch { mismatch(reason) }
-        let firestore = query.firestore
         var statistics = first.statistics
         if let listen = statistics, listen.mode == nil {
             let delivered = checked.changes.count { $0.type != .removed }
             statistics = .listenResumed(
                 documentsDelivered: delivered, resultSize: current.count, sentResumeToken: sentResumeToken)
         }
-        var snapshot = QuerySnapshot(
-            query: first.query, documents: first.documents,
-            documentChanges: checked.changes.map { change in
-                DocumentChange(
-                    type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
-                    oldIndex: change.oldIndex, newIndex: change.newIndex)
-            },
-            readTime: first.readTime, statistics: statistics)
-        snapshot.resumePoint = first.resumePoint
-        return snapshot
+        return FeedSnapshot.make(
+            query: first.query, documents: first.documents, changes: checked.changes, readTime: first.readTime,
+            statistics: statistics, resumePoint: first.resumePoint)
     }
 }

@@ -35,17 +35,9 @@ enum SnapshotCoalescing {
             let checked = DocumentChangeComputation.checkedChanges(from: old, to: new, ordering: ordering)
             if let mismatch = checked.mismatch { onEvent?(.orderingMismatch(reason: mismatch)) }
             guard !checked.changes.isEmpty || lastDelivered == nil else { return nil }
-            let firestore = newest.query.firestore
-            var snapshot = QuerySnapshot(
-                query: newest.query, documents: newest.documents,
-                documentChanges: checked.changes.map { change in
-                    DocumentChange(
-                        type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
-                        oldIndex: change.oldIndex, newIndex: change.newIndex)
-                },
-                readTime: newest.readTime, statistics: newest.statistics)
-            snapshot.resumePoint = newest.resumePoint
-            return snapshot
+            return FeedSnapshot.make(
+                query: newest.query, documents: newest.documents, changes: checked.changes,
+                readTime: newest.readTime, statistics: newest.statistics, resumePoint: newest.resumePoint)
         }
     }
 

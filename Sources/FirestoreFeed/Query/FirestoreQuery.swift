@@ -43,13 +43,11 @@ public struct FirestoreQuery<T: Sendable>: Sendable {
         firestore: Firestore, source: FeedSource = .listen, interval: Duration = .seconds(1),
         decoder: FirestoreDecoder = FirestoreDecoder()
     ) where T == [U] {
+        let configuration = FirestoreQueryConfiguration(
+            path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy)
+        let feed = FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)
         self.init(
-            observable: FirestoreQueryObservable(
-                configuration: FirestoreQueryConfiguration(
-                    path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
-                decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.feedSource(
-                    firestore: firestore, source: source, interval: interval)))
+            observable: FirestoreQueryObservable(configuration: configuration, decoder: decoder, makeSource: feed))
     }
 
     /// The Result form over `firestore`, fed from `source` (the Listen stream unless told otherwise; `interval`
@@ -60,13 +58,11 @@ public struct FirestoreQuery<T: Sendable>: Sendable {
         firestore: Firestore, source: FeedSource = .listen, interval: Duration = .seconds(1),
         decoder: FirestoreDecoder = FirestoreDecoder()
     ) where T == Result<[U], any Error> {
+        let configuration = FirestoreQueryConfiguration(
+            path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy)
+        let feed = FirestoreQueryObservable<T>.feedSource(firestore: firestore, source: source, interval: interval)
         self.init(
-            observable: FirestoreQueryObservable(
-                configuration: FirestoreQueryConfiguration(
-                    path: collectionPath, predicates: predicates, decodingFailureStrategy: decodingFailureStrategy),
-                decoder: decoder,
-                makeSource: FirestoreQueryObservable<T>.feedSource(
-                    firestore: firestore, source: source, interval: interval)))
+            observable: FirestoreQueryObservable(configuration: configuration, decoder: decoder, makeSource: feed))
     }
 
     /// A wrapper around an existing observable (for instance one made with a scripted source).

@@ -32,6 +32,7 @@ package struct CountCommand: ParsableCommand {
         try await CLIError.runtimeErrors {
             let snapshot = try await aggregate.getAggregation()
             await Console.output(String(snapshot.count ?? 0))
+            if (snapshot.count ?? 0) == 0, let note = ConnectionContext.emptyResultNote { Console.error(note) }
         }
     }
 }

@@ -52,6 +52,7 @@ package struct DeleteCommand: ParsableCommand {
             throw ValidationError(
                 "\"\(path)\" is a collection: deleting it and everything below it needs --recursive")
         }
+        try connection.validate()
     }
 
     package func run() async throws(CLIError) {

@@ -71,6 +71,7 @@ package struct DemoCommand: ParsableCommand {
 
     package func validate() throws(ValidationError) {
         try replay.validate(emulator: connection.options.emulator)
+        try connection.validate()
     }
 
     package func run() async throws(CLIError) {

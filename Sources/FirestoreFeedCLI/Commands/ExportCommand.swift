@@ -42,8 +42,11 @@ package struct ExportCommand: ParsableCommand {
                 }
                 return
             }
+            let progress = ProgressMeter("export")
+            defer { progress.finish() }
             for try await document in exported.stream() {
                 await Console.output(OutputFormat.exportJSON(document).serializedString())
+                progress.advance()
             }
         }
     }

@@ -33,7 +33,8 @@ package struct GetCommand: ParsableCommand {
         try await CLIError.runtimeErrors {
             let snapshot = try await reference.getDocument()
             guard snapshot.exists else {
-                throw FirestoreError(code: .notFound, message: "no document at \(documentPath)")
+                // The server's answer (a 404 for the document), so the report names the project asked.
+                throw FirestoreError(code: .notFound, message: "no document at \(documentPath)", httpStatus: 404)
             }
             await Console.output(OutputFormat.documentJSON(snapshot).serializedString())
         }

@@ -65,6 +65,8 @@ package struct ImportCommand: ParsableCommand {
     ) async throws(CLIError) -> Int {
         var written = 0
         var commits = 0
+        let progress = ProgressMeter("import", total: writes.count)
+        defer { progress.finish() }
         while written < writes.count {
             let end = min(written + batchSize, writes.count)
             do {
@@ -81,6 +83,7 @@ package struct ImportCommand: ParsableCommand {
                             + "written, nor the lines after them: \(failure.message) (\(before))",
                         httpStatus: failure.httpStatus))
             }
+            progress.advance(by: end - written)
             written = end
             commits += 1
         }

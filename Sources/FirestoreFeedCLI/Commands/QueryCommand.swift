@@ -63,6 +63,7 @@ package struct QueryCommand: ParsableCommand {
             for document in snapshot.documents {
                 await Console.output(OutputFormat.documentJSON(document).serializedString())
             }
+            if snapshot.isEmpty, let note = ConnectionContext.emptyResultNote { Console.error(note) }
         }
     }
 }

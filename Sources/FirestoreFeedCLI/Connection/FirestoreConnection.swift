@@ -32,9 +32,17 @@ package struct FirestoreConnection: Sendable {
         cassette = reader.declares("--cassette") ? try CassetteOptions(parsing: reader) : .none
     }
 
-    /// - Throws: ``ValidationError`` for cassette options without `--cassette`.
+    /// - Throws: ``ValidationError`` for cassette options without `--cassette`, or a project ID named by
+    ///   `--project` or the environment that the target cannot take (``ProjectIDSyntax``: production's rule for
+    ///   production, the emulator's otherwise).
     package func validate() throws(ValidationError) {
         try cassette.validate()
+        guard let named = options.namedProject else { return }
+        // A malformed emulator address is makeClient's to report; until then the emulator's rule applies.
+        let production = (try? target()) == .production
+        if let problem = ProjectIDSyntax.problem(named.id, source: named.source, production: production) {
+            throw ValidationError(problem)
+        }
     }
 
     /// Where the requests go: a replayed cassette, else the emulator named, else production.
@@ -58,12 +66,15 @@ package struct FirestoreConnection: Sendable {
         } catch {
             throw .usage(error.message)
         }
+        let client: Firestore
         switch target {
-        case .replay(let path): return try replayClient(path)
-        case .emulator(let host): return try emulatorClient(host)
+        case .replay(let path): client = try replayClient(path)
+        case .emulator(let host): client = try emulatorClient(host)
         case .production:
-            return try await ProductionConnection(options).client(transport: recordingTransport(over:))
+            client = try await ProductionConnection(options).client(transport: recordingTransport(over:))
         }
+        ConnectionContext.record(client, target: target)
+        return client
     }
 
     /// A client for a request that is only printed (`query --dry-run`): no server and no credentials; the

@@ -49,7 +49,9 @@ package struct QueryOptions: Sendable {
     /// - Throws: ``ValidationError`` for another number of arguments, or naming the bad option and value.
     package init(parsing reader: ArgumentReader, command: String) throws(ValidationError) {
         guard reader.positionals.count == 1, let collectionPath = reader.positionals.first else {
-            throw ValidationError("\(command) needs exactly one COLLECTION_PATH")
+            throw ValidationError(
+                "\(command) needs exactly one COLLECTION_PATH"
+                    + Self.unquotedWhereHint(positionals: reader.positionals, clauses: reader.all("--where")))
         }
         try self.init(parsing: reader, collectionPath: collectionPath)
     }
@@ -182,5 +184,19 @@ package struct QueryOptions: Sendable {
     /// A count option: a whole number from 0 to `Int32.max`.
     private static func count(_ reader: ArgumentReader, _ flag: String) throws(ValidationError) -> Int? {
         try reader.integer(flag, in: 0...Int(Int32.max), expected: "a whole number")
+    }
+
+    /// For a `--where` clause given unquoted (`--where isFavourite == true`: the shell splits it, so the clause is
+    /// `isFavourite` and `==`, `true` become arguments), `, got N (ARGS): quote each --where clause as one argument:
+    /// --where 'isFavourite == true'`; for other extra arguments, `, got N (ARGS)`; for none, nothing.
+    static func unquotedWhereHint(positionals: [String], clauses: [String]) -> String {
+        guard positionals.count > 1 else { return "" }
+        let got = ", got \(positionals.count) (\(positionals.joined(separator: " ")))"
+        guard let clause = clauses.first(where: { !$0.contains(" ") }),
+            let opIndex = positionals.firstIndex(where: { FilterOperator(symbol: $0) != nil }),
+            opIndex + 1 < positionals.count
+        else { return got }
+        let quoted = "\(clause) \(positionals[opIndex]) \(positionals[opIndex + 1])"
+        return got + ": quote each --where clause as one argument: --where '\(quoted)'"
     }
 }

@@ -23,6 +23,12 @@ package enum Console {
         await ConsoleWriter.shared.drain()
     }
 
+    /// Rewrites the current line of stderr (a terminal: ``ProgressMeter``) with `text`: a carriage return, the
+    /// text, an erase to the end of the line, and with `ending` a newline. Posted like ``error(_:)``.
+    package static func progress(_ text: String, ending: Bool = false) {
+        ConsoleWriter.shared.post(Array(("\r" + text + "\u{1B}[K" + (ending ? "\n" : "")).utf8), to: .error)
+    }
+
     /// A feed event as one warning line on stderr (posted: see ``error(_:)``).
     package static func report(_ event: FeedEvent) {
         switch event {

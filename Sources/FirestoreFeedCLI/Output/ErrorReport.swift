@@ -25,9 +25,13 @@ package enum ErrorReport {
         }
     }
 
-    /// `error: <code>: <message>`, the message on one line (``oneLine(_:)``).
+    /// `error: <code>: <message>`, the message on one line (``oneLine(_:)``), then what the connection adds on a
+    /// line of its own (``ConnectionContext/hint(for:in:)``: the project asked for a `not-found`, how to start the
+    /// emulator for a refused connection to it).
     package static func runtime(_ error: FirestoreError) -> String {
-        "error: \(error.code.name): \(oneLine(error.message))"
+        let line = "error: \(error.code.name): \(oneLine(error.message))"
+        guard let hint = ConnectionContext.hint(for: error) else { return line }
+        return line + "\n" + hint
     }
 
     /// `message` on one line: a message over several lines (the emulator's Datastore wording) has its lines

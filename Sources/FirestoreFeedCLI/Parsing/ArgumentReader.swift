@@ -35,7 +35,10 @@ package struct ArgumentReader {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = options[name] else { throw ValidationError("unknown option \(name)") }
+            guard let option = options[name] else {
+                throw ValidationError(
+                    "unknown option \(name)" + Suggestion.hint(for: name, among: command.options.map(\.name)))
+            }
             switch option.value {
             case .none:
                 switch inlineValue?.lowercased() {

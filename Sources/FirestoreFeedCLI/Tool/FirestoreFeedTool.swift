@@ -57,7 +57,7 @@ package enum FirestoreFeedTool {
         case "help" where rest.count == 1 && CommandTable.command(named: rest[0]) != nil:
             await main(arguments: [rest[0], "--help"])
         case "help" where !rest.isEmpty:
-            await fail(.usage("unknown command \"\(rest.joined(separator: " "))\""))
+            await fail(.usage(unknownCommand(rest.joined(separator: " "))))
         case "-h", "--help", "help":
             await Console.output(CommandTable.help)
             await finish(0)
@@ -69,8 +69,15 @@ package enum FirestoreFeedTool {
             await fail(
                 .usage("\(option) comes before the command: options follow it (firestore-feed COMMAND ... \(option))"))
         default:
-            await fail(.usage("unknown command \"\(name)\""))
+            await fail(.usage(unknownCommand(name)))
         }
+    }
+
+    /// `unknown command "wacth" (did you mean "watch"?)`: the closest commands of the table, `help` and
+    /// `version` (``Suggestion``).
+    package static func unknownCommand(_ name: String) -> String {
+        let known = CommandTable.commands.map(\.spec.name) + ["help", "version"]
+        return "unknown command \"\(name)\"" + Suggestion.hint(for: name, among: known, quoted: true)
     }
 
     /// Reports `error` on stderr (``ErrorReport/text(_:help:)``) and exits: 2 for a usage error, 1 for a

@@ -60,7 +60,8 @@ enum OAuthTokenEndpoint {
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
-        } catch var error as FirestoreError {
+        } catch {
+            var error = error
             error.message = "token request: " + error.message
             throw error
         }

@@ -53,14 +53,9 @@ extension Firestore {
         _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
         idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> (json: JSONValue, bytes: Int) {
-        var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
-        if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
-        let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
-        let request = HTTPRequest(
-            method: method, url: url(resource, query: query), headers: headers,
-            body: body?.serialized(), isIdempotent: isIdempotent, priority: priority)
-        return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent)
+        let request = jsonRequest(
+            method, resource, query: query, body: body, idempotent: idempotent, priority: priority)
+        return try await perform(request, what: "\(method) \(resource)", idempotent: request.isIdempotent)
     }
 
     /// ``callMeasured(_:_:query:body:idempotent:priority:)`` with the 2xx body decoded by `decode` from its bytes
@@ -70,13 +65,24 @@ extension Firestore {
         idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal,
         decode: (Data) throws(FirestoreError) -> Decoded
     ) async throws -> (value: Decoded, bytes: Int) {
+        let request = jsonRequest(
+            method, resource, query: query, body: body, idempotent: idempotent, priority: priority)
+        return try await perform(
+            request, what: "\(method) \(resource)", idempotent: request.isIdempotent, decode: decode)
+    }
+
+    /// The request of a JSON call: `Accept` (and with a body `Content-Type`) `application/json`, marked idempotent
+    /// as `idempotent` says or, when `nil`, as ``isIdempotent(method:resource:body:)`` decides (which also tells the
+    /// transport whether it may resend the request by itself).
+    private func jsonRequest(
+        _ method: String, _ resource: String, query: [(String, String)], body: JSONValue?, idempotent: Bool?,
+        priority: HTTPRequest.Priority
+    ) -> HTTPRequest {
         var headers: [HTTPHeader] = [HTTPHeader("Accept", "application/json")]
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        // Also tells the transport whether it may resend the request by itself (HTTPRequest.isIdempotent).
-        let isIdempotent = idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body)
-        let request = HTTPRequest(
-            method: method, url: url(resource, query: query), headers: headers,
-            body: body?.serialized(), isIdempotent: isIdempotent, priority: priority)
-        return try await perform(request, what: "\(method) \(resource)", idempotent: isIdempotent, decode: decode)
+        return HTTPRequest(
+            method: method, url: url(resource, query: query), headers: headers, body: body?.serialized(),
+            isIdempotent: idempotent ?? Self.isIdempotent(method: method, resource: resource, body: body),
+            priority: priority)
     }
 }

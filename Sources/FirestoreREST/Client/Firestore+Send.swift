@@ -60,6 +60,9 @@ extension Firestore {
                 } else {
                     var error = FirestoreError(
                         status: response.status, body: response.body, known: Array(credentials))
+                    if error.message.isEmpty || response.body.isEmpty {
+                        error.message = FirestoreError.noMessage(asked: what, body: response.body, known: credentials)
+                    }
                     error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
                     failure = error
                     serverDelay = RetryPolicy.serverDelay(of: response)

@@ -28,6 +28,17 @@ extension FirestoreError {
         self.init(code: Code.forHTTPStatus(status), message: text.isEmpty ? "HTTP \(status)" : text, httpStatus: status)
     }
 
+    /// The message of a server error whose body gives none (the emulator answers a project ID it cannot take with
+    /// `{"error":{"code":500,"status":"UNKNOWN"}}`): what was asked and what the server said, redacted,
+    /// `POST projects/My_Project/databases/(default)/documents:runQuery: the server gave no message (it answered
+    /// {"error":{"code":500,"status":"UNKNOWN"}})`.
+    package static func noMessage(asked what: String, body: Data, known: Set<String>) -> String {
+        let said = Redaction.text(String(decoding: body.prefix(4096), as: UTF8.self), known: Array(known))
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let answer = said.isEmpty ? "an empty body" : String(said.prefix(200))
+        return "\(what): the server gave no message (it answered \(answer))"
+    }
+
     /// A `Retry-After` value (RFC 9110 §10.2.3): delay-seconds (`"120"`) or an HTTP date
     /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from now; a date in the past is zero). Anything else is
     /// `nil`.

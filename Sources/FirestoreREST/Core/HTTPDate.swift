@@ -29,7 +29,9 @@ package enum HTTPDate {
         else { return nil }
         let month = monthIndex + 1
         guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        let seconds =
+            CivilCalendar.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60
+            + second
         return Date(timeIntervalSince1970: Double(seconds))
     }
 
@@ -45,15 +47,5 @@ package enum HTTPDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -86,7 +86,7 @@ extension Timestamp {
             index = 11
             throw fail("time out of range")
         }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         let total = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
         do {
             try self.init(seconds: total, nanos: Int32(nanos))
@@ -132,16 +132,6 @@ extension Timestamp {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).

@@ -22,7 +22,7 @@ import Testing
                     readTime: "2024-05-01T00:00:04Z",
                     ab + [("c", "2024-05-01T00:00:02Z", "C")])),
         ])
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let clock = ManualClock()
         let policy = PollingPolicy(interval: .seconds(1), errorBackoff: .init(initial: .seconds(1)), jitter: 0)
         let source = PollingQuerySource(
@@ -61,7 +61,7 @@ import Testing
     /// and stops observing.
     @Test func anInvalidQueryEndsTheListen() async throws {
         let transport = ScriptedTransport([])
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let source = PollingQuerySource(
             db.collection("fruits").whereField("", isEqualTo: 1),
             pool: PollerPool(clock: ImmediateClock()))

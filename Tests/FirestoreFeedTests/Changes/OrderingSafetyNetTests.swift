@@ -132,7 +132,7 @@ import Testing
             .response(status: 403, body: #"{"error":{"code":403,"message":"denied","status":"PERMISSION_DENIED"}}"#),
         ])
         let events = SlowConsumerTests.Events()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
             of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: QueryPollerTests.policy(.seconds(1))

@@ -12,7 +12,7 @@ import Testing
 
     /// A checkpoint of `ids` (version 1) with `token`, resumed in an aggregator as target 1.
     static func resumed(_ ids: [String], token: [UInt8] = [7, 7]) throws -> WatchChangeAggregator {
-        let query = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
+        let query = try Firestore.offline(transport: ScriptedTransport([]))
             .collection("C").query
         let checkpoint = FeedCheckpoint(
             key: "k", query: "q", source: "listen", deltaField: nil, documents: ids.map { Aggregator.document($0) },

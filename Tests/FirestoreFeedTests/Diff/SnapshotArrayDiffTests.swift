@@ -96,7 +96,7 @@ import Testing
     static let ids = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"]
 
     static func documents(updatedAt time: String) throws -> [DocumentSnapshot] {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
+        let db = try Firestore.offline(transport: ScriptedTransport([]))
         let updateTime = try Timestamp(rfc3339: time)
         return ids.map { id in
             DocumentSnapshot(

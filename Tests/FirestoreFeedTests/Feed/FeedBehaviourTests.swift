@@ -13,7 +13,7 @@ import Testing
     static let t1 = "2024-05-01T00:00:01Z"
 
     static func db(_ transport: some HTTPTransport) throws -> Firestore {
-        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        try Firestore.offline(transport: transport)
     }
 
     /// Keys mode fetches only new or changed documents, at the keys query's read time.

@@ -34,7 +34,7 @@ import Testing
     // MARK: The buffer's demand
 
     @Test func theBufferTellsWhenItsConsumerAsks() async throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
+        let db = try Firestore.offline(transport: ScriptedTransport([]))
         let query = db.collection("fruits").order(by: "name").query
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query, onEvent: nil)
         let demands = Mutex(0)
@@ -59,7 +59,7 @@ import Testing
     /// A rebased snapshot (every document added) reaches a consumer that has snapshots as the changes from the
     /// last one it received; one that changes nothing is not delivered, and neither is announced as coalesced.
     @Test func aRebasedSnapshotIsExpressedRelativeToTheLastOneReceived() async throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
+        let db = try Firestore.offline(transport: ScriptedTransport([]))
         let query = db.collection("fruits").order(by: "name").query
         let events = Mutex<[FeedEvent]>([])
         let (stream, buffer) = SnapshotCoalescing.makeQueryStream(query) { event in
@@ -108,7 +108,7 @@ import Testing
                 status: 200,
                 body: Data(RunQueryBody.make(readTime: readTime, [("a", "2024-05-01T00:00:00Z", "A")]).utf8))
         }
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let clock = ManualClock()
         let pool = PollerPool(clock: clock)
         let stream = pool.snapshots(
@@ -208,7 +208,7 @@ import Testing
     /// its resume token, and the next snapshot lists only what changed meanwhile.
     @Test func anIdleListenTargetIsSuspendedAndResumedFromItsResumeToken() async throws {
         let transport = ScriptedListenTransport()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let clock = ManualClock()
         let pool = WatchStreamPool(clock: clock, idleTimeout: .seconds(10))
         let query = db.collection("fruits").order(by: "name")
@@ -263,7 +263,7 @@ import Testing
     /// feed's events between snapshots, say.
     @Test func aBusyListenerWithNothingNewKeepsItsTarget() async throws {
         let transport = ScriptedListenTransport()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let clock = ManualClock()
         let pool = WatchStreamPool(clock: clock, idleTimeout: .seconds(10))
         var feed = pool.snapshots(of: db.collection("fruits").query, policy: PollingPolicy(), onEvent: nil)
@@ -284,7 +284,7 @@ import Testing
     /// A consumer waiting for its next snapshot is never idle, however long nothing changes.
     @Test func aWaitingListenerKeepsItsTarget() async throws {
         let transport = ScriptedListenTransport()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let clock = ManualClock()
         let pool = WatchStreamPool(clock: clock, idleTimeout: .seconds(10))
         let stream = pool.snapshots(of: db.collection("fruits").query, policy: PollingPolicy(), onEvent: nil)

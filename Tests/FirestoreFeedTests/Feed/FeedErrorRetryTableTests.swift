@@ -24,7 +24,7 @@ import Testing
                 status: 200,
                 body: RunQueryBody.make(readTime: "2024-05-01T00:00:01Z", [("a", "2024-05-01T00:00:00Z", "A")])),
         ])
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let events = ErrorLog()
         var feed = PollerPool(clock: CountingClock()).snapshots(
             of: db.collection("fruits").order(by: "name"), mode: .full,

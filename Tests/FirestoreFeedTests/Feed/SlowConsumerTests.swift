@@ -16,7 +16,7 @@ import Testing
     static let root = "projects/p/databases/(default)/documents/fruits/"
 
     static func db() throws -> Firestore {
-        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: ScriptedTransport([]))
+        try Firestore.offline(transport: ScriptedTransport([]))
     }
 
     /// Fruit `id` named `name` (the query orders by name) at version `version` (its updateTime, in seconds).
@@ -260,7 +260,7 @@ import Testing
         let clock = ManualClock()
         let events = Events()
         let pool = PollerPool(clock: clock)
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         var feed = pool.snapshots(
             of: db.collection("fruits").order(by: "name"), mode: .full,
             policy: QueryPollerTests.policy(.seconds(1))

@@ -20,7 +20,7 @@ import Testing
                     rows + [("c", "2024-05-01T00:00:02Z", "C")])),
         ])
         let errors = ErrorLog()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         var feed = PollerPool(clock: ImmediateClock()).snapshots(
             of: db.collection("fruits").query, mode: .full, policy: QueryPollerTests.policy(.seconds(1))
         ) { errors.append($0) }.makeAsyncIterator()

@@ -59,7 +59,7 @@ import Testing
     /// requests go out as background work.
     @Test func aSlowFeedReportsItsRealInterval() async throws {
         let transport = SlowTransport()
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         let events = ErrorLog()
         let feed = PollerPool(clock: ImmediateClock()).snapshots(
             of: db.collection("fruits").query, mode: .keys,

@@ -26,7 +26,7 @@ import Testing
     static func policy(_ interval: Duration) -> PollingPolicy { PollingPolicy(interval: interval, jitter: 0) }
 
     static func query(_ transport: ScriptedTransport) throws -> Query {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: transport)
+        let db = try Firestore.offline(transport: transport)
         return db.collection("fruits").order(by: "name")
     }
 

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -7,12 +8,6 @@ import Testing
 /// `write.proto`, `bloom_filter.proto`, `google/rpc/status.proto`). Expected bytes are worked out by hand.
 @Suite("GRPC Listen messages", .timeLimit(.minutes(2)))
 struct GRPCListenMessageTests {
-    private struct RefusingTransport: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-            throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-        }
-    }
-
     // MARK: - ListenRequest
 
     @Test("add_target with a documents target, resume token, target_id, expected_count and labels")
@@ -35,7 +30,7 @@ struct GRPCListenMessageTests {
 
     @Test("add_target with a query target and a read_time")
     func addQueryTarget() throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+        let db = try Firestore.offline()
         let target = try ListenTarget(query: db.collection("c"), targetID: 1, resumePoint: .readTime(ts(5)))
         let request = ListenRequest(adding: target, database: db.database.name)
         let database = Array("projects/p/databases/(default)".utf8)  // 30 bytes
@@ -56,7 +51,7 @@ struct GRPCListenMessageTests {
 
     @Test("an invalid query fails when the target is built")
     func invalidQueryTarget() throws {
-        let db = try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+        let db = try Firestore.offline()
         #expect(
             throws: FirestoreError.invalidArgument(
                 "limit(toLast:) needs at least one order(by:): Firestore has no last-N limit")

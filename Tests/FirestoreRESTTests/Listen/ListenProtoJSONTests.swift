@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreTesting
 import Foundation
 import Testing
@@ -9,14 +10,8 @@ import Testing
 /// StructuredQuery decoded from the protobuf bytes back to the REST JSON.
 @Suite("Listen proto3 JSON", .timeLimit(.minutes(2)))
 struct ListenProtoJSONTests {
-    private struct RefusingTransport: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-            throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-        }
-    }
-
     private static func makeDB() throws -> Firestore {
-        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+        try Firestore.offline()
     }
 
     struct ResponseCase: Sendable, CustomTestStringConvertible {

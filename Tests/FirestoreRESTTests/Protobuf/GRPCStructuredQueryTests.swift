@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -7,14 +8,8 @@ import Testing
 /// REST JSON tree. Expected bytes are worked out by hand from `query.proto`'s field numbers.
 @Suite("GRPC StructuredQuery", .timeLimit(.minutes(2)))
 struct GRPCStructuredQueryTests {
-    private struct RefusingTransport: HTTPTransport {
-        func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-            throw FirestoreError(code: .unavailable, message: "unit tests make no HTTP requests")
-        }
-    }
-
     private static func makeDB() throws -> Firestore {
-        try Firestore.emulator(host: "127.0.0.1:1", projectID: "p", transport: RefusingTransport())
+        try Firestore.offline()
     }
 
     @Test("where, order_by, limit (Int32Value) and offset")

@@ -218,8 +218,10 @@ import Testing
         #expect(result.problems == [])
         #expect(faults.count >= Int(Self.seconds / 10))
         // A resumed target whose documents were deleted meanwhile may be reset by the server's existence filter
-        // (`listenTargetReset`): the protocol's way back to the truth, checked above like every snapshot. A consumer
-        // slowed by a loaded machine gets snapshots folded (`snapshotsCoalesced`), checked the same way.
+        // (`listenTargetReset`): the protocol's way back to the truth, checked above like every snapshot. The
+        // consumer reads the emulator at every snapshot's read time, so on a loaded machine it can fall behind the
+        // feed, which then folds the snapshots it missed into one (`snapshotsCoalesced`, the slow-consumer rule),
+        // checked at its read time like the others.
         let unexpected = lines.filter {
             !($0.hasPrefix("listenFailed") || $0 == "listenRecovered" || $0.hasPrefix("listenProbed")
                 || $0.hasPrefix("listenTargetReset") || $0.hasPrefix("snapshotsCoalesced"))
