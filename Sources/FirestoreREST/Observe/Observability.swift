@@ -47,43 +47,38 @@ package final class Observability: Sendable {
         label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
     }
 
+    /// The handler of `label` with `dimensions` kept in `cache`, made by the factory the first time; `nil` without
+    /// a factory.
+    private func handler<Handler: Sendable>(
+        _ label: String, _ dimensions: [(String, String)], in cache: WritableKeyPath<State, [String: Handler]>,
+        make: (any FirestoreMetricsFactory) -> Handler
+    ) -> Handler? {
+        let key = Self.key(label, dimensions)
+        return state.withLock { state in
+            guard let factory = state.metricsFactory else { return nil }
+            if let handler = state[keyPath: cache][key] { return handler }
+            let handler = make(factory)
+            state[keyPath: cache][key] = handler
+            return handler
+        }
+    }
+
     /// Adds `amount` to counter `label` with `dimensions`, when a factory is set.
     package func count(_ label: String, _ dimensions: [(String, String)] = [], by amount: Int64 = 1) {
-        let key = Self.key(label, dimensions)
-        let counter: (any FirestoreCounter)? = state.withLock { state in
-            guard let factory = state.metricsFactory else { return nil }
-            if let counter = state.counters[key] { return counter }
-            let counter = factory.makeCounter(label: label, dimensions: dimensions)
-            state.counters[key] = counter
-            return counter
-        }
-        counter?.increment(by: amount)
+        handler(label, dimensions, in: \.counters) { $0.makeCounter(label: label, dimensions: dimensions) }?
+            .increment(by: amount)
     }
 
     /// Records `value` in recorder `label`, when a factory is set.
     package func record(_ label: String, _ dimensions: [(String, String)] = [], _ value: Double) {
-        let key = Self.key(label, dimensions)
-        let recorder: (any FirestoreRecorder)? = state.withLock { state in
-            guard let factory = state.metricsFactory else { return nil }
-            if let recorder = state.recorders[key] { return recorder }
-            let recorder = factory.makeRecorder(label: label, dimensions: dimensions)
-            state.recorders[key] = recorder
-            return recorder
-        }
-        recorder?.record(value)
+        handler(label, dimensions, in: \.recorders) { $0.makeRecorder(label: label, dimensions: dimensions) }?
+            .record(value)
     }
 
     /// Records `duration` in timer `label`, when a factory is set.
     package func time(_ label: String, _ dimensions: [(String, String)] = [], _ duration: Duration) {
-        let key = Self.key(label, dimensions)
-        let timer: (any FirestoreTimer)? = state.withLock { state in
-            guard let factory = state.metricsFactory else { return nil }
-            if let timer = state.timers[key] { return timer }
-            let timer = factory.makeTimer(label: label, dimensions: dimensions)
-            state.timers[key] = timer
-            return timer
-        }
         let (seconds, attoseconds) = duration.components
-        timer?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        handler(label, dimensions, in: \.timers) { $0.makeTimer(label: label, dimensions: dimensions) }?
+            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
