@@ -28,6 +28,11 @@ public final class Firestore: Sendable {
     /// The field every write of this client sets to the server time, or `nil`; see
     /// ``settingServerTimestamp(on:)``.
     public let serverTimestampField: FieldPath?
+    /// The wire protocol of this client's calls (``FirestoreProtocol``); the Listen stream is gRPC whatever it
+    /// says. ``FirestoreProtocol/rest`` for a new client; ``using(protocol:)`` returns a client with another.
+    public let wireProtocol: FirestoreProtocol
+    /// The gRPC channel this client's calls share and what ``FirestoreProtocol/automatic`` learnt.
+    package let rpcState: RPCClientState
     /// The documents this client's open transactions hold, so that they take turns.
     package let transactionLocks = TransactionLocks()
 
@@ -72,11 +77,13 @@ public final class Firestore: Sendable {
         self.isEmulator = isEmulator
         self.retryPolicy = retryPolicy
         self.serverTimestampField = nil
+        self.wireProtocol = .rest
+        self.rpcState = RPCClientState()
     }
 
-    /// A client like `other` (same database, URL, credentials, transport and retries) whose writes set
-    /// `serverTimestampField`.
-    init(_ other: Firestore, serverTimestampField: FieldPath?) {
+    /// A client like `other` (same database, URL, credentials, transport, retries and gRPC channel) whose writes
+    /// set `serverTimestampField` and whose calls use `wireProtocol`.
+    init(_ other: Firestore, serverTimestampField: FieldPath?, wireProtocol: FirestoreProtocol? = nil) {
         self.database = other.database
         self.baseURL = other.baseURL
         self.credentials = other.credentials
@@ -84,6 +91,8 @@ public final class Firestore: Sendable {
         self.isEmulator = other.isEmulator
         self.retryPolicy = other.retryPolicy
         self.serverTimestampField = serverTimestampField
+        self.wireProtocol = wireProtocol ?? other.wireProtocol
+        self.rpcState = other.rpcState
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the

@@ -116,6 +116,15 @@ package final class GRPCStreamingCall: Sendable {
         }
     }
 
+    /// Ends the call now with `error` (e.g. `.deadlineExceeded` when the caller's deadline passed), as ``cancel()``
+    /// does with `.cancelled`: the stream is reset and ``responses`` throws `error` after the messages already
+    /// received. Does nothing once the call has ended.
+    package func end(with error: FirestoreError) {
+        if state.end(with: error) {
+            channel.loop.cancel(state.id, error: error)
+        }
+    }
+
     /// The response's HTTP status and headers, once they have arrived; `nil` before (or when none arrived).
     package var responseHead: GRPCResponseHead? {
         state.fields.withLock { $0.head }

@@ -172,7 +172,7 @@ package enum StructuredQueryProtobuf {
     }
 
     /// Writes the fields of a `FieldReference` (`string field_path = 2`) from `{"fieldPath": "a.b"}`.
-    private static func writeFieldReference(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
+    static func writeFieldReference(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
         throws(FirestoreError)
     {
         let reference = try members(json, path, allowed: ["fieldPath"])
@@ -182,11 +182,11 @@ package enum StructuredQueryProtobuf {
 
     // MARK: - JSON shapes
 
-    private static func mismatch(_ path: String, _ expected: String, _ json: JSONValue) -> FirestoreError {
+    static func mismatch(_ path: String, _ expected: String, _ json: JSONValue) -> FirestoreError {
         FirestoreError(code: .internal, message: "\(path): expected \(expected), found \(json.typeName)")
     }
 
-    private static func members(_ json: JSONValue, _ path: String, allowed: Set<String>) throws(FirestoreError)
+    static func members(_ json: JSONValue, _ path: String, allowed: Set<String>) throws(FirestoreError)
         -> [String: JSONValue]
     {
         guard case .object(let members) = json else { throw mismatch(path, "an object", json) }
@@ -197,22 +197,22 @@ package enum StructuredQueryProtobuf {
         return members
     }
 
-    private static func array(_ json: JSONValue, _ path: String) throws(FirestoreError) -> [JSONValue] {
+    static func array(_ json: JSONValue, _ path: String) throws(FirestoreError) -> [JSONValue] {
         guard case .array(let elements) = json else { throw mismatch(path, "an array", json) }
         return elements
     }
 
-    private static func string(_ json: JSONValue, _ path: String) throws(FirestoreError) -> String {
+    static func string(_ json: JSONValue, _ path: String) throws(FirestoreError) -> String {
         guard case .string(let text) = json else { throw mismatch(path, "a string", json) }
         return text
     }
 
-    private static func bool(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Bool {
+    static func bool(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Bool {
         guard case .bool(let flag) = json else { throw mismatch(path, "a boolean", json) }
         return flag
     }
 
-    private static func int32(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Int32 {
+    static func int32(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Int32 {
         guard case .integer(let number) = json else { throw mismatch(path, "an integer", json) }
         guard let value = Int32(exactly: number) else {
             throw .invalidArgument("\(path) \(number) does not fit the protobuf int32 field")
@@ -220,7 +220,7 @@ package enum StructuredQueryProtobuf {
         return value
     }
 
-    private static func enumNumber(_ json: JSONValue, _ path: String, _ numbers: [String: Int32])
+    static func enumNumber(_ json: JSONValue, _ path: String, _ numbers: [String: Int32])
         throws(FirestoreError) -> Int32
     {
         let name = try string(json, path)
