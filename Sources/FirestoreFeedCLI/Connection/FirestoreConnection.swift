@@ -35,6 +35,7 @@ package struct FirestoreConnection: Sendable {
     /// - Throws: ``ValidationError`` for cassette options without `--cassette`.
     package func validate() throws(ValidationError) {
         try cassette.validate()
+        _ = try options.wireProtocol()
     }
 
     /// Where the requests go: a replayed cassette, else the emulator named, else production.
@@ -53,17 +54,21 @@ package struct FirestoreConnection: Sendable {
     ///   project.
     package func makeClient() async throws(CLIError) -> Firestore {
         let target: Target
+        let wireProtocol: FirestoreProtocol
         do {
             target = try self.target()
+            wireProtocol = try options.wireProtocol()
         } catch {
             throw .usage(error.message)
         }
+        let client: Firestore
         switch target {
-        case .replay(let path): return try replayClient(path)
-        case .emulator(let host): return try emulatorClient(host)
+        case .replay(let path): client = try replayClient(path)
+        case .emulator(let host): client = try emulatorClient(host)
         case .production:
-            return try await ProductionConnection(options).client(transport: recordingTransport(over:))
+            client = try await ProductionConnection(options).client(transport: recordingTransport(over:))
         }
+        return client.using(protocol: wireProtocol)
     }
 
     /// A client for a request that is only printed (`query --dry-run`): no server and no credentials; the
