@@ -39,6 +39,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         }
     ),
     ("bulk-writer", nil, { try BulkWriterWorkload.run(documents: quick ? 200 : 10_000, runs: quick ? 1 : 5) }),
+    ("query", 1.15, { try QueryProtocolWorkload.run(documents: quick ? 200 : 10_000) }),
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
 ]
 
