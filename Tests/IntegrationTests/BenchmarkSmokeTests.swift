@@ -32,7 +32,8 @@ import Testing
                 "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
-                "bulk-writer-throttled", "export-memory",
+                "bulk-writer-throttled", "export-memory", "emulator-rtt-grpc", "write-latency-grpc", "query-rest",
+                "query-grpc", "query-grpc-vs-python", "query-cpu",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

@@ -10,7 +10,7 @@ import Testing
 struct RPCLiveTests {
     /// A REST client and a gRPC client of one fresh project.
     private func clients(_ label: String) throws -> (rest: Firestore, grpc: Firestore) {
-        let rest = try LiveFirestore.make(label)
+        let rest = try LiveFirestore.make(label).using(protocol: .rest)
         return (rest, rest.using(protocol: .grpc))
     }
 

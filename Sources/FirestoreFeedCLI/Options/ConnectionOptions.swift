@@ -49,9 +49,10 @@ package struct ConnectionOptions: Sendable {
         .value(
             "--protocol", "rest|grpc|automatic",
             help: """
-                the wire protocol of reads and writes (default: rest): REST's JSON,
-                gRPC's protobuf over HTTP/2, or automatic: gRPC where HTTP/2 gets
-                through, REST otherwise (watch's Listen stream is gRPC regardless)
+                the wire protocol of reads and writes (default: automatic):
+                REST's JSON, gRPC's protobuf over HTTP/2, or automatic: gRPC
+                where HTTP/2 gets through, REST otherwise (watch's Listen
+                stream is gRPC either way)
                 """),
     ]
 
@@ -84,10 +85,10 @@ package struct ConnectionOptions: Sendable {
         wireProtocolName = reader.valueIfDeclared("--protocol")
     }
 
-    /// `--protocol`, else ``FirestoreProtocol/rest``.
+    /// `--protocol`, else ``FirestoreProtocol/automatic`` (the library's default).
     /// - Throws: ``ValidationError`` for a value other than `rest`, `grpc` and `automatic`.
     package func wireProtocol() throws(ValidationError) -> FirestoreProtocol {
-        guard let wireProtocolName else { return .rest }
+        guard let wireProtocolName else { return .automatic }
         guard let chosen = FirestoreProtocol(rawValue: wireProtocolName) else {
             throw ValidationError("--protocol \"\(wireProtocolName)\": expected rest, grpc or automatic")
         }

@@ -29,7 +29,7 @@ extension Firestore {
         try await routed {
             try await runQueryRPC(
                 parent: parent, structuredQuery: structuredQuery, readTime: readTime, transaction: transaction,
-                newTransaction: newTransaction)
+                newTransaction: newTransaction, priority: priority)
         } rest: {
             try await runQueryREST(
                 parent: parent, structuredQuery: structuredQuery, readTime: readTime, transaction: transaction,
@@ -162,7 +162,8 @@ extension Firestore {
     ) async throws -> BatchGetResponse {
         try await routed {
             try await batchGetRPC(
-                names: names, mask: mask, readTime: readTime, transaction: transaction, newTransaction: newTransaction)
+                names: names, mask: mask, readTime: readTime, transaction: transaction, newTransaction: newTransaction,
+                priority: priority)
         } rest: {
             try await batchGetREST(
                 names: names, mask: mask, readTime: readTime, transaction: transaction, newTransaction: newTransaction,

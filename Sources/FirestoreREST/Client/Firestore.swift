@@ -29,7 +29,9 @@ public final class Firestore: Sendable {
     /// ``settingServerTimestamp(on:)``.
     public let serverTimestampField: FieldPath?
     /// The wire protocol of this client's calls (``FirestoreProtocol``); the Listen stream is gRPC whatever it
-    /// says. ``FirestoreProtocol/rest`` for a new client; ``using(protocol:)`` returns a client with another.
+    /// says. ``FirestoreProtocol/automatic`` for a new client (gRPC where HTTP/2 gets through: a 10,000-document
+    /// query reads about 4 times faster than over REST on the emulator, README "REST or gRPC");
+    /// ``using(protocol:)`` returns a client with another.
     public let wireProtocol: FirestoreProtocol
     /// The gRPC channel this client's calls share and what ``FirestoreProtocol/automatic`` learnt.
     package let rpcState: RPCClientState
@@ -77,7 +79,7 @@ public final class Firestore: Sendable {
         self.isEmulator = isEmulator
         self.retryPolicy = retryPolicy
         self.serverTimestampField = nil
-        self.wireProtocol = .rest
+        self.wireProtocol = .automatic
         self.rpcState = RPCClientState()
     }
 

@@ -10,4 +10,7 @@ extension CurlTransport: RPCTransport {
     package var rpcTimeout: Double? {
         configuration.requestTimeout > 0 ? configuration.requestTimeout : nil
     }
+
+    /// ``CurlTransport/Configuration/maxConnections``.
+    package var rpcConcurrency: Int { configuration.maxConnections }
 }

@@ -41,4 +41,8 @@ package protocol RPCTransport: HTTPTransport {
 
     /// The deadline of each call, in seconds (the REST requests' whole-request timeout), or `nil` for none.
     var rpcTimeout: Double? { get }
+
+    /// How many of a client's calls of `normal` priority run at once (``RPCCallGate``): the REST connection pool's
+    /// size, so that the server sees as many requests at once over either protocol.
+    var rpcConcurrency: Int { get }
 }

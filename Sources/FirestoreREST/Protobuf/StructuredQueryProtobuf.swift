@@ -21,6 +21,7 @@
 /// - `UnaryFilter`: `op = 1` (`IS_NAN` 2, `IS_NULL` 3, `IS_NOT_NAN` 4, `IS_NOT_NULL` 5), `field = 2`.
 /// - `Order`: `field = 1`, `direction = 2` (`ASCENDING` 1, `DESCENDING` 2).
 /// - `Cursor`: `repeated Value values = 1`, `bool before = 2`.
+/// - `find_nearest = 9` (`FindNearest`, ``writeFindNearest(_:to:)``).
 ///
 /// Fields are written in field-number order with proto3's default omission (`false`, `0`, empty), as the
 /// reference protobuf serializers do, so the bytes are canonical.
@@ -41,7 +42,7 @@ package enum StructuredQueryProtobuf {
     package static func write(_ json: JSONValue, to writer: inout ProtobufWriter) throws(FirestoreError) {
         let query = try members(
             json, "StructuredQuery",
-            allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit"])
+            allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"])
         if let select = query["select"] {
             let projection = try members(select, "StructuredQuery.select", allowed: ["fields"])
             try writer.writeMessageField(1) { (nested) throws(FirestoreError) in
@@ -102,6 +103,11 @@ package enum StructuredQueryProtobuf {
                     nested.writeMessageField(1) { decoded.writeProtobuf(to: &$0) }
                 }
                 if try bool(members["before"] ?? false, path + ".before") { nested.writeBoolField(2, true) }
+            }
+        }
+        if let nearest = query["findNearest"] {
+            try writer.writeMessageField(9) { (nested) throws(FirestoreError) in
+                try writeFindNearest(nearest, to: &nested)
             }
         }
     }

@@ -10,7 +10,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError`` as the REST method; `.dataLoss` for a message that does not decode.
     func batchGetRPC(
         names: [String], mask: [FieldPath]?, readTime: Timestamp?, transaction: String?,
-        newTransaction: TransactionMode?
+        newTransaction: TransactionMode?, priority: HTTPRequest.Priority = .normal
     ) async throws -> BatchGetResponse {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.name)
@@ -24,6 +24,7 @@ extension Firestore {
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)
         let (decoded, bytes) = try await performRPC(
             FirestoreGRPCMethod.batchGetDocuments, request: writer.bytes, idempotent: newTransaction == nil,
+            priority: priority,
             initial: BatchGetResponse(found: [:], missing: [], readTime: nil)
         ) { (result, message) throws(FirestoreError) in
             try Self.addBatchGetMessage(message, to: &result)

@@ -16,7 +16,8 @@ extension Firestore {
         }
         if let transaction { writer.writeBytesField(3, try RPCTransactionID.bytes(transaction)) }
         let (message, _) = try await performRPC(
-            FirestoreGRPCMethod.commit, request: writer.bytes, idempotent: false, initial: [UInt8]?.none
+            FirestoreGRPCMethod.commit, request: writer.bytes, idempotent: false,
+            priority: transaction == nil ? .normal : .high, initial: [UInt8]?.none
         ) { (single, message) throws(FirestoreError) in
             single = message
         }
@@ -117,7 +118,7 @@ extension Firestore {
         writer.writeStringField(1, database.name)
         writer.writeBytesField(2, try RPCTransactionID.bytes(transaction))
         _ = try await performRPC(
-            FirestoreGRPCMethod.rollback, request: writer.bytes, idempotent: false, initial: ()
+            FirestoreGRPCMethod.rollback, request: writer.bytes, idempotent: false, priority: .high, initial: ()
         ) { (_, _) throws(FirestoreError) in }
     }
 }

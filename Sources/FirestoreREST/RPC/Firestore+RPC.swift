@@ -13,17 +13,21 @@ extension Firestore {
     ///   - method: the method path (``FirestoreGRPCMethod``).
     ///   - request: the serialized request message.
     ///   - idempotent: whether sending the request twice is harmless.
+    ///   - priority: the call's place in the client's ``RPCCallGate`` (as a REST request's in the connection pool).
     ///   - initial: the decoded result before any message.
     ///   - add: decodes one message into the result.
     /// - Throws: ``FirestoreError``: the last attempt's error (the server's status with its details, the
     ///   transport's, `.deadlineExceeded` after the transport's request timeout); what `add` throws;
     ///   `.failedPrecondition` when the transport cannot carry gRPC; `.cancelled` when the task is cancelled.
     func performRPC<Decoded>(
-        _ method: String, request: [UInt8], idempotent: Bool, initial: Decoded,
+        _ method: String, request: [UInt8], idempotent: Bool, priority: HTTPRequest.Priority = .normal,
+        initial: Decoded,
         add: (inout Decoded, [UInt8]) throws(FirestoreError) -> Void
     ) async throws -> (value: Decoded, bytes: Int) {
         let channel = try rpcChannel()
-        let timeout = (transport as? any RPCTransport)?.rpcTimeout
+        let rpcTransport = transport as? any RPCTransport
+        let timeout = rpcTransport?.rpcTimeout
+        let gate = rpcState.gate(capacity: rpcTransport?.rpcConcurrency ?? 8)
         var retry = 0
         var refreshed = false
         var known: Set<String> = []
@@ -41,6 +45,8 @@ extension Firestore {
                 }
                 authorization = metadata.first { $0.matches("authorization") }?.value
                 if let authorization { known.insert(authorization) }
+                try await gate.enter(priority)
+                defer { gate.leave() }
                 let call = try channel.makeRPCCall(
                     method: method, request: request, metadata: metadata, timeout: timeout)
                 var decoded = initial
@@ -107,8 +113,9 @@ extension Firestore {
 
     /// Runs `grpc` or `rest` as ``wireProtocol`` says: ``FirestoreProtocol/automatic`` runs `grpc` when the
     /// transport carries gRPC and HTTP/2 was not refused in the last 5 minutes, and runs `rest` after `grpc` failed
-    /// for want of HTTP/2 (``FirestoreError`` `lacksHTTP2` or `mayLackHTTP2`: nothing reached the server's Firestore
-    /// service, so even a commit may be sent again).
+    /// for want of HTTP/2 (``FirestoreError`` `lacksHTTP2` or `mayLackHTTP2`) or because the server has no such gRPC
+    /// method (`unimplemented`, e.g. a gRPC proxy that routes only Listen): nothing reached the server's Firestore
+    /// service, so even a commit may be sent again.
     /// - Throws: the error of the protocol used.
     func routed<Result>(grpc: () async throws -> Result, rest: () async throws -> Result) async throws -> Result {
         switch wireProtocol {
@@ -120,7 +127,9 @@ extension Firestore {
             guard transport is any RPCTransport, rpcState.triesGRPC() else { return try await rest() }
             do {
                 return try await grpc()
-            } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 {
+            } catch let error as FirestoreError
+                where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented
+            {
                 rpcState.noteRefusal()
                 return try await rest()
             }

@@ -10,7 +10,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError`` as the REST method; `.dataLoss` for a message that does not decode.
     func runQueryRPC(
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?, transaction: String?,
-        newTransaction: TransactionMode?
+        newTransaction: TransactionMode?, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.resourceName(of: parent))
@@ -20,7 +20,7 @@ extension Firestore {
         try RPCConsistency.runQuery.write(
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)
         let (decoded, bytes) = try await performRPC(
-            FirestoreGRPCMethod.runQuery, request: writer.bytes, idempotent: newTransaction == nil,
+            FirestoreGRPCMethod.runQuery, request: writer.bytes, idempotent: newTransaction == nil, priority: priority,
             initial: RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
         ) { (result, message) throws(FirestoreError) in
             try Self.addRunQueryMessage(message, to: &result)

@@ -1,11 +1,13 @@
 import Synchronization
 
 /// What a client remembers of its gRPC calls, shared by the copies of a client (``Firestore/using(protocol:)``,
-/// ``Firestore/settingServerTimestamp(on:)``): the one ``RPCChannel`` its calls share (made at the first call),
+/// ``Firestore/settingServerTimestamp(on:)``): the one ``RPCChannel`` its calls share (made at the first call), the
+/// ``RPCCallGate`` that orders them,
 /// and, for ``FirestoreProtocol/automatic``, until when REST is used because HTTP/2 was refused.
 package final class RPCClientState: Sendable {
     private struct Fields {
         var channel: (any RPCChannel)?
+        var gate: RPCCallGate?
         var restUntil: ContinuousClock.Instant?
     }
 
@@ -27,6 +29,16 @@ package final class RPCClientState: Sendable {
             if let channel = fields.channel { return channel }
             fields.channel = made
             return made
+        }
+    }
+
+    /// The gate of the client's calls (``RPCCallGate``), made for `capacity` calls at the first call.
+    package func gate(capacity: Int) -> RPCCallGate {
+        fields.withLock { fields in
+            if let gate = fields.gate { return gate }
+            let gate = RPCCallGate(capacity: capacity)
+            fields.gate = gate
+            return gate
         }
     }
 

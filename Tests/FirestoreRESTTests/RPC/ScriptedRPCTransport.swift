@@ -37,6 +37,8 @@ final class ScriptedRPCTransport: RPCTransport, RPCChannel {
 
     var rpcTimeout: Double? { 30 }
 
+    var rpcConcurrency: Int { 4 }
+
     func makeRPCCall(method: String, request: [UInt8], metadata: [HTTPHeader], timeout: Double?)
         throws(FirestoreError) -> any RPCCall
     {
