@@ -89,12 +89,13 @@ struct CLIProductionLiveTests {
                 #expect(forms.count == 4)
                 #expect(forms.allSatisfy { $0["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" })
                 let log = standIn.accessLog()
-                let root = "/v1/projects/demo-sa-project/databases/(default)/documents"
-                // The write went over gRPC (the default protocol, automatic), the read over REST (no GetDocument yet).
+                // The write and the read went over gRPC (the default protocol, automatic).
                 #expect(
                     log.contains(#"POST /google.firestore.v1.Firestore/Commit HTTP/2.0 200 "Bearer ya29.token-1""#),
                     "\(log)")
-                #expect(log.contains(#"GET \#(root)/\#(collection)/apple HTTP/2.0 200 "Bearer ya29.token-2""#))
+                #expect(
+                    log.contains(#"POST /google.firestore.v1.Firestore/GetDocument HTTP/2.0 200 "Bearer ya29.token-2""#)
+                )
                 #expect(log.contains(#"POST /google.firestore.v1.Firestore/Listen HTTP/2.0 200 "Bearer ya29.token-3""#))
                 #expect(!log.contains(" 401 "), "\(log)")
             }

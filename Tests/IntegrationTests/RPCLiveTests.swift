@@ -37,6 +37,18 @@ struct RPCLiveTests {
         #expect(overGRPC.responseBytes * 2 < overREST.responseBytes)
     }
 
+    @Test func getDocumentReadsAndMissesAsREST() async throws {
+        let (rest, grpc) = try clients("rpc-get")
+        try await rest.document("c/d").setData(["n": 1, "m": ["s": "x"]])
+        let overGRPC = try await grpc.document("c/d").getDocument()
+        let overREST = try await rest.document("c/d").getDocument()
+        #expect(overGRPC.data() == ["n": .integer(1), "m": .map(["s": .string("x")])])
+        #expect(overGRPC.data() == overREST.data())
+        #expect(overGRPC.updateTime == overREST.updateTime)
+        #expect(overGRPC.createTime == overREST.createTime)
+        #expect(try await grpc.document("c/missing").getDocument().exists == false)
+    }
+
     @Test func emptyResultAndOffsetCarryReadTimeAndSkippedResults() async throws {
         let (rest, grpc) = try clients("rpc-offset")
         for id in ["a", "b", "c"] { try await rest.document("c/\(id)").setData(["n": 1]) }
