@@ -17,12 +17,12 @@ package final class GRPCStreamingCall: Sendable {
     /// The channel the call runs on; held so that it outlives the call.
     package let channel: GRPCChannel
     private let state: GRPCCallState
-    private let stream: AsyncThrowingStream<[UInt8], any Error>
+    private let stream: AsyncThrowingStream<[[UInt8]], any Error>
 
     init(channel: GRPCChannel, id: Int, method: String, metadata: [HTTPHeader]) throws(FirestoreError) {
         self.channel = channel
         self.method = method
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [[UInt8]].self, throwing: (any Error).self)
         let state = GRPCCallState(
             id: id, maxBufferedByteCount: channel.configuration.maxBufferedResponseBytes, continuation: continuation)
         self.state = state
