@@ -29,7 +29,8 @@ import Testing
         }
         #expect(
             Set(workloads) == [
-                "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
+                "parse", "decode", "decode-rest", "decode-grpc", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3",
+                "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
                 "bulk-writer-throttled", "export-memory", "emulator-rtt-grpc", "write-latency-grpc", "query-rest",

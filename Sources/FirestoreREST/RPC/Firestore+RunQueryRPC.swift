@@ -30,6 +30,20 @@ extension Firestore {
         return response
     }
 
+    /// Decodes the messages of a whole `RunQuery` stream as ``runQueryRPC(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``
+    /// does, one by one; `responseBytes` is their total size.
+    /// - Throws: ``FirestoreError`` as ``addRunQueryMessage(_:to:)``; `.internal` when no message carries a read
+    ///   time.
+    /// - Complexity: O(n) in the bytes.
+    package static func decodeRunQuery(messages: [[UInt8]]) throws(FirestoreError) -> RunQueryResponse {
+        var result = RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
+        for message in messages {
+            try addRunQueryMessage(message, to: &result)
+            result.responseBytes += message.count
+        }
+        return try finishRunQuery(result)
+    }
+
     /// Adds one `RunQueryResponse` message: its document, the newest read time, skipped results and the
     /// transaction a `new_transaction` read began.
     /// - Throws: ``FirestoreError`` `.dataLoss` for malformed wire data; `.internal` when the skipped results
