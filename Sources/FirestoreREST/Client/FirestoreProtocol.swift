@@ -16,7 +16,8 @@ public enum FirestoreProtocol: String, Sendable, Hashable, CaseIterable, CustomS
     /// `.failedPrecondition`.
     case grpc
     /// gRPC where the transport and the network can carry HTTP/2, REST otherwise: a call refused for want of HTTP/2
-    /// (TLS without ALPN `h2`, an HTTP/1.1 answer, `426`, `505`, `HTTP_1_1_REQUIRED`, a connection closed before
+    /// (TLS without ALPN `h2`, a proxy refusing the `CONNECT` tunnel, an HTTP/1.1 answer, `426`, `505`,
+    /// `HTTP_1_1_REQUIRED`, a connection closed before
     /// any HTTP/2 settings), or answered `unimplemented` (a server or proxy without the gRPC method), is sent again
     /// over REST at once, and the client's later calls use REST for the next 5 minutes before trying gRPC again.
     case automatic
