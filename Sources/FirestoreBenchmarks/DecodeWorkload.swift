@@ -6,7 +6,9 @@ import Foundation
 /// struct (parsing included: that is what `JSONDecoder` does). Target: at most 2x.
 ///
 /// `decode-rest` is the whole path from bytes for comparison: the `runQuery` response body parsed by the
-/// package's JSON parser into documents, then decoded; same baseline, no target.
+/// package's JSON parser into documents, then decoded; same baseline, no target. `decode-grpc` is the same from
+/// the messages of a gRPC `RunQuery` stream (protobuf, decoded message by message as the client does); target at
+/// most 1.0x (issue 29).
 enum DecodeWorkload {
     struct Nutrition: Codable {
         var kcal: Int
@@ -100,7 +102,22 @@ enum DecodeWorkload {
                 for document in response.documents { sink &+= try decoder.decode(Fruit.self, from: document).kcal }
             },
             baselineBody: { sink &+= try jsonDecoder.decode([Fruit].self, from: plainJSON).count })
+        // The same documents as the messages of a gRPC RunQuery stream (`RunQueryResponse { document = 1,
+        // read_time = 3 }`).
+        let messages = documents.map { document -> [UInt8] in
+            var writer = ProtobufWriter()
+            writer.writeMessageField(1) { document.writeProtobuf(to: &$0) }
+            writer.writeMessageField(3) { Timestamp.minimum.writeProtobuf(to: &$0) }
+            return writer.bytes
+        }
+        let fromProtobuf = try Harness.compare(
+            workload: "decode-grpc", n: count, baseline: "JSONDecoder", target: 1.0,
+            candidate: {
+                let response = try Firestore.decodeRunQuery(messages: messages)
+                for document in response.documents { sink &+= try decoder.decode(Fruit.self, from: document).kcal }
+            },
+            baselineBody: { sink &+= try jsonDecoder.decode([Fruit].self, from: plainJSON).count })
         if sink == 42 { print("") }  // keeps the results alive
-        return [decode, fromBytes]
+        return [decode, fromBytes, fromProtobuf]
     }
 }

@@ -34,6 +34,7 @@ enum EmulatorRoundTripWorkload {
             candidate: {
                 let transport = CurlTransport()
                 let firestore = try Firestore.emulator(host: host, projectID: project, transport: transport)
+                    .using(protocol: .rest)
                 let query = firestore.collection("items").limit(to: documents)
                 try blocking {
                     for _ in 0..<requests { _ = try await query.runQuery() }

@@ -12,6 +12,8 @@ struct Measurement {
     var baseline: String
     /// Median seconds per run of the baseline.
     var baselineMedianSeconds: Double
+    /// The row's own target ratio, for workloads whose rows have different targets; else the workload's.
+    var target: Double?
     /// `medianSeconds / baselineMedianSeconds`.
     var ratio: Double { baselineMedianSeconds > 0 ? medianSeconds / baselineMedianSeconds : .infinity }
 }
@@ -45,7 +47,8 @@ enum Harness {
     /// Measures `candidate` against `baseline`, each run ``warmup`` times unmeasured and then ``runs`` times
     /// alternately.
     static func compare(
-        workload: String, n: Int, baseline: String, candidate: () throws -> Void, baselineBody: () throws -> Void
+        workload: String, n: Int, baseline: String, target: Double? = nil, candidate: () throws -> Void,
+        baselineBody: () throws -> Void
     ) rethrows -> Measurement {
         for _ in 0..<warmup {
             try candidate()
@@ -59,7 +62,7 @@ enum Harness {
         }
         return Measurement(
             workload: workload, n: n, medianSeconds: median(candidateTimes), baseline: baseline,
-            baselineMedianSeconds: median(baselineTimes))
+            baselineMedianSeconds: median(baselineTimes), target: target)
     }
 
     /// Prints the table line and the JSON line of `measurement`.

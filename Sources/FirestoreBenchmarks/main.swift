@@ -39,6 +39,11 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         }
     ),
     ("bulk-writer", nil, { try BulkWriterWorkload.run(documents: quick ? 200 : 10_000, runs: quick ? 1 : 5) }),
+    (
+        "protocol-rtt", nil,
+        { try ProtocolRoundTripWorkload.run(requests: quick ? 5 : 100, documents: quick ? 10 : 100) }
+    ),
+    ("query", nil, { try QueryProtocolWorkload.run(documents: quick ? 200 : 10_000) }),
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
     ("feed-group", nil, { try FeedGroupWorkload.run(documents: quick ? 200 : 2_000, lease: .seconds(quick ? 3 : 6)) }),
 ]
@@ -73,7 +78,9 @@ for name in selected where !workloads.contains(where: { $0.name == name }) {
 do {
     for workload in workloads where selected.isEmpty || selected.contains(workload.name) {
         for measurement in try workload.run() {
-            Harness.report(measurement, target: measurement.workload == workload.name ? workload.target : nil)
+            Harness.report(
+                measurement,
+                target: measurement.target ?? (measurement.workload == workload.name ? workload.target : nil))
         }
     }
 } catch {

@@ -88,7 +88,8 @@ import Testing
             ])
         #expect(
             lines.filter { $0.hasPrefix("  -") }.map { $0.split(separator: " ")[0] } == [
-                "--emulator", "--project", "--database", "--credentials", "--endpoint", "--ca-bundle", "--recursive",
+                "--emulator", "--project", "--database", "--credentials", "--endpoint", "--ca-bundle", "--protocol",
+                "--recursive",
                 "-h,",
             ])
     }

@@ -29,10 +29,12 @@ import Testing
         }
         #expect(
             Set(workloads) == [
-                "parse", "decode", "decode-rest", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3", "poll-bytes", "poll-full",
+                "parse", "decode", "decode-rest", "decode-grpc", "diff-vs-stdlib", "diff-vs-lcs", "diff-a3",
+                "poll-bytes", "poll-full",
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
                 "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
+                "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python", "query-cpu",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

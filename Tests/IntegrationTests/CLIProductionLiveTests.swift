@@ -89,9 +89,13 @@ struct CLIProductionLiveTests {
                 #expect(forms.count == 4)
                 #expect(forms.allSatisfy { $0["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" })
                 let log = standIn.accessLog()
-                let root = "/v1/projects/demo-sa-project/databases/(default)/documents"
-                #expect(log.contains(#"POST \#(root):commit HTTP/2.0 200 "Bearer ya29.token-1""#), "\(log)")
-                #expect(log.contains(#"GET \#(root)/\#(collection)/apple HTTP/2.0 200 "Bearer ya29.token-2""#))
+                // The write and the read went over gRPC (the default protocol, automatic).
+                #expect(
+                    log.contains(#"POST /google.firestore.v1.Firestore/Commit HTTP/2.0 200 "Bearer ya29.token-1""#),
+                    "\(log)")
+                #expect(
+                    log.contains(#"POST /google.firestore.v1.Firestore/GetDocument HTTP/2.0 200 "Bearer ya29.token-2""#)
+                )
                 #expect(log.contains(#"POST /google.firestore.v1.Firestore/Listen HTTP/2.0 200 "Bearer ya29.token-3""#))
                 #expect(!log.contains(" 401 "), "\(log)")
             }
@@ -126,7 +130,7 @@ struct CLIProductionLiveTests {
                 #expect(try await byDefault.document("fruits/fig").getDocument().exists == false)
                 #expect(
                     standIn.accessLog().contains(
-                        #"POST /v1/projects/\#(project)/databases/orchard/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#
+                        #"POST /google.firestore.v1.Firestore/Commit HTTP/2.0 200 "Bearer ya29.token-1""#
                     ))
             }
         }
@@ -196,7 +200,7 @@ struct CLIProductionLiveTests {
                 #expect(log["metadata_requests"]?.arrayValue?.count == 1)
                 #expect(
                     standIn.accessLog().contains(
-                        #"databases/(default)/documents:commit HTTP/2.0 200 "Bearer ya29.token-1""#))
+                        #"POST /google.firestore.v1.Firestore/Commit HTTP/2.0 200 "Bearer ya29.token-1""#))
             }
         }
     }
@@ -219,7 +223,7 @@ struct CLIProductionLiveTests {
                 #expect(
                     result.stderr.hasSuffix(
                         "error: failed-precondition: TLS certificate verification failed: \(standIn.baseURL)"
-                            + "/v1/projects/demo-sa-project/databases/(default)/documents:commit "
+                            + "/google.firestore.v1.Firestore/Commit "
                             + "(SSL certificate problem: unable to get local issuer certificate)\n"), "\(result.stderr)"
                 )
             }

@@ -10,7 +10,8 @@ import Testing
         let transport = CurlTransport(configuration: .init(maxConnections: 4))
         let db = try Firestore.emulator(
             host: EmulatorEnvironment.requireHost(), projectID: EmulatorEnvironment.uniqueProjectID("pool"),
-            transport: transport)
+            transport: transport
+        ).using(protocol: .rest)  // the REST pool is what is counted
         let batch = db.batch()
         for (id, kcal) in [("apple", 52), ("banana", 89), ("cherry", 50)] {
             try batch.setData(

@@ -83,8 +83,9 @@ struct ListenTLSProxyLiveTests {
         let stream = try #require(WatchStreamPool.shared.stream(for: db))
         #expect(stream.channel.activeCallCount == 1)
         let log = proxy.accessLog()
-        // The REST writes went through the proxy too, over HTTP/2 negotiated by ALPN.
-        let commit = "\"POST /v1/projects/\(db.database.projectID)/databases/(default)/documents:commit HTTP/2.0\" 200 "
+        // The writes went through the proxy too, as gRPC calls (the default protocol, automatic) over HTTP/2
+        // negotiated by ALPN.
+        let commit = "\"POST /google.firestore.v1.Firestore/Commit HTTP/2.0\" 200 "
         #expect(log.contains(commit), "access log:\n\(log)")
     }
 
@@ -115,8 +116,8 @@ struct ListenTLSProxyLiveTests {
         #expect(restError?.code == .failedPrecondition)
         #expect(
             restError?.message
-                == "TLS certificate verification failed: \(proxy.baseURL)/v1/projects/\(db.database.projectID)"
-                + "/databases/(default)/documents:commit \(reason)")
+                == "TLS certificate verification failed: \(proxy.baseURL)/google.firestore.v1.Firestore/Commit \(reason)"
+        )
     }
 }
 

@@ -94,7 +94,7 @@ import Testing
             try await reference.updateData(["color": "blue"])
         } catch let error as FirestoreError {
             #expect(error.code == .notFound)
-            #expect(error.httpStatus == 404)
+            #expect(error.isServerStatus)
         }
     }
 

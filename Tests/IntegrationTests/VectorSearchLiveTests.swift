@@ -125,13 +125,19 @@ import Testing
         }
         let ordered = try await search(items.order(by: "tag", descending: true)).getDocuments()
         #expect(ordered.documents.map(\.documentID) == ["a", "e"])
-        for (base, message) in [
-            (items.limit(to: 1), "A query limit cannot be used with FindNearest"),
-            (items.offset(1), "A query offset cannot be used with FindNearest"),
-            (items.order(by: "tag").start(at: ["c"]), "A cursor cannot be used with FindNearest"),
-        ] {
+        let restItems = items.firestore.using(protocol: .rest).collection(items.path)
+        let shapes: [((CollectionReference) -> Query, String)] = [
+            ({ $0.limit(to: 1) }, "A query limit cannot be used with FindNearest"),
+            ({ $0.offset(1) }, "A query offset cannot be used with FindNearest"),
+            ({ $0.order(by: "tag").start(at: ["c"]) }, "A cursor cannot be used with FindNearest"),
+        ]
+        for (shape, message) in shapes {
+            // Over gRPC (the default protocol) the error has no HTTP status; over REST it is 400.
+            await #expect(throws: FirestoreError(code: .invalidArgument, message: message)) {
+                try await search(shape(items)).getDocuments()
+            }
             await #expect(throws: FirestoreError(code: .invalidArgument, message: message, httpStatus: 400)) {
-                try await search(base).getDocuments()
+                try await search(shape(restItems)).getDocuments()
             }
         }
         let projected = try await search(items.select(["tag"])).getDocuments()

@@ -37,6 +37,7 @@ package struct FirestoreConnection: Sendable {
     ///   production, the emulator's otherwise).
     package func validate() throws(ValidationError) {
         try cassette.validate()
+        _ = try options.wireProtocol()
         guard let named = options.namedProject else { return }
         // A malformed emulator address is makeClient's to report; until then the emulator's rule applies.
         let production = (try? target()) == .production
@@ -61,8 +62,10 @@ package struct FirestoreConnection: Sendable {
     ///   project.
     package func makeClient() async throws(CLIError) -> Firestore {
         let target: Target
+        let wireProtocol: FirestoreProtocol
         do {
             target = try self.target()
+            wireProtocol = try options.wireProtocol()
         } catch {
             throw .usage(error.message)
         }
@@ -73,8 +76,9 @@ package struct FirestoreConnection: Sendable {
         case .production:
             client = try await ProductionConnection(options).client(transport: recordingTransport(over:))
         }
-        ConnectionContext.record(client, target: target)
-        return client
+        let chosen = client.using(protocol: wireProtocol)
+        ConnectionContext.record(chosen, target: target)
+        return chosen
     }
 
     /// A client for a request that is only printed (`query --dry-run`): no server and no credentials; the

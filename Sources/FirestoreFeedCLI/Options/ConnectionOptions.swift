@@ -1,7 +1,7 @@
 import FirestoreREST
 import Foundation
 
-/// `--emulator`, `--project`, `--database`, `--credentials`, `--endpoint` and `--ca-bundle`: where a command
+/// `--emulator`, `--project`, `--database`, `--credentials`, `--endpoint`, `--ca-bundle` and `--protocol`: where a command
 /// talks to, shared by every command that talks to Firestore (``FirestoreConnection`` makes the client). The
 /// emulator when `--emulator` or `FIRESTORE_EMULATOR_HOST` names one (the owner token, no credentials),
 /// production Firestore otherwise (Application Default Credentials or `--credentials FILE`), and in both the
@@ -46,6 +46,14 @@ package struct ConnectionOptions: Sendable {
                 production: trust the CA certificates in FILE (PEM)
                 instead of the system's
                 """),
+        .value(
+            "--protocol", "rest|grpc|automatic",
+            help: """
+                the wire protocol of reads and writes (default: automatic):
+                REST's JSON, gRPC's protobuf over HTTP/2, or automatic: gRPC
+                where HTTP/2 gets through, REST otherwise (watch's Listen
+                stream is gRPC either way)
+                """),
     ]
 
     /// The project the emulator gets when none is named.
@@ -63,6 +71,8 @@ package struct ConnectionOptions: Sendable {
     package let endpoint: String?
     /// `--ca-bundle FILE`.
     package let caBundle: String?
+    /// `--protocol` as given.
+    package let wireProtocolName: String?
 
     /// The options the command declares (`record` declares `--emulator` only); the others are `nil`.
     package init(parsing reader: ArgumentReader) {
@@ -72,6 +82,17 @@ package struct ConnectionOptions: Sendable {
         credentials = reader.valueIfDeclared("--credentials")
         endpoint = reader.valueIfDeclared("--endpoint")
         caBundle = reader.valueIfDeclared("--ca-bundle")
+        wireProtocolName = reader.valueIfDeclared("--protocol")
+    }
+
+    /// `--protocol`, else ``FirestoreProtocol/automatic`` (the library's default).
+    /// - Throws: ``ValidationError`` for a value other than `rest`, `grpc` and `automatic`.
+    package func wireProtocol() throws(ValidationError) -> FirestoreProtocol {
+        guard let wireProtocolName else { return .automatic }
+        guard let chosen = FirestoreProtocol(rawValue: wireProtocolName) else {
+            throw ValidationError("--protocol \"\(wireProtocolName)\": expected rest, grpc or automatic")
+        }
+        return chosen
     }
 
     /// The emulator's `HOST:PORT` from `--emulator`, else a non-empty `FIRESTORE_EMULATOR_HOST`; `nil` for none.

@@ -69,24 +69,29 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Reads and writes
 
-    /// Reads the document: GET `/v1/{name}`. A missing document is a snapshot with `exists == false`, as
+    /// Reads the document: GET `/v1/{name}`, or `GetDocument` over gRPC (``Firestore/wireProtocol``). A missing document is a snapshot with `exists == false`, as
     /// in the SDKs (a 404 `NOT_FOUND` is not thrown).
     /// - Throws: ``FirestoreError`` for an invalid path, a server error other than not-found, or a
     ///   transport failure.
     public func getDocument() async throws -> DocumentSnapshot {
         let resolved = try resourcePath()
-        let json: JSONValue
+        let firestore = firestore
         do {
-            json = try await firestore.call("GET", firestore.encodedName(of: resolved))
+            let document = try await firestore.routed {
+                try await firestore.getDocumentRPC(resolved)
+            } rest: { () async throws -> Document in
+                let json = try await firestore.call("GET", firestore.encodedName(of: resolved))
+                do {
+                    return try Document(restJSON: json)
+                } catch let error as FirestoreError {
+                    throw FirestoreError(code: .internal, message: "GET \(path): malformed document: \(error.message)")
+                }
+            }
+            return DocumentSnapshot(reference: self, document: document)
         } catch let error as FirestoreError where error.code == .notFound && error.isServerStatus {
             // Only the server's own NOT_FOUND status means "no such document"; a 404 page from a proxy or
             // another server stays an error.
             return DocumentSnapshot(reference: self, document: nil)
-        }
-        do {
-            return DocumentSnapshot(reference: self, document: try Document(restJSON: json))
-        } catch {
-            throw FirestoreError(code: .internal, message: "GET \(path): malformed document: \(error.message)")
         }
     }
 

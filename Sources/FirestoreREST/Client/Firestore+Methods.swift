@@ -26,6 +26,22 @@ extension Firestore {
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
         newTransaction: TransactionMode? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
+        try await routed {
+            try await runQueryRPC(
+                parent: parent, structuredQuery: structuredQuery, readTime: readTime, transaction: transaction,
+                newTransaction: newTransaction, priority: priority)
+        } rest: {
+            try await runQueryREST(
+                parent: parent, structuredQuery: structuredQuery, readTime: readTime, transaction: transaction,
+                newTransaction: newTransaction, priority: priority)
+        }
+    }
+
+    /// runQuery over REST (``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``).
+    func runQueryREST(
+        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?, transaction: String?,
+        newTransaction: TransactionMode?, priority: HTTPRequest.Priority
+    ) async throws -> RunQueryResponse {
         var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
         try Self.addConsistency(
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
@@ -144,6 +160,22 @@ extension Firestore {
         names: [String], mask: [FieldPath]? = nil, readTime: Timestamp? = nil, transaction: String? = nil,
         newTransaction: TransactionMode? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> BatchGetResponse {
+        try await routed {
+            try await batchGetRPC(
+                names: names, mask: mask, readTime: readTime, transaction: transaction, newTransaction: newTransaction,
+                priority: priority)
+        } rest: {
+            try await batchGetREST(
+                names: names, mask: mask, readTime: readTime, transaction: transaction, newTransaction: newTransaction,
+                priority: priority)
+        }
+    }
+
+    /// batchGet over REST (``batchGet(names:mask:readTime:transaction:newTransaction:priority:)``).
+    func batchGetREST(
+        names: [String], mask: [FieldPath]?, readTime: Timestamp?, transaction: String?,
+        newTransaction: TransactionMode?, priority: HTTPRequest.Priority
+    ) async throws -> BatchGetResponse {
         var body: [String: JSONValue] = ["documents": .array(names.map { .string($0) })]
         if let mask { body["mask"] = ["fieldPaths": .array(mask.map { .string($0.description) })] }
         try Self.addConsistency(
@@ -202,6 +234,15 @@ extension Firestore {
     @discardableResult
     package func commit(_ writes: [Write], transaction: String? = nil) async throws -> CommitResponse {
         let writes = try stampingServerTime(writes)
+        return try await routed {
+            try await commitRPC(writes, transaction: transaction)
+        } rest: {
+            try await commitREST(writes, transaction: transaction)
+        }
+    }
+
+    /// commit over REST (``commit(_:transaction:)``), of writes already stamped with the server time.
+    func commitREST(_ writes: [Write], transaction: String?) async throws -> CommitResponse {
         var body: [String: JSONValue] = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         if let transaction { body["transaction"] = .string(transaction) }
         let json = try await call(
@@ -219,6 +260,15 @@ extension Firestore {
     ///   ``rollback(transaction:)``.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response has no ID.
     package func beginTransaction(_ mode: TransactionMode = .readWrite()) async throws -> String {
+        try await routed {
+            try await beginTransactionRPC(mode)
+        } rest: {
+            try await beginTransactionREST(mode)
+        }
+    }
+
+    /// beginTransaction over REST (``beginTransaction(_:)``).
+    func beginTransactionREST(_ mode: TransactionMode) async throws -> String {
         let json = try await call(
             "POST", database.documentsRoot + ":beginTransaction", body: ["options": mode.restJSON])
         guard case .string(let id)? = json["transaction"], !id.isEmpty else {
@@ -232,9 +282,13 @@ extension Firestore {
     /// twice succeeds on the emulator.
     /// - Throws: ``FirestoreError`` from the server or the transport.
     package func rollback(transaction: String) async throws {
-        _ = try await call(
-            "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)],
-            priority: .high)
+        try await routed {
+            try await rollbackRPC(transaction: transaction)
+        } rest: {
+            _ = try await call(
+                "POST", database.documentsRoot + ":rollback", body: ["transaction": .string(transaction)],
+                priority: .high)
+        }
     }
 
     /// Adds the consistency selector (`readTime`, `transaction` or `newTransaction`, a oneof) to a read request

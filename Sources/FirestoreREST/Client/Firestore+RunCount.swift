@@ -21,6 +21,28 @@ extension Firestore {
     package func runCount(parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?) async throws
         -> CountResponse
     {
+        try await routed {
+            let aggregation: JSONValue = [
+                "structuredQuery": structuredQuery, "aggregations": [["alias": "count", "count": [:]]],
+            ]
+            let (result, bytes) = try await runAggregationQueryRPC(
+                parent: parent, structuredAggregationQuery: aggregation, readTime: readTime, transaction: nil,
+                newTransaction: nil)
+            guard case .integer(let number)? = result.aggregateFields["count"], number >= 0,
+                let count = Int(exactly: number)
+            else {
+                throw FirestoreError(code: .internal, message: "runAggregationQuery response holds no count")
+            }
+            return CountResponse(count: count, readTime: result.readTime, responseBytes: bytes)
+        } rest: {
+            try await runCountREST(parent: parent, structuredQuery: structuredQuery, readTime: readTime)
+        }
+    }
+
+    /// runCount over REST (``runCount(parent:structuredQuery:readTime:)``).
+    func runCountREST(parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?) async throws
+        -> CountResponse
+    {
         var body: [String: JSONValue] = [
             "structuredAggregationQuery": [
                 "structuredQuery": structuredQuery, "aggregations": [["alias": "count", "count": [:]]],

@@ -5,4 +5,16 @@ package enum FirestoreGRPCMethod {
     package static let listen = "/google.firestore.v1.Firestore/Listen"
     /// `rpc GetDocument(GetDocumentRequest) returns (Document)`.
     package static let getDocument = "/google.firestore.v1.Firestore/GetDocument"
+    /// `rpc RunQuery(RunQueryRequest) returns (stream RunQueryResponse)`.
+    package static let runQuery = "/google.firestore.v1.Firestore/RunQuery"
+    /// `rpc BatchGetDocuments(BatchGetDocumentsRequest) returns (stream BatchGetDocumentsResponse)`.
+    package static let batchGetDocuments = "/google.firestore.v1.Firestore/BatchGetDocuments"
+    /// `rpc RunAggregationQuery(RunAggregationQueryRequest) returns (stream RunAggregationQueryResponse)`.
+    package static let runAggregationQuery = "/google.firestore.v1.Firestore/RunAggregationQuery"
+    /// `rpc Commit(CommitRequest) returns (CommitResponse)`.
+    package static let commit = "/google.firestore.v1.Firestore/Commit"
+    /// `rpc BeginTransaction(BeginTransactionRequest) returns (BeginTransactionResponse)`.
+    package static let beginTransaction = "/google.firestore.v1.Firestore/BeginTransaction"
+    /// `rpc Rollback(RollbackRequest) returns (google.protobuf.Empty)`.
+    package static let rollback = "/google.firestore.v1.Firestore/Rollback"
 }

@@ -2,7 +2,8 @@ import Synchronization
 
 /// The part of one gRPC call that the caller's threads and the channel's thread (``HTTP2Loop``) share, behind one
 /// lock: the outbound bytes, the half-close, the receive buffer accounting, the response head and trailers, and the
-/// continuation that feeds ``GRPCStreamingCall/responses``.
+/// continuation that feeds ``GRPCStreamingCall/responses`` (the messages of each network read as one batch, so the
+/// consumer is woken once per read rather than once per message).
 ///
 /// Buffering policy: outbound messages queue without limit until nghttp2's data source takes them (callers send a
 /// few small requests). Inbound, decoded messages wait in the response stream until consumed; once
@@ -41,9 +42,9 @@ final class GRPCCallState: Sendable {
     /// The receive buffer limit in bytes (at least 1).
     let maxBufferedByteCount: Int
     let fields = Mutex(Fields())
-    let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    let continuation: AsyncThrowingStream<[[UInt8]], any Error>.Continuation
 
-    init(id: Int, maxBufferedByteCount: Int, continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+    init(id: Int, maxBufferedByteCount: Int, continuation: AsyncThrowingStream<[[UInt8]], any Error>.Continuation) {
         self.id = id
         self.maxBufferedByteCount = max(1, maxBufferedByteCount)
         self.continuation = continuation

@@ -17,12 +17,12 @@ package final class GRPCStreamingCall: Sendable {
     /// The channel the call runs on; held so that it outlives the call.
     package let channel: GRPCChannel
     private let state: GRPCCallState
-    private let stream: AsyncThrowingStream<[UInt8], any Error>
+    private let stream: AsyncThrowingStream<[[UInt8]], any Error>
 
     init(channel: GRPCChannel, id: Int, method: String, metadata: [HTTPHeader]) throws(FirestoreError) {
         self.channel = channel
         self.method = method
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [[UInt8]].self, throwing: (any Error).self)
         let state = GRPCCallState(
             id: id, maxBufferedByteCount: channel.configuration.maxBufferedResponseBytes, continuation: continuation)
         self.state = state
@@ -111,6 +111,15 @@ package final class GRPCStreamingCall: Sendable {
     /// messages already received. Does nothing once the call has ended.
     package func cancel() {
         let error = Self.cancelledError(url: channel.baseURL + method)
+        if state.end(with: error) {
+            channel.loop.cancel(state.id, error: error)
+        }
+    }
+
+    /// Ends the call now with `error` (e.g. `.deadlineExceeded` when the caller's deadline passed), as ``cancel()``
+    /// does with `.cancelled`: the stream is reset and ``responses`` throws `error` after the messages already
+    /// received. Does nothing once the call has ended.
+    package func end(with error: FirestoreError) {
         if state.end(with: error) {
             channel.loop.cancel(state.id, error: error)
         }

@@ -107,7 +107,7 @@ final class GRPCStream: @unchecked Sendable {
             fields.receivePaused = true
             return true
         }
-        for message in messages { state.continuation.yield(message) }
+        if !messages.isEmpty { state.continuation.yield(messages) }
         guard full else { return bytes.count }
         unconsumedBytes += bytes.count
         return 0

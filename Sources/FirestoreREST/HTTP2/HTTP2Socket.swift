@@ -114,13 +114,16 @@ final class HTTP2Socket: @unchecked Sendable {
                     error.lacksHTTP2 = true
                     return .failure(error)
                 }
-                return .failure(
-                    CurlErrorMapping.error(
-                        for: code, detail: detail, url: baseURL,
-                        collector: CurlResponseCollector(maxBodyBytes: .max, cancellation: CurlCancellation()),
-                        configuration: CurlTransport.Configuration(
-                            connectTimeout: configuration.connectTimeout, requestTimeout: 0,
-                            caBundlePath: configuration.caBundlePath, proxy: configuration.proxy)))
+                var error = CurlErrorMapping.error(
+                    for: code, detail: detail, url: baseURL,
+                    collector: CurlResponseCollector(maxBodyBytes: .max, cancellation: CurlCancellation()),
+                    configuration: CurlTransport.Configuration(
+                        connectTimeout: configuration.connectTimeout, requestTimeout: 0,
+                        caBundlePath: configuration.caBundlePath, proxy: configuration.proxy))
+                // A proxy that refuses the CONNECT tunnel (an HTTP/1.1-only forward proxy answers 501, 405 or 403)
+                // cannot carry HTTP/2 to the server; REST may still get through it.
+                error.lacksHTTP2 = detail.contains("CONNECT tunnel failed")
+                return .failure(error)
             }
             let descriptor = Int32(ccurl_easy_active_socket(easy.raw))
             guard descriptor >= 0 else {

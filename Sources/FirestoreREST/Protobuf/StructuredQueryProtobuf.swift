@@ -21,6 +21,7 @@
 /// - `UnaryFilter`: `op = 1` (`IS_NAN` 2, `IS_NULL` 3, `IS_NOT_NAN` 4, `IS_NOT_NULL` 5), `field = 2`.
 /// - `Order`: `field = 1`, `direction = 2` (`ASCENDING` 1, `DESCENDING` 2).
 /// - `Cursor`: `repeated Value values = 1`, `bool before = 2`.
+/// - `find_nearest = 9` (`FindNearest`, ``writeFindNearest(_:to:)``).
 ///
 /// Fields are written in field-number order with proto3's default omission (`false`, `0`, empty), as the
 /// reference protobuf serializers do, so the bytes are canonical.
@@ -41,7 +42,7 @@ package enum StructuredQueryProtobuf {
     package static func write(_ json: JSONValue, to writer: inout ProtobufWriter) throws(FirestoreError) {
         let query = try members(
             json, "StructuredQuery",
-            allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit"])
+            allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"])
         if let select = query["select"] {
             let projection = try members(select, "StructuredQuery.select", allowed: ["fields"])
             try writer.writeMessageField(1) { (nested) throws(FirestoreError) in
@@ -102,6 +103,11 @@ package enum StructuredQueryProtobuf {
                     nested.writeMessageField(1) { decoded.writeProtobuf(to: &$0) }
                 }
                 if try bool(members["before"] ?? false, path + ".before") { nested.writeBoolField(2, true) }
+            }
+        }
+        if let nearest = query["findNearest"] {
+            try writer.writeMessageField(9) { (nested) throws(FirestoreError) in
+                try writeFindNearest(nearest, to: &nested)
             }
         }
     }
@@ -172,7 +178,7 @@ package enum StructuredQueryProtobuf {
     }
 
     /// Writes the fields of a `FieldReference` (`string field_path = 2`) from `{"fieldPath": "a.b"}`.
-    private static func writeFieldReference(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
+    static func writeFieldReference(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
         throws(FirestoreError)
     {
         let reference = try members(json, path, allowed: ["fieldPath"])
@@ -182,11 +188,11 @@ package enum StructuredQueryProtobuf {
 
     // MARK: - JSON shapes
 
-    private static func mismatch(_ path: String, _ expected: String, _ json: JSONValue) -> FirestoreError {
+    static func mismatch(_ path: String, _ expected: String, _ json: JSONValue) -> FirestoreError {
         FirestoreError(code: .internal, message: "\(path): expected \(expected), found \(json.typeName)")
     }
 
-    private static func members(_ json: JSONValue, _ path: String, allowed: Set<String>) throws(FirestoreError)
+    static func members(_ json: JSONValue, _ path: String, allowed: Set<String>) throws(FirestoreError)
         -> [String: JSONValue]
     {
         guard case .object(let members) = json else { throw mismatch(path, "an object", json) }
@@ -197,22 +203,22 @@ package enum StructuredQueryProtobuf {
         return members
     }
 
-    private static func array(_ json: JSONValue, _ path: String) throws(FirestoreError) -> [JSONValue] {
+    static func array(_ json: JSONValue, _ path: String) throws(FirestoreError) -> [JSONValue] {
         guard case .array(let elements) = json else { throw mismatch(path, "an array", json) }
         return elements
     }
 
-    private static func string(_ json: JSONValue, _ path: String) throws(FirestoreError) -> String {
+    static func string(_ json: JSONValue, _ path: String) throws(FirestoreError) -> String {
         guard case .string(let text) = json else { throw mismatch(path, "a string", json) }
         return text
     }
 
-    private static func bool(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Bool {
+    static func bool(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Bool {
         guard case .bool(let flag) = json else { throw mismatch(path, "a boolean", json) }
         return flag
     }
 
-    private static func int32(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Int32 {
+    static func int32(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Int32 {
         guard case .integer(let number) = json else { throw mismatch(path, "an integer", json) }
         guard let value = Int32(exactly: number) else {
             throw .invalidArgument("\(path) \(number) does not fit the protobuf int32 field")
@@ -220,7 +226,7 @@ package enum StructuredQueryProtobuf {
         return value
     }
 
-    private static func enumNumber(_ json: JSONValue, _ path: String, _ numbers: [String: Int32])
+    static func enumNumber(_ json: JSONValue, _ path: String, _ numbers: [String: Int32])
         throws(FirestoreError) -> Int32
     {
         let name = try string(json, path)

@@ -59,13 +59,22 @@ public struct AggregateQuery: Sendable {
     func run(readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode? = nil) async throws
         -> RunAggregationQueryResponse
     {
-        var body: [String: JSONValue] = ["structuredAggregationQuery": try structuredAggregationQuery()]
-        try Firestore.addConsistency(
-            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
+        let aggregation = try structuredAggregationQuery()
         let firestore = query.firestore
-        let json = try await firestore.call(
-            "POST", firestore.encodedName(of: try query.parentPath()) + ":runAggregationQuery", body: .object(body))
-        return try RunAggregationQueryResponse(decoding: json)
+        let parent = try query.parentPath()
+        return try await firestore.routed {
+            try await firestore.runAggregationQueryRPC(
+                parent: parent, structuredAggregationQuery: aggregation, readTime: readTime, transaction: transaction,
+                newTransaction: newTransaction
+            ).response
+        } rest: {
+            var body: [String: JSONValue] = ["structuredAggregationQuery": aggregation]
+            try Firestore.addConsistency(
+                readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
+            let json = try await firestore.call(
+                "POST", firestore.encodedName(of: parent) + ":runAggregationQuery", body: .object(body))
+            return try RunAggregationQueryResponse(decoding: json)
+        }
     }
 }
 

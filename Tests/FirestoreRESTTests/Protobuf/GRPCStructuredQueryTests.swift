@@ -112,15 +112,34 @@ struct GRPCStructuredQueryTests {
         }
     }
 
+    @Test("findNearest is StructuredQuery.find_nearest = 9, every member in field-number order")
+    func findNearest() throws {
+        let query = try json(
+            #"{"from":[{"collectionId":"c"}],"findNearest":{"vectorField":{"fieldPath":"e"},"#
+                + #""queryVector":{"nullValue":null},"distanceMeasure":"COSINE","limit":3,"#
+                + #""distanceResultField":"d","distanceThreshold":0.5}}"#)
+        #expect(
+            try StructuredQueryProtobuf.encode(query) == [
+                0x12, 0x03, 0x12, 0x01, 0x63,  // from { collection_id: "c" }
+                0x4A, 0x1D,  // find_nearest, 29 bytes
+                0x0A, 0x03, 0x12, 0x01, 0x65,  // vector_field { field_path: "e" }
+                0x12, 0x02, 0x58, 0x00,  // query_vector { null_value: NULL_VALUE }
+                0x18, 0x02,  // distance_measure: COSINE
+                0x22, 0x02, 0x08, 0x03,  // limit { value: 3 }
+                0x2A, 0x01, 0x64,  // distance_result_field: "d"
+                0x32, 0x09, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xE0, 0x3F,  // distance_threshold { value: 0.5 }
+            ])
+    }
+
     @Test("a JSON member without a protobuf encoding is an internal error, not dropped")
     func unknownMember() throws {
-        let nearest = try json(#"{"from":[{"collectionId":"c"}],"findNearest":{}}"#)
+        let unknown = try json(#"{"from":[{"collectionId":"c"}],"findFarthest":{}}"#)
         #expect(
             throws: FirestoreError(
                 code: .internal,
-                message: "StructuredQuery: member \"findNearest\" has no protobuf encoding in this client")
+                message: "StructuredQuery: member \"findFarthest\" has no protobuf encoding in this client")
         ) {
-            try StructuredQueryProtobuf.encode(nearest)
+            try StructuredQueryProtobuf.encode(unknown)
         }
         let badOp = try json(#"{"where":{"unaryFilter":{"op":"IS_EMPTY","field":{"fieldPath":"a"}}}}"#)
         #expect(

@@ -1,0 +1,48 @@
+/// One unary or server-streaming call of the Firestore service (every method but `Listen` and `Write`): the
+/// request went out whole and half-closed when the call was made; the server's messages arrive in ``responses``.
+/// ``GRPCRPCCall`` runs it over a ``GRPCChannel``; FirestoreTesting records it into a cassette or replays it.
+///
+/// ``responses`` is iterated by one task. It finishes normally when the server ends the call with status `OK`, and
+/// throws a ``FirestoreError`` otherwise: the server's status with its `google.rpc.Status` details applied
+/// (``GRPCStatusDetails``), `.deadlineExceeded` once the call's deadline passed, a transport failure, or
+/// `.cancelled` after ``cancel()`` or when the iterating task is cancelled.
+package protocol RPCCall: AnyObject, Sendable {
+    /// The server's serialized messages, in order.
+    associatedtype Responses: AsyncSequence<[UInt8], any Error>
+    /// The server's messages. Iterate from one task only.
+    var responses: Responses { get }
+    /// Ends the call now; ``responses`` then throws `.cancelled`. Does nothing once the call has ended.
+    func cancel()
+}
+
+/// Opens unary and server-streaming calls (``RPCCall``) to one server for one client: a ``GRPCChannel`` (one
+/// HTTP/2 connection shared by its calls), or FirestoreTesting's recording and replaying channels.
+package protocol RPCChannel: Sendable {
+    /// Starts a call: sends `request` and half-closes the request stream.
+    /// - Parameters:
+    ///   - method: the method path, e.g. ``FirestoreGRPCMethod/runQuery``.
+    ///   - request: the serialized request message.
+    ///   - metadata: the request metadata (``Firestore/grpcMetadata()``), fetched anew for every call.
+    ///   - timeout: the call's deadline in seconds from now (sent as `grpc-timeout`, and enforced by the client:
+    ///     the call ends with `.deadlineExceeded` when it passes), or `nil` for none.
+    /// - Throws: ``FirestoreError`` when the call cannot be set up; a failure of the call itself arrives through
+    ///   its ``RPCCall/responses``.
+    func makeRPCCall(method: String, request: [UInt8], metadata: [HTTPHeader], timeout: Double?)
+        throws(FirestoreError) -> any RPCCall
+}
+
+/// An ``HTTPTransport`` that can also carry a client's unary and server-streaming gRPC calls. A client whose
+/// protocol is ``FirestoreProtocol/grpc`` needs one; with ``FirestoreProtocol/automatic`` a transport that does
+/// not adopt this protocol sends everything over REST.
+package protocol RPCTransport: HTTPTransport {
+    /// A channel for the calls of `firestore` (which names the server, ``Firestore/grpcBaseURL``).
+    /// - Throws: ``FirestoreError`` saying why this transport cannot carry gRPC calls for `firestore`.
+    func makeRPCChannel(for firestore: Firestore) throws(FirestoreError) -> any RPCChannel
+
+    /// The deadline of each call, in seconds (the REST requests' whole-request timeout), or `nil` for none.
+    var rpcTimeout: Double? { get }
+
+    /// How many of a client's calls of `normal` priority run at once (``RPCCallGate``): the REST connection pool's
+    /// size, so that the server sees as many requests at once over either protocol.
+    var rpcConcurrency: Int { get }
+}
