@@ -52,8 +52,10 @@ import Testing
         }
     }
 
-    @Test func requestsAndAListenFeedAreCountedTimedAndLogged() async throws {
-        let db = try LiveFirestore.make("observability")
+    /// Over REST a request's status is its HTTP status; over gRPC its status code's name.
+    @Test(arguments: [(FirestoreProtocol.rest, "200"), (.grpc, "OK")])
+    func requestsAndAListenFeedAreCountedTimedAndLogged(wire: FirestoreProtocol, ok: String) async throws {
+        let db = try LiveFirestore.make("observability").using(protocol: wire)
         let recorded = Recorded()
         db.logHandler = Handler(recorded: recorded)
         db.metricsFactory = Factory(recorded: recorded)
@@ -64,8 +66,8 @@ import Testing
         try await db.document("k/b").setData(["v": 2])
         _ = try await feed.next()
         let counters = recorded.counters.withLock { $0 }
-        #expect(counters["firestore_requests_total method=commit status=200"] == 2)
-        #expect(counters["firestore_requests_total method=get status=200"] == 1)
+        #expect(counters["firestore_requests_total method=commit status=\(ok)"] == 2)
+        #expect(counters["firestore_requests_total method=\(wire == .rest ? "get" : "getDocument") status=\(ok)"] == 1)
         #expect(counters["firestore_feed_snapshots_total source=listen"] == 2)
         // Listen bills the documents delivered: a in the first snapshot, b in the second.
         #expect(counters["firestore_feed_billed_reads_total source=listen"] == 2)
@@ -73,7 +75,7 @@ import Testing
         #expect(recorded.recorded.withLock { $0["firestore_feed_lag_seconds source=listen"]?.count } == 2)
         let messages = recorded.messages.withLock { $0 }
         #expect(messages.allSatisfy { $0.0 == .debug || $0.0 == .trace })
-        let commit = messages.first { $0.1 == "commit answered 200" }
+        let commit = messages.first { $0.1 == "commit answered \(ok)" }
         #expect(commit?.2["firestore.method"] == "commit")
         #expect(commit?.2["firestore.project"] == db.database.projectID)
         #expect(commit?.2["firestore.attempt"] == "1")
@@ -81,6 +83,9 @@ import Testing
         db.logHandler = nil
         db.metricsFactory = nil
         _ = try await db.document("k/a").getDocument()
-        #expect(recorded.counters.withLock { $0["firestore_requests_total method=get status=200"] } == 1)
+        #expect(
+            recorded.counters.withLock {
+                $0["firestore_requests_total method=\(wire == .rest ? "get" : "getDocument") status=\(ok)"]
+            } == 1)
     }
 }

@@ -219,8 +219,9 @@ extension Firestore {
         return request.method.lowercased()
     }
 
-    /// Reports one attempt to the log handler and the metrics factory.
-    private func observe(
+    /// Reports one attempt to the log handler and the metrics factory: `status` is the HTTP status over REST, the
+    /// gRPC status code name over gRPC (`OK`, `UNAVAILABLE`), `error` when no answer came.
+    func observe(
         method: String, status: String, attempt: Int, bytes: Int, since started: ContinuousClock.Instant
     ) {
         let elapsed = ContinuousClock.now - started

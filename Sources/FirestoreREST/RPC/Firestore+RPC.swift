@@ -31,10 +31,13 @@ extension Firestore {
         var retry = 0
         var refreshed = false
         var known: Set<String> = []
+        // The method's name as REST spells it (`/google.firestore.v1.Firestore/RunQuery` is `runQuery`).
+        let name = method.split(separator: "/").last.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? method
         while true {
             let failure: FirestoreError
             let mayRetry: Bool
             var authorization: String?
+            let started = ContinuousClock.now
             do {
                 let metadata: [HTTPHeader]
                 do {
@@ -53,8 +56,12 @@ extension Firestore {
                 let bytes = try await Self.drain(call) { (message) throws(FirestoreError) in
                     try add(&decoded, message)
                 }
+                observe(method: name, status: "OK", attempt: retry + 1, bytes: bytes, since: started)
                 return (decoded, bytes)
             } catch let error as FirestoreError {
+                observe(
+                    method: name, status: error.isServerStatus ? error.code.rawValue : "error", attempt: retry + 1,
+                    bytes: 0, since: started)
                 if error.code == .unauthenticated, error.isServerStatus, !refreshed, let authorization,
                     await credentials.invalidate(refusedHeader: authorization)
                 {
@@ -72,6 +79,7 @@ extension Firestore {
             else {
                 throw failure
             }
+            observability.count("firestore_retries_total", [("method", name)])
             do {
                 try await retryPolicy.clock.sleep(for: delay)
             } catch {
