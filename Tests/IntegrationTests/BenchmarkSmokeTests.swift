@@ -34,7 +34,8 @@ import Testing
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
                 "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
-                "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python", "query-cpu",
+                "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python",
+                "query-cpu",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }
