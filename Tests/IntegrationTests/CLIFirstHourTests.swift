@@ -86,13 +86,14 @@ import Testing
             "get", "fruits/apple", "--emulator", "127.0.0.1:1", "--project", "demo-p",
         ])
         #expect(result.status == 1)
-        // curl's own words end the first line: "(Failed to connect to 127.0.0.1 port 1 after 0 ms: ...)".
+        // curl's own words end the first line: "(Failed to connect to 127.0.0.1 port 1 after 0 ms: ...)"; the call
+        // went over gRPC, the default protocol.
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
         #expect(
             lines.first?.hasPrefix(
-                "error: unavailable: could not connect: http://127.0.0.1:1/v1/projects/demo-p/databases/(default)/"
-                    + "documents/fruits/apple (Failed to connect to 127.0.0.1 port 1 after ") == true, "\(lines)")
+                "error: unavailable: could not connect: http://127.0.0.1:1/google.firestore.v1.Firestore/GetDocument "
+                    + "(Failed to connect to 127.0.0.1 port 1 after ") == true, "\(lines)")
         #expect(lines.last == Self.startTheEmulatorHint("127.0.0.1:1"))
     }
 }

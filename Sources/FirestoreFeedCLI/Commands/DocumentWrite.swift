@@ -77,8 +77,9 @@ struct DocumentWrite: Sendable {
             words = "\(reference.path) already exists (set replaces it)"
         default: return error
         }
-        return FirestoreError(
-            code: error.code, message: words + "; the server said: " + error.message,
-            httpStatus: error.httpStatus)
+        // The same error (its code, HTTP status or gRPC status, cause) in the command's words.
+        var explained = error
+        explained.message = words + "; the server said: " + error.message
+        return explained
     }
 }

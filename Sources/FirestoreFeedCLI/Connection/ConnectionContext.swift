@@ -52,8 +52,11 @@ package enum ConnectionContext {
     /// (`note: in project "demo-x", database (default), on the emulator at H`).
     package static func hint(for error: FirestoreError, in described: Described? = described) -> String? {
         guard let described else { return nil }
-        // A server's not-found only (an HTTP status): a file the command could not find is not the project's.
-        if error.code == .notFound, error.httpStatus != nil { return "note: in \(described.summary)" }
+        // A server's not-found only (an HTTP status, or a gRPC status from the server): a file the command could not
+        // find is not the project's.
+        if error.code == .notFound, error.httpStatus != nil || error.isServerStatus {
+            return "note: in \(described.summary)"
+        }
         if error.code == .unavailable, error.message.contains("could not connect"), let host = described.emulatorHost {
             return "hint: nothing listens at \(host): start the emulator there (gcloud emulators firestore start "
                 + "--host-port=\(host); in a checkout of firestore-feed, Scripts/emulator start prints the address "
