@@ -104,11 +104,7 @@ extension FeedGroupMember {
     func enforceFences() {
         guard let machine else { return }
         for (shard, running) in shardTasks where machine.deliverable(shard, at: now) != running.generation {
-            stopShard(shard)
-            onEvent?(
-                .leaseLost(
-                    shard: shard, generation: running.generation,
-                    reason: "the lease could not be renewed within its length; delivery stopped at its fence"))
+            fenced(shard)
         }
     }
 

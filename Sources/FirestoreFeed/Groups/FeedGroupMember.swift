@@ -64,7 +64,9 @@ actor FeedGroupMember {
                 lastHanded = snapshot
                 return snapshot
             }
-            ready.removeAll { !isDeliverable($0) }
+            // A shard whose fence fell: its feed stops (what it offered is dropped with it) and starts again from
+            // the checkpoint if the lease is renewed late.
+            for snapshot in ready where !isDeliverable(snapshot) { fenced(snapshot.shard) }
             let handed: ShardSnapshot? = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     if Task.isCancelled {
@@ -112,7 +114,11 @@ actor FeedGroupMember {
 
     /// Hands `snapshot` to the consumer (or queues it) and returns once it was acknowledged or the shard stopped.
     func offer(_ snapshot: ShardSnapshot) async {
-        guard !ended, shardTasks[snapshot.shard]?.generation == snapshot.generation, isDeliverable(snapshot) else {
+        guard !ended, shardTasks[snapshot.shard]?.generation == snapshot.generation else { return }
+        guard isDeliverable(snapshot) else {
+            // Never dropped while the feed goes on (its later snapshots would lack these changes): the feed stops,
+            // and a late renewal starts it again from the checkpoint.
+            fenced(snapshot.shard)
             return
         }
         if let consumer {
@@ -141,5 +147,16 @@ actor FeedGroupMember {
         ready.removeAll { $0.shard == shard }
         outstanding[shard] = nil
         shardWaiters.removeValue(forKey: shard)?.resume()
+    }
+
+    /// Stops the feed of `shard`, whose fence fell: the lease stays held, and a late renewal starts the feed again
+    /// from the shard's checkpoint.
+    func fenced(_ shard: Int) {
+        guard let running = shardTasks[shard] else { return }
+        stopShard(shard)
+        onEvent?(
+            .leaseLost(
+                shard: shard, generation: running.generation,
+                reason: "the lease could not be renewed within its length; delivery stopped at its fence"))
     }
 }
