@@ -8,9 +8,7 @@ package struct FirestoreLeaseStore: LeaseStore {
     package let leaseDuration: Duration
 
     package init(group: DocumentReference, shards: Int, leaseDuration: Duration) {
-        self.group = group
-        self.shards = shards
-        self.leaseDuration = leaseDuration
+        (self.group, self.shards, self.leaseDuration) = (group, shards, leaseDuration)
     }
 
     package func shardDocument(_ shard: Int) -> DocumentReference { group.collection("shards").document("\(shard)") }

@@ -31,10 +31,7 @@ package struct HeldLease: Sendable, Hashable {
     package var shard: Int
     package var generation: Int64
 
-    package init(shard: Int, generation: Int64) {
-        self.shard = shard
-        self.generation = generation
-    }
+    package init(shard: Int, generation: Int64) { (self.shard, self.generation) = (shard, generation) }
 }
 
 /// What the store did with a plan: the writes it made, the ones it refused because the lease was not as expected.

@@ -36,9 +36,7 @@ package struct LeaseVersion: Sendable, Hashable {
     package var heartbeat: Int64
 
     package init(owner: String, generation: Int64, heartbeat: Int64) {
-        self.owner = owner
-        self.generation = generation
-        self.heartbeat = heartbeat
+        (self.owner, self.generation, self.heartbeat) = (owner, generation, heartbeat)
     }
 }
 
@@ -49,8 +47,7 @@ package struct ShardCheckpoint: Sendable, Hashable {
     package var resumeToken: [UInt8]?
 
     package init(readTime: Timestamp, resumeToken: [UInt8]?) {
-        self.readTime = readTime
-        self.resumeToken = resumeToken
+        (self.readTime, self.resumeToken) = (readTime, resumeToken)
     }
 }
 
@@ -59,10 +56,7 @@ package struct GroupMember: Sendable, Hashable {
     package var id: String
     package var heartbeat: Int64
 
-    package init(id: String, heartbeat: Int64) {
-        self.id = id
-        self.heartbeat = heartbeat
-    }
+    package init(id: String, heartbeat: Int64) { (self.id, self.heartbeat) = (id, heartbeat) }
 }
 
 /// Every lease and member of a group, as read at one time.
@@ -70,8 +64,5 @@ package struct LeaseTable: Sendable, Hashable {
     package var shards: [ShardLease]
     package var members: [GroupMember]
 
-    package init(shards: [ShardLease], members: [GroupMember]) {
-        self.shards = shards
-        self.members = members
-    }
+    package init(shards: [ShardLease], members: [GroupMember]) { (self.shards, self.members) = (shards, members) }
 }
