@@ -14,7 +14,9 @@ import Synchronization
 /// `polls` polls the writer adds `marker` (the largest `n`) and stops; the run ends when the feed lists it.
 enum SoakRun {
     static func run(_ options: SoakOptions) async throws -> SoakFigures {
-        let direct = try Firestore.emulator(host: options.emulator, projectID: options.project)
+        // Writes and the final query over REST, as the feed's requests through the HTTP fault proxy: the soak measures
+        // the REST path under faults.
+        let direct = try Firestore.emulator(host: options.emulator, projectID: options.project).using(protocol: .rest)
         // A 2 s request timeout: the proxy's `timeout` fault stalls for 3 s.
         let counting = PollCountingTransport(CurlTransport(configuration: .init(connectTimeout: 2, requestTimeout: 2)))
         let viaProxy = try Firestore.emulator(host: options.proxy, projectID: options.project, transport: counting)
