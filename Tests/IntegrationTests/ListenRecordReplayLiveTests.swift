@@ -97,7 +97,10 @@ import Testing
         #expect(saved.listenSessions.count == 1)
         let session = try #require(saved.listenSessions.first)
         #expect(session.requests.compactMap { $0["addTarget"]?["targetId"] } == [1, 2])
-        #expect(Set(session.requests.compactMap { $0["removeTarget"] }) == [1, 2])
+        // The first listener to leave removes its target with a message; the last one's target may go with the call
+        // itself, when the client closes the stream before sending its removal (both orders seen).
+        let removed = Set(session.requests.compactMap { $0["removeTarget"] })
+        #expect(removed == [1, 2] || removed == [1] || removed == [2], "\(removed)")
         #expect(session.end == .cancelledByClient)
         #expect(session.metadata.first { $0.name == "authorization" }?.value == "Bearer <REDACTED>")
 
