@@ -30,7 +30,11 @@ public protocol FirestoreTimer: Sendable {
 ///   `firestore_feed_coalesced_total`; `firestore_listen_reconnects_total`; `firestore_listen_fallbacks_total`.
 /// - `firestore_checkpoint_writes_total`; `firestore_group_lease_events_total` (`event`).
 public protocol FirestoreMetricsFactory: Sendable {
+    /// A counter for `label` with `dimensions` (name-value pairs, e.g. `("method", "commit")`), as
+    /// swift-metrics' `makeCounter(label:dimensions:)`; called once per label and dimensions.
     func makeCounter(label: String, dimensions: [(String, String)]) -> any FirestoreCounter
+    /// A recorder of values (seconds for `firestore_feed_lag_seconds`), as swift-metrics' `makeRecorder`.
     func makeRecorder(label: String, dimensions: [(String, String)]) -> any FirestoreRecorder
+    /// A timer (nanoseconds), as swift-metrics' `makeTimer(label:dimensions:)`.
     func makeTimer(label: String, dimensions: [(String, String)]) -> any FirestoreTimer
 }
