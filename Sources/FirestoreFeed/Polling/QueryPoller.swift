@@ -68,13 +68,21 @@ final class QueryPoller: Sendable {
     /// first listener.
     /// - Returns: the listener's ID for ``removeListener(_:)``, or `nil` when this poller has already ended
     ///   (the caller then makes a new one).
+    ///
+    /// The listener is attached before the poll loop starts, so it hears the first poll's events (`polled`,
+    /// `pollFailed`) as well as its snapshot.
     func addListener(_ buffer: CoalescingBuffer<QuerySnapshot>, onEvent: (@Sendable (FeedEvent) -> Void)?) -> Int? {
+        guard !state.withLock({ $0.isFinished }),
+            let id = fanOut.add(FeedListener(buffer: buffer, onEvent: onEvent, policy: policy))
+        else { return nil }
         let started = state.withLock { state -> Bool in
             guard !state.isFinished else { return false }
             if state.task == nil { state.task = Task { [self] in await run() } }
             return true
         }
-        guard started, let id = fanOut.add(FeedListener(buffer: buffer, onEvent: onEvent, policy: policy)) else {
+        guard started else {
+            // The poller ended while the listener joined: it leaves again and the caller makes a new poller.
+            _ = fanOut.remove(id)
             return nil
         }
         buffer.setOnDemand { [demand] in demand.signal() }
@@ -141,10 +149,9 @@ final class QueryPoller: Sendable {
                 let changed = apply(result, ordering: ordering)
                 if backoff.succeeded() { fanOut.emit(.recovered) }
                 unchangedPolls = changed ? 0 : unchangedPolls + 1
-                delay = policy.jittered(
-                    policy.delay(afterUnchangedPolls: unchangedPolls),
-                    random: Double.random(in: 0..<1, using: &generator))
-                if let late = pacing.record(latency: result.statistics.latency, delay: delay) { fanOut.emit(late) }
+                let interval = policy.delay(afterUnchangedPolls: unchangedPolls)
+                if let late = pacing.record(latency: result.statistics.latency, delay: interval) { fanOut.emit(late) }
+                delay = policy.jittered(interval, random: Double.random(in: 0..<1, using: &generator))
             } catch {
                 if Task.isCancelled { return }
                 let failure = FirestoreError(wrapping: error)

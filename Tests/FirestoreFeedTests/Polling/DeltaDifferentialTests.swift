@@ -152,7 +152,10 @@ import Testing
                 keys.events.polls.count == step + 1 && delta.events.polls.count == step + 1
             }
             guard polled else {
-                outcome.mismatches.append("step \(step): the feeds did not poll")
+                outcome.mismatches.append(
+                    "step \(step): the feeds did not poll: keys \(keys.events.polls.count) polls, "
+                        + "events \(keys.events.all), \(keys.count) snapshots; delta \(delta.events.polls.count) polls, "
+                        + "events \(delta.events.all), \(delta.count) snapshots; \(clock.sleeperCount) asleep")
                 break
             }
             let now = try await query.getDocuments().documents.map {
