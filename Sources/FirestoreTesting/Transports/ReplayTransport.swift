@@ -246,6 +246,7 @@ public final class ReplayTransport: HTTPTransport {
         self.name = name
         self.recorder = recorder
         replayed = cassette.interactions
+        holdsRPCCalls = cassette.interactions.contains { RPCExchange.isRPC($0.request) }
         keys = cassette.interactions.map { interaction in
             var key = interaction.request
             key.body = key.body.map(Cassette.canonicalBody)
@@ -272,6 +273,9 @@ public final class ReplayTransport: HTTPTransport {
             "interaction \(index) (\(interaction.request.method) \(interaction.request.pathWithoutQuery))"
         }
     }
+
+    /// Whether the cassette holds gRPC calls (``RPCExchange``): an `.automatic` client then replays over gRPC.
+    let holdsRPCCalls: Bool
 
     /// Whether requests that match nothing are recorded through the live transport.
     public var isRecording: Bool { recorder != nil }
@@ -310,6 +314,14 @@ public final class ReplayTransport: HTTPTransport {
     ///   behind an interaction nobody requests for `Options.stallTimeout`; `.cancelled` when the task is
     ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
     public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
+        if let response = try await answer(request) { return response }
+        guard let recorder else { throw FirestoreError(code: .internal, message: "\(name): no recorder") }
+        return try await recorder.send(request)
+    }
+
+    /// The recorded response to `request`, or `nil` when it is to be recorded (a recording mode, and nothing
+    /// unplayed matches); errors as ``send(_:)``.
+    func answer(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse? {
         if Task.isCancelled { throw Self.cancelled(request) }
         let sent = options.scrubber.scrub(Cassette.Request(request))
         let choice: Choice = state.withLock { state in
@@ -334,8 +346,7 @@ public final class ReplayTransport: HTTPTransport {
         }
         switch choice {
         case .record:
-            guard let recorder else { throw FirestoreError(code: .internal, message: "\(name): no recorder") }
-            return try await recorder.send(request)
+            return nil
         case .fail(let matching):
             throw unmatched(sent, playedMatches: matching)
         case .repeatLast(let index):
