@@ -16,7 +16,9 @@ import Testing
         return cities
     }
 
-    @Test(arguments: LiveFirestore.protocols) func resultsComeBackUnderTheCallersAliases(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func resultsComeBackUnderTheCallersAliases(wire: FirestoreProtocol)
+        async throws
+    {
         let cities = try await Self.seeded("aliases", wire)
         let snapshot = try await cities.whereField("state", isEqualTo: "CA")
             .aggregate([
@@ -34,7 +36,9 @@ import Testing
         #expect(snapshot.count == 2)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func callerAliasesAndTheClientsOwnMix(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func callerAliasesAndTheClientsOwnMix(wire: FirestoreProtocol)
+        async throws
+    {
         let cities = try await Self.seeded("aliasmix", wire)
         let query = cities.aggregate([.sum("pop"), .count(alias: "all")])
         let snapshot = try await query.getAggregation()
@@ -45,14 +49,18 @@ import Testing
 
     /// Observed on the emulator: a count in the same request as a sum or an average counts only the documents that
     /// have the summed field (here 3 of 4); alone it counts all 4.
-    @Test(arguments: LiveFirestore.protocols) func aCountBesideASumCountsTheDocumentsWithTheField(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aCountBesideASumCountsTheDocumentsWithTheField(
+        wire: FirestoreProtocol
+    ) async throws {
         let cities = try await Self.seeded("aliascount", wire)
         let together = try await cities.aggregate([.count(alias: "n"), .sum("pop", alias: "pop")]).getAggregation()
         #expect(together.data() == ["n": .integer(3), "pop": .integer(18_760_000)])
         #expect(try await cities.aggregate([.count(alias: "n")]).getAggregation().data() == ["n": .integer(4)])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func aDuplicateAliasIsRefusedBeforeTheServerSeesIt(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aDuplicateAliasIsRefusedBeforeTheServerSeesIt(
+        wire: FirestoreProtocol
+    ) async throws {
         let cities = try await Self.seeded("aliasdup", wire)
         let error = await #expect(throws: FirestoreError.self) {
             try await cities.aggregate([.count(alias: "x"), .sum("pop", alias: "x")]).getAggregation()

@@ -15,7 +15,9 @@ import Testing
 
     /// 1,000 sets through a writer with the default options (the 500/50/5 throttle: the first 500 at once, the rest
     /// at 500 a second): every one succeeds, the success callback hears each, and the collection holds them all.
-    @Test(arguments: LiveFirestore.protocols) func aThousandWritesLandAndEachHasItsResult(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aThousandWritesLandAndEachHasItsResult(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("bulk-thousand", wire)
         let writer = try db.bulkWriter()
         let heard = Counter()
@@ -43,7 +45,9 @@ import Testing
 
     /// A create of an existing document and an update of a missing one fail alone, with the emulator's codes and
     /// messages, after one attempt (the default rule retries neither); the other writes of the same request land.
-    @Test(arguments: LiveFirestore.protocols) func perWriteFailuresLeaveTheRestOfTheBatch(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func perWriteFailuresLeaveTheRestOfTheBatch(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("bulk-failures", wire)
         try await db.document("c/existing").setData(["n": 1])
         let writer = try db.bulkWriter()

@@ -25,7 +25,9 @@ import Testing
         try await query.getDocuments().documents.map(\.documentID)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func everyOperatorReturnsTheAssertedDocuments(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func everyOperatorReturnsTheAssertedDocuments(wire: FirestoreProtocol)
+        async throws
+    {
         let cities = try await Self.seeded("operators", wire)
         #expect(try await Self.ids(cities.whereField("state", isEqualTo: "CA")) == ["LA", "SF"])
         #expect(try await Self.ids(cities.whereField("state", isNotEqualTo: "CA")) == ["NAN"])
@@ -62,7 +64,9 @@ import Testing
         #expect(snapshot.documentChanges.map(\.newIndex) == [0, 1])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func subcollectionsAndCollectionGroups(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func subcollectionsAndCollectionGroups(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("groups", wire)
         try await db.document("cities/SF/landmarks/golden").setData(["type": "bridge"])
         try await db.document("cities/SF/landmarks/legion").setData(["type": "museum"])

@@ -39,7 +39,9 @@ import Testing
                 ])) == ["LA"])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func cursorsAndPagingWithEqualSortValues(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func cursorsAndPagingWithEqualSortValues(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("paging-cursor", wire)
         let scores = db.collection("scores")
         // Ten documents, scores in pairs, so a page boundary falls between equal values.
@@ -72,7 +74,9 @@ import Testing
         #expect(try await Self.ids(scores.order(by: FieldPath.documentID).start(after: ["p7"])) == ["p8", "p9"])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func limitToLastReturnsTheLastRowsInQueryOrder(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func limitToLastReturnsTheLastRowsInQueryOrder(wire: FirestoreProtocol)
+        async throws
+    {
         let cities = try await QueryOperatorLiveTests.seeded("last", wire)
         #expect(try await Self.ids(cities.order(by: "population").limit(toLast: 2)) == ["TOK", "BJ"])
         #expect(

@@ -50,7 +50,9 @@ struct RPCListLiveTests {
             return
         }
         #expect(failure.code == .notFound)
-        #expect(try response.outcomes[2].get() == WriteResult(updateTime: nil, writeTime: BatchWriteResponse.deleteWriteTime))
+        #expect(
+            try response.outcomes[2].get()
+                == WriteResult(updateTime: nil, writeTime: BatchWriteResponse.deleteWriteTime))
         #expect(try await rest.document("c/there").getDocument().exists == false)
         #expect(try await rest.document("c/missing").getDocument().exists == false)
     }

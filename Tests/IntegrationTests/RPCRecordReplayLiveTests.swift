@@ -61,10 +61,14 @@ import Testing
         #expect(
             Set(methods) == [
                 "/google.firestore.v1.Firestore/Commit", "/google.firestore.v1.Firestore/RunQuery",
-                "/google.firestore.v1.Firestore/BatchGetDocuments", "/google.firestore.v1.Firestore/RunAggregationQuery",
+                "/google.firestore.v1.Firestore/BatchGetDocuments",
+                "/google.firestore.v1.Firestore/RunAggregationQuery",
                 "/google.firestore.v1.Firestore/ListDocuments",
             ])
-        #expect(cassette.interactions.allSatisfy { $0.request.header("authorization") == "Bearer <REDACTED>" || $0.request.header("authorization") == nil })
+        #expect(
+            cassette.interactions.allSatisfy {
+                $0.request.header("authorization") == "Bearer <REDACTED>" || $0.request.header("authorization") == nil
+            })
 
         for wire in [FirestoreProtocol.grpc, .automatic] {
             let replay = ReplayTransport(cassette: cassette, options: .init(ordering: .session))

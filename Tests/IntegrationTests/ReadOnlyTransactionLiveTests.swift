@@ -62,7 +62,9 @@ import Testing
         #expect(now.data() == ["n": 1])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func aWriteIsRefusedAndNothingIsWritten(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aWriteIsRefusedAndNothingIsWritten(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("readonlywrite", wire)
         await #expect(
             throws: FirestoreError(code: .invalidArgument, message: "a read-only transaction cannot write (c/a)")

@@ -7,7 +7,9 @@ import Testing
 /// batchGet, runQuery, runAggregationQuery and listCollectionIds), field masks, `getAll`, and `listDocuments` /
 /// `listCollectionIds` with their options and page forms.
 @Suite(.timeLimit(.minutes(2))) struct ReadOptionsLiveTests {
-    @Test(arguments: LiveFirestore.protocols) func aDocumentReadAtAReadTimeSeesTheOldVersion(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aDocumentReadAtAReadTimeSeesTheOldVersion(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("rtdoc", wire)
         let reference = db.document("fruits/apple")
         let first = try #require(try await reference.setData(["name": "Apple", "kcal": 52]).updateTime)
@@ -26,7 +28,9 @@ import Testing
         #expect(bare.updateTime == first)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func aQueryAtAReadTimeSeesTheOldResult(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aQueryAtAReadTimeSeesTheOldResult(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("rtquery", wire)
         let fruits = db.collection("fruits")
         let first = try #require(try await fruits.document("apple").setData(["kcal": 52]).updateTime)
@@ -48,7 +52,9 @@ import Testing
         #expect(error?.message == "The requested 'read_time' is too old.")
     }
 
-    @Test(arguments: LiveFirestore.protocols) func getAllReadsInTheOrderAskedWithAMaskAndAReadTime(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func getAllReadsInTheOrderAskedWithAMaskAndAReadTime(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("getall", wire)
         let apple = db.document("fruits/apple")
         let fig = db.document("fruits/fig")
@@ -65,7 +71,9 @@ import Testing
 
     /// `users/ghost` exists only as the parent of `users/ghost/posts/p`: listed with `showMissing` as a document
     /// that does not exist, left out otherwise.
-    @Test(arguments: LiveFirestore.protocols) func listDocumentsShowsMissingParentsOnRequest(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func listDocumentsShowsMissingParentsOnRequest(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("showmissing", wire)
         try await db.document("users/ann").setData(["name": "Ann", "age": 40])
         try await db.document("users/ghost/posts/p").setData(["title": "Hi"])
@@ -83,7 +91,9 @@ import Testing
         #expect(maskedMissing.map { $0.data() } == [["name": "Ann", "age": 40], nil, ["name": "Zed", "age": 30]])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func listDocumentsInAnOrderOfTheCallersChoice(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func listDocumentsInAnOrderOfTheCallersChoice(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("listorder", wire)
         for (id, age) in [("a", 30), ("b", 40), ("c", 20)] {
             try await db.document("users/\(id)").setData(["age": .integer(Int64(age))])
@@ -113,7 +123,9 @@ import Testing
         #expect(pages == [["d1", "d2"], ["d3", "d4"], ["d5"]])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtAReadTimeAndOnePageAtATime(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtAReadTimeAndOnePageAtATime(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("collidsrt", wire)
         let first = try #require(try await db.document("alpha/d").setData(["n": 1]).updateTime)
         try await db.document("beta/d").setData(["n": 1])

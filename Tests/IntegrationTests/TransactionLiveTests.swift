@@ -9,7 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct TransactionLiveTests {
     struct Refused: Error {}
 
-    @Test(arguments: LiveFirestore.protocols) func throwingClosureLeavesDataUnchanged(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func throwingClosureLeavesDataUnchanged(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("rollback", wire)
         let reference = db.document("docs/d")
         try await reference.setData(["v": 1])
@@ -47,7 +49,9 @@ import Testing
         #expect(try await to.getDocument().get("balance") == 30)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func readAfterWriteThrowsAndWritesNothing(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func readAfterWriteThrowsAndWritesNothing(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("readafter", wire)
         let reference = db.document("docs/d")
         let error = await #expect(throws: FirestoreError.self) {

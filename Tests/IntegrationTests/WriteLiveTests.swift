@@ -6,7 +6,8 @@ import Testing
 /// Every write form and every `FieldValue` sentinel against the real emulator, checked by reading back exact
 /// values; preconditions; batches; listCollectionIds.
 @Suite(.timeLimit(.minutes(2))) struct WriteLiveTests {
-    @Test(arguments: LiveFirestore.protocols) func createRefusesAnExistingDocument(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func createRefusesAnExistingDocument(wire: FirestoreProtocol) async throws
+    {
         let db = try LiveFirestore.make("create", wire)
         let reference = db.document("fruits/apple")
         try await reference.create(["name": "Apple", "kcal": 52])
@@ -16,7 +17,9 @@ import Testing
         #expect(try await reference.getDocument().data() == ["name": "Apple", "kcal": 52])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func setReplacesAndMergeFieldsWriteOnlyTheirFields(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func setReplacesAndMergeFieldsWriteOnlyTheirFields(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("set", wire)
         let reference = db.document("fruits/apple")
         try await reference.setData(["name": "Apple", "color": "red", "stats": ["kcal": 52, "g": 100]])
@@ -40,7 +43,9 @@ import Testing
             ])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func updateSplitsDottedKeysAndKeepsFieldPathsLiteral(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func updateSplitsDottedKeysAndKeepsFieldPathsLiteral(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("update", wire)
         let reference = db.document("fruits/apple")
         try await reference.setData(["name": "Apple", "m": ["x": 1, "y": 2], "odd.name": 1, "gone": true])
@@ -59,7 +64,9 @@ import Testing
         #expect(error?.code == .notFound)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func serverTimestampIsTheServersTimeOfTheWrite(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func serverTimestampIsTheServersTimeOfTheWrite(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("st", wire)
         let reference = db.document("docs/d")
         let before = Date()
@@ -78,7 +85,8 @@ import Testing
         #expect(snapshot.data()?.count == 2)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func numericSentinelsReadBackExactly(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func numericSentinelsReadBackExactly(wire: FirestoreProtocol) async throws
+    {
         let db = try LiveFirestore.make("numeric", wire)
         let reference = db.document("counters/c")
         try await reference.setData(["i": 5, "d": 1.5, "mixed": 1, "hi": 10, "lo": 10, "text": "x"])
@@ -111,7 +119,9 @@ import Testing
             ])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func transformsAloneStillWriteTheDocument(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func transformsAloneStillWriteTheDocument(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("alone", wire)
         let reference = db.document("docs/d")
         try await reference.setData(["n": .increment(Int64(1))])
@@ -182,7 +192,9 @@ import Testing
         try await db.batch().commit()
     }
 
-    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtTheRootAndBelowADocument(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtTheRootAndBelowADocument(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("collids", wire)
         #expect(try await db.listCollectionIds() == [])
         for collection in ["zeta", "alpha", "mid dle", "beta"] {

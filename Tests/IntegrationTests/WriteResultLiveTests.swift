@@ -9,7 +9,9 @@ import Testing
     /// increment, maximum and minimum give the field's new value; serverTimestamp the time it stored (millisecond
     /// precision; on the emulator not the commit time but the request's arrival, so earlier than `updateTime`);
     /// arrayUnion and arrayRemove give null. `updateTime` is the document's, read back.
-    @Test(arguments: LiveFirestore.protocols) func transformResultsAreTheValuesTheTransformsProduced(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func transformResultsAreTheValuesTheTransformsProduced(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("wrtransforms", wire)
         let reference = db.document("counters/c")
         try await reference.setData(["n": 5, "high": 2.5, "low": 7, "tags": ["a"]])
@@ -33,7 +35,9 @@ import Testing
             ])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func everyWriteFormReturnsTheDocumentsNewUpdateTime(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func everyWriteFormReturnsTheDocumentsNewUpdateTime(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("wrforms", wire)
         let reference = db.document("fruits/apple")
         let created = try await reference.create(["name": "Apple"])
@@ -56,7 +60,9 @@ import Testing
         #expect(try await reference.getDocument().exists == false)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func createOfAnExistingDocumentFailsWithAlreadyExistsAndWritesNothing(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func createOfAnExistingDocumentFailsWithAlreadyExistsAndWritesNothing(
+        wire: FirestoreProtocol
+    ) async throws {
         let db = try LiveFirestore.make("wrcreate", wire)
         let reference = db.document("fruits/apple")
         let first = try await reference.create(["name": "Apple"])
@@ -67,7 +73,8 @@ import Testing
         #expect(stored.updateTime == first.updateTime)
     }
 
-    @Test(arguments: LiveFirestore.protocols) func addAndBatchesReturnTheirResults(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func addAndBatchesReturnTheirResults(wire: FirestoreProtocol) async throws
+    {
         let db = try LiveFirestore.make("wrbatch", wire)
         let (reference, added) = try await db.collection("fruits").add(["name": "Fig", "n": 1])
         #expect(added.updateTime == (try await reference.getDocument().updateTime))
@@ -85,7 +92,9 @@ import Testing
         #expect(try await db.batch().commit() == [])
     }
 
-    @Test(arguments: LiveFirestore.protocols) func aTransactionReturnsItsCommitsResults(wire: FirestoreProtocol) async throws {
+    @Test(arguments: LiveFirestore.protocols) func aTransactionReturnsItsCommitsResults(wire: FirestoreProtocol)
+        async throws
+    {
         let db = try LiveFirestore.make("wrtx", wire)
         let counter = db.document("counters/c")
         try await counter.setData(["n": 41])

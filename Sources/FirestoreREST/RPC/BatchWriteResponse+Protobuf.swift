@@ -57,7 +57,9 @@ extension BatchWriteResponse {
                 outcomes.append(.failure(FirestoreError(code: code, message: status.message)))
                 continue
             }
-            guard status.code == 0 else { throw malformed("status[\(index)].code \(status.code) is not a google.rpc.Code") }
+            guard status.code == 0 else {
+                throw malformed("status[\(index)].code \(status.code) is not a google.rpc.Code")
+            }
             let result = results[index]
             outcomes.append(
                 .success(

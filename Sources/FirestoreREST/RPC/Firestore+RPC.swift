@@ -135,7 +135,8 @@ extension Firestore {
         case .grpc:
             return try await grpc()
         case .automatic:
-            guard let rpcTransport = transport as? any RPCTransport, rpcTransport.automaticUsesGRPC, rpcState.triesGRPC()
+            guard let rpcTransport = transport as? any RPCTransport, rpcTransport.automaticUsesGRPC,
+                rpcState.triesGRPC()
             else { return try await rest() }
             do {
                 return try await grpc()

@@ -27,7 +27,8 @@ final class RecordingRPCChannel: RPCChannel {
         }
         let exchange = RPCExchange.request(method: method, message: request, metadata: metadata, baseURL: baseURL)
         return RecordingRPCCall(
-            live: live, recorder: RecordingRPCCall.Recorder(
+            live: live,
+            recorder: RecordingRPCCall.Recorder(
                 transport: transport, sequence: sequence, start: start, request: exchange))
     }
 }

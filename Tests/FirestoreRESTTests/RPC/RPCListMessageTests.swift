@@ -40,7 +40,9 @@ struct RPCListMessageTests {
         // collection_ids: "a", collection_ids: "b", next_page_token: "n"
         let page = try Firestore.decodeListCollectionIdsResponse([0x0A, 0x01, 0x61, 0x0A, 0x01, 0x62, 0x12, 0x01, 0x6E])
         #expect(page == ListCollectionIdsResponse(collectionIds: ["a", "b"], nextPageToken: "n"))
-        #expect(try Firestore.decodeListCollectionIdsResponse([]) == ListCollectionIdsResponse(collectionIds: [], nextPageToken: nil))
+        #expect(
+            try Firestore.decodeListCollectionIdsResponse([])
+                == ListCollectionIdsResponse(collectionIds: [], nextPageToken: nil))
         // collection_ids announces 5 bytes, 1 follows.
         let cut = try #require(throws: FirestoreError.self) {
             try Firestore.decodeListCollectionIdsResponse([0x0A, 0x05, 0x61])
@@ -87,7 +89,8 @@ struct RPCListMessageTests {
         #expect(short.code == .internal)
         #expect(
             short.message
-                == "batchWrite response (writes may have been applied): 2 write_results and 2 status elements for 3 writes")
+                == "batchWrite response (writes may have been applied): 2 write_results and 2 status elements for 3 writes"
+        )
     }
 
     @Test func explainMetricsDecodeAsTheirRESTForm() throws {

@@ -135,7 +135,8 @@ struct RPCRoutingTests {
                 status: 501,
                 body: #"{"error":{"code":501,"message":"PartitionQuery is not implemented","status":"UNIMPLEMENTED"}}"#)
         ])
-        let transport = ScriptedRPCTransport(rest: rest, rpc: [.failure(unimplemented), .messages([Self.emptyRunQuery])])
+        let transport = ScriptedRPCTransport(
+            rest: rest, rpc: [.failure(unimplemented), .messages([Self.emptyRunQuery])])
         let db = try client(transport, .automatic, clock: CountingClock())
         let error = try await #require(throws: FirestoreError.self) {
             _ = try await db.collectionGroup("g").getPartitions(desiredPartitionCount: 2)
