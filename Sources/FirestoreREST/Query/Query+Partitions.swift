@@ -12,7 +12,7 @@ extension Query {
     ///   (``Firestore/collectionGroup(_:)``), or one with orders, a limit, an offset or cursors of its own; the
     ///   server's error otherwise (the Firestore emulator implements PartitionQuery on neither wire and answers
     ///   `.unimplemented`: HTTP 501 over REST, `grpc-status` 12 over gRPC; an ``FirestoreProtocol/automatic``
-    ///   client then tries REST and keeps gRPC for its other calls, `PartitionLiveTests`); `.internal` (REST) or
+    ///   client then tries REST and keeps gRPC for its other calls, `RPCListLiveTests`); `.internal` (REST) or
     ///   `.dataLoss` (gRPC) for a split point that is not one document reference.
     /// - Complexity: one request per page of split points.
     public func getPartitions(desiredPartitionCount: Int) async throws -> [QueryPartition] {

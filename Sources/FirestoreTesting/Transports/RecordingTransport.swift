@@ -27,6 +27,9 @@ import Synchronization
 /// Listen streams: a client on this transport whose live transport carries them (a `CurlTransport`) listens
 /// through it, and each Listen call is recorded as a ``Cassette/ListenSession`` (its requests and responses in
 /// proto3 JSON with their times, and how it ended), scrubbed like the rest.
+///
+/// gRPC calls: a `.grpc` client records each unary or server-streaming call as one interaction (`POST` to the method path),
+/// numbered in send order when the call starts; an `.automatic` client records REST exchanges.
 public final class RecordingTransport: HTTPTransport {
     /// What to keep and how to measure time.
     public struct Options: Sendable {

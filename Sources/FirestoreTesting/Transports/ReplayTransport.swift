@@ -42,6 +42,11 @@ import Synchronization
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
+/// **gRPC calls**: a cassette recorded by a `.grpc` client holds its unary and server-streaming calls as
+/// interactions (`POST` to the method path, `content-type: application/grpc`); a call is matched and ordered like a
+/// request and gets its recorded messages, then its recorded status. A client replays them under `.grpc`, and under `.automatic` when the cassette holds any
+/// (`RPCRecordReplayLiveTests`).
+///
 /// **Errors**: a request that matches nothing throws `FirestoreError` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
 /// listing them. A recorded 4xx or 5xx is returned like any other response, and a recorded transport failure
@@ -274,7 +279,7 @@ public final class ReplayTransport: HTTPTransport {
         }
     }
 
-    /// Whether the cassette holds gRPC calls (``RPCExchange``): an `.automatic` client then replays over gRPC.
+    /// Whether the cassette holds gRPC calls (`RPCExchange`): an `.automatic` client then replays over gRPC.
     let holdsRPCCalls: Bool
 
     /// Whether requests that match nothing are recorded through the live transport.
