@@ -23,8 +23,10 @@ struct ProcessCensus {
                 threads.append(name.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             if let list = try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8) {
-                children += list.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-                    .filter { !$0.isEmpty }
+                children += list.split(separator: " ").map {
+                    String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                .filter { !$0.isEmpty }
             }
         }
         let inodes = socketInodes(toPort: port)

@@ -51,7 +51,8 @@ try await holder.using(protocol: .rest).document("locks/rest").setData(["n": 0])
 let batch = holder.batch()
 let filler = String(repeating: "x", count: 2_000)
 for number in 0..<300 {
-    try batch.setData(["n": .integer(Int64(number)), "filler": .string(filler)], forDocument: holder.document("fruits/f\(number)"))
+    try batch.setData(
+        ["n": .integer(Int64(number)), "filler": .string(filler)], forDocument: holder.document("fruits/f\(number)"))
 }
 _ = try await batch.commit()
 try await Task.sleep(for: .milliseconds(200))
@@ -65,7 +66,8 @@ let listenFirst = Signal()
 let pollFirst = Signal()
 let listenFeed = follow(db.collection("fruits").whereField("n", isLessThan: 10).snapshots(), first: listenFirst)
 let pollFeed = follow(
-    db.collection("fruits").whereField("n", isLessThan: 10).snapshots(source: .poll(.keys), interval: .milliseconds(200)),
+    db.collection("fruits").whereField("n", isLessThan: 10).snapshots(
+        source: .poll(.keys), interval: .milliseconds(200)),
     first: pollFirst)
 await listenFirst.wait()
 await pollFirst.wait()
@@ -172,7 +174,8 @@ await holder.shutdown()
 // (`CurlTransport`, `CurlStream`, `GRPCChannel ...`, `gRPC connect`), not the main thread or the Swift runtime's
 // workers, which libdispatch names after its queues (`com.apple.root.default-qos`, 15 bytes kept) and starts and
 // ends as it likes.
-let mainName = (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?
+let mainName =
+    (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?
     .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
 func leftovers(_ census: ProcessCensus) -> (threads: [String], descriptors: [String]) {
     (

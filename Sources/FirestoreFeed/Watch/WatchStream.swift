@@ -257,7 +257,10 @@ package final class WatchStream: Sendable {
 
     /// Sends what the ended stream still queued, in order after anything being sent, then cancels its call.
     func close(_ ending: Ending) {
-        if let id = registration.withLock({ id in defer { id = nil }; return id }) {
+        if let id = registration.withLock({ id in
+            defer { id = nil }
+            return id
+        }) {
             firestore.lifecycle.unregister(id)
         }
         guard let call = ending.call else { return }

@@ -25,7 +25,8 @@ extension Firestore {
                     let streamed = try await lifecycle.guarded { try await streaming.stream(attempt) }
                     response = HTTPStreamedResponse(
                         status: streamed.status, headers: streamed.headers,
-                        body: HTTPBodyStream(source: ShutdownBodySource(base: streamed.body.source, lifecycle: lifecycle)))
+                        body: HTTPBodyStream(
+                            source: ShutdownBodySource(base: streamed.body.source, lifecycle: lifecycle)))
                 } else {
                     let whole = try await lifecycle.guarded { try await transport.send(attempt) }
                     response = HTTPStreamedResponse(

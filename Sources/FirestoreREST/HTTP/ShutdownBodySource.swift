@@ -45,7 +45,10 @@ final class ShutdownBodySource: HTTPBodySource {
     func ended() async { await base.ended() }
 
     private func unregister() {
-        if let id = registration.withLock({ state in defer { state = nil }; return state }) {
+        if let id = registration.withLock({ state in
+            defer { state = nil }
+            return state
+        }) {
             lifecycle.unregister(id)
         }
     }
