@@ -65,8 +65,10 @@ import Testing
         let reopened = try await FeedCheckpointStore(path: path)
         let stored = try #require(try await reopened.checkpoint(key: "fruits"))
         #expect(stored.documents.map(\.id) == ["apple", "banana", "cherry"])
-        var resumed = fruits.snapshots(source: source, interval: .milliseconds(100), checkpoint: reopened, key: "fruits")
-            .makeAsyncIterator()
+        var resumed = fruits.snapshots(
+            source: source, interval: .milliseconds(100), checkpoint: reopened, key: "fruits"
+        )
+        .makeAsyncIterator()
         let first = try await resumed.next()
         #expect(Self.changeList(first) == ["removed apple", "added date"])
         #expect(first?.documents.map(\.documentID) == ["banana", "cherry", "date"])
