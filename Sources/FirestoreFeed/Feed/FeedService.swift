@@ -20,7 +20,7 @@ public struct FeedService: Sendable {
     /// checkpoint written, the feed's key or leases are released. Each snapshot is handled at least once: one whose
     /// handler did not return is delivered again by the next run.
     /// - Throws: what the handler throws (the feed ends first, its snapshot not acknowledged); the feed's permanent
-    ///   error (``FirestoreError``: a refused query, a damaged checkpoint store, a shut-down client, ...).
+    ///   error (`FirestoreError`: a refused query, a damaged checkpoint store, a shut-down client, ...).
     public func run() async throws {
         try await body()
     }

@@ -25,7 +25,7 @@ import Synchronization
 ///   waiting for a snapshot (``PollDemand``). A consumer that stopped asking without dropping its iterator (a
 ///   `break` in top-level code) costs no request after its last snapshot.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
-/// - ``Firestore/shutdown()`` of the query's client ends it (``shutDown()``): its listeners' streams end with the
+/// - `Firestore.shutdown()` of the query's client ends it (``shutDown()``): its listeners' streams end with the
 ///   client's shutdown error.
 final class QueryPoller: Sendable {
     struct State {
@@ -35,7 +35,7 @@ final class QueryPoller: Sendable {
         var hasSnapshot = false
         var task: Task<Void, Never>?
         var isFinished = false
-        /// The poller's shutdown handler on its client (``ClientLifecycle/register(_:)``), while it polls.
+        /// The poller's shutdown handler on its client (`ClientLifecycle.register(_:)`), while it polls.
         var registration: Int?
     }
 
@@ -105,7 +105,7 @@ final class QueryPoller: Sendable {
         return id
     }
 
-    /// Ends the poller for ``Firestore/shutdown()``: its listeners' streams end with the client's error, its poll
+    /// Ends the poller for `Firestore.shutdown()`: its listeners' streams end with the client's error, its poll
     /// loop is cancelled and awaited.
     func shutDown() async {
         let task = state.withLock { state -> Task<Void, Never>? in

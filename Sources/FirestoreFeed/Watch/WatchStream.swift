@@ -97,7 +97,7 @@ package final class WatchStream: Sendable {
     let delivery = Mutex(())
     /// Held while the outbox is sent, so requests leave in the order they were queued.
     private let sending = Mutex(())
-    /// The stream's shutdown handler on its client (``ClientLifecycle/register(_:)``), until the stream ends.
+    /// The stream's shutdown handler on its client (`ClientLifecycle.register(_:)`), until the stream ends.
     private let registration = Mutex<Int?>(nil)
 
     init(
@@ -125,7 +125,7 @@ package final class WatchStream: Sendable {
         }
     }
 
-    /// Ends the stream for ``Firestore/shutdown()``: every listener's stream ends with the client's shutdown error,
+    /// Ends the stream for `Firestore.shutdown()`: every listener's stream ends with the client's shutdown error,
     /// the call is cancelled, the channel closed (its thread and connection gone), and the stream's tasks awaited.
     func shutDown() async {
         let tasks = state.withLock { state in [state.task, state.sweeper, state.watchdog].compactMap { $0 } }

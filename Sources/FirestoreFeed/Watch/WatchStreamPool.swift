@@ -13,7 +13,7 @@ import Synchronization
 /// A target whose listeners stopped asking is suspended by its stream (``WatchStream``); the first of them to ask
 /// again comes back here and is attached as a new listener that resumes the target.
 ///
-/// A client's ``Firestore/shutdown()`` ends its stream (``WatchStream/shutDown()``: its listeners' streams end with
+/// A client's `Firestore.shutdown()` ends its stream (``WatchStream/shutDown()``: its listeners' streams end with
 /// the client's shutdown error, its channel is closed) and the pool forgets it.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
@@ -83,7 +83,7 @@ package final class WatchStreamPool: Sendable {
     ) {
         let key: WatchTargetKey
         do {
-            // A shut-down client's feed ends at once with its error (``Firestore/shutdown()``).
+            // A shut-down client's feed ends at once with its error (`Firestore.shutdown()`).
             try query.firestore.lifecycle.check()
             key = try WatchTargetKey(query, checkpoint: checkpoint?.id)
         } catch {
