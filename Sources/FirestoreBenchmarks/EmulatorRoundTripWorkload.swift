@@ -45,7 +45,28 @@ enum EmulatorRoundTripWorkload {
         print(
             "emulator-rtt: \(connections) TCP connection(s) opened by CurlTransport for \(requests) requests "
                 + "(target exactly 1: \(connections == 1 ? "met" : "MISSED"))")
+        let thread = threadStartSeconds(runs: 2000)
+        let share = thread / (measurement.medianSeconds / Double(requests))
+        print(
+            "emulator-rtt: a REST request's own transfer thread costs "
+                + "\(String(format: "%.1f", thread * 1e6)) us to start and join (median of 2000), "
+                + "\(String(format: "%.2f", share * 100)) % of one REST round trip")
         return [measurement]
+    }
+
+    /// The median time from starting a transfer thread (what each REST request runs on) to its body running and
+    /// the starter hearing so, in seconds. Blocks: the benchmark's synchronous main thread, never the pool's.
+    static func threadStartSeconds(runs: Int) -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let done = DispatchSemaphore(value: 0)
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard TransferThread.start(name: "bench-thread", { done.signal() }) else { continue }
+            done.wait()  // the benchmark's main thread (synchronous workload code), never the pool's
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        times.sort()
+        return times.isEmpty ? .nan : times[times.count / 2]
     }
 
     /// One `curl` process making `count` POSTs to `url` on one connection. Blocks until curl exits: called from

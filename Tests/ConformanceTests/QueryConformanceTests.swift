@@ -1,7 +1,8 @@
-import FirestoreREST
 import FirestoreTestSupport
 import Foundation
 import Testing
+
+@testable import FirestoreREST
 
 /// The conformance `query-*.json` tests: each test's clauses are applied with the public builder API, in
 /// order, and the resulting StructuredQuery must equal the expected `query` (proto3 JSON semantics), or
@@ -18,10 +19,15 @@ import Testing
         case refused(String)
     }
 
-    @Test(arguments: names) func query(_ name: String) throws {
+    /// Each test for each wire: over gRPC the StructuredQuery is encoded as protobuf (`StructuredQueryProtobuf`) and
+    /// decoded back, so the same request, encoded as JSON and as protobuf, must mean the same query.
+    @Test(arguments: names, LiveFirestore.protocols) func query(_ name: String, wire: FirestoreProtocol) throws {
         let test = try ConformanceData.test(name)
         let spec = try #require(test["query"])
-        let outcome = try Self.run(spec)
+        var outcome = try Self.run(spec)
+        if wire == .grpc, case .query(let json) = outcome {
+            outcome = .query(try StructuredQueryProtobuf.decode(try StructuredQueryProtobuf.encode(json)))
+        }
         if spec["isError"] == .bool(true) {
             guard case .refused = outcome else {
                 Issue.record("\(name): expected an error, got \(outcome)")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-/// The meter's pricing rules and the statistics' text.
+/// The meter's pricing rules (the statistics' text: `PollStatisticsTests`).
 @Suite(.timeLimit(.minutes(2))) struct BilledReadsTests {
     @Test func theRulesOfFirestorePricing() {
         #expect(BilledReads.runQuery(documentsReturned: 0) == 1)
@@ -17,33 +17,6 @@ import Testing
         #expect(BilledReads.listen(documentsDelivered: 0, isFirstSnapshot: true) == 1)
         #expect(BilledReads.listen(documentsDelivered: 0, isFirstSnapshot: false) == 0)
         #expect(BilledReads.listen(documentsDelivered: 7, isFirstSnapshot: false) == 7)
-    }
-
-    @Test func descriptions() {
-        let delta = PollStatistics(
-            mode: .delta(field: "updatedAt"), bytesReceived: 600, latency: .milliseconds(5), requests: 2,
-            documentsFetched: 1, billedReads: 11, marginRereads: 1)
-        #expect(
-            delta.description
-                == "delta mode: 2 requests, 600 bytes, 1 document fetched (1 margin re-read), 11 billed reads, 5.0 ms")
-        var scanned = delta
-        scanned.marginRereads = 0
-        scanned.keysScan = .countDiffers(counted: 9, expected: 10)
-        #expect(
-            scanned.description
-                == "delta mode: 2 requests, 600 bytes, 1 document fetched, 11 billed reads, keys scan (count 9, expected 10), 5.0 ms"
-        )
-        scanned.keysScan = .reconcile
-        scanned.drift = 0
-        #expect(scanned.description.contains("keys scan (reconcile, drift 0)"))
-        #expect(
-            PollStatistics.listen(documentsDelivered: 3, isFirstSnapshot: false).description
-                == "listen: 3 documents delivered, 3 billed reads")
-        let keys = PollStatistics(
-            mode: .keys, bytesReceived: 1843, latency: .microseconds(4100), requests: 2, documentsFetched: 3,
-            billedReads: 10_000)
-        #expect(
-            keys.description == "keys mode: 2 requests, 1843 bytes, 3 documents fetched, 10000 billed reads, 4.1 ms")
     }
 
     @Test func timestampArithmetic() throws {

@@ -6,8 +6,8 @@ import Testing
 /// Aggregations under the caller's aliases on the real emulator: the results come back under exactly those
 /// names (spaces, dots and backticks included, taken literally), mixed with the client's `aggregate_<i>`.
 @Suite(.timeLimit(.minutes(2))) struct AggregationAliasLiveTests {
-    static func seeded(_ label: String) async throws -> CollectionReference {
-        let db = try LiveFirestore.make(label)
+    static func seeded(_ label: String, _ wire: FirestoreProtocol) async throws -> CollectionReference {
+        let db = try LiveFirestore.make(label, wire)
         let cities = db.collection("cities")
         try await cities.document("sf").setData(["state": "CA", "pop": 860_000])
         try await cities.document("la").setData(["state": "CA", "pop": 3_900_000])
@@ -16,8 +16,10 @@ import Testing
         return cities
     }
 
-    @Test func resultsComeBackUnderTheCallersAliases() async throws {
-        let cities = try await Self.seeded("aliases")
+    @Test(arguments: LiveFirestore.protocols) func resultsComeBackUnderTheCallersAliases(wire: FirestoreProtocol)
+        async throws
+    {
+        let cities = try await Self.seeded("aliases", wire)
         let snapshot = try await cities.whereField("state", isEqualTo: "CA")
             .aggregate([
                 .count(alias: "cities"), .sum("pop", alias: "people in CA"), .average("pop", alias: "a.b"),
@@ -34,8 +36,10 @@ import Testing
         #expect(snapshot.count == 2)
     }
 
-    @Test func callerAliasesAndTheClientsOwnMix() async throws {
-        let cities = try await Self.seeded("aliasmix")
+    @Test(arguments: LiveFirestore.protocols) func callerAliasesAndTheClientsOwnMix(wire: FirestoreProtocol)
+        async throws
+    {
+        let cities = try await Self.seeded("aliasmix", wire)
         let query = cities.aggregate([.sum("pop"), .count(alias: "all")])
         let snapshot = try await query.getAggregation()
         // 3, not 4: beside a sum the emulator counts only documents with the field (next test).
@@ -45,15 +49,19 @@ import Testing
 
     /// Observed on the emulator: a count in the same request as a sum or an average counts only the documents that
     /// have the summed field (here 3 of 4); alone it counts all 4.
-    @Test func aCountBesideASumCountsTheDocumentsWithTheField() async throws {
-        let cities = try await Self.seeded("aliascount")
+    @Test(arguments: LiveFirestore.protocols) func aCountBesideASumCountsTheDocumentsWithTheField(
+        wire: FirestoreProtocol
+    ) async throws {
+        let cities = try await Self.seeded("aliascount", wire)
         let together = try await cities.aggregate([.count(alias: "n"), .sum("pop", alias: "pop")]).getAggregation()
         #expect(together.data() == ["n": .integer(3), "pop": .integer(18_760_000)])
         #expect(try await cities.aggregate([.count(alias: "n")]).getAggregation().data() == ["n": .integer(4)])
     }
 
-    @Test func aDuplicateAliasIsRefusedBeforeTheServerSeesIt() async throws {
-        let cities = try await Self.seeded("aliasdup")
+    @Test(arguments: LiveFirestore.protocols) func aDuplicateAliasIsRefusedBeforeTheServerSeesIt(
+        wire: FirestoreProtocol
+    ) async throws {
+        let cities = try await Self.seeded("aliasdup", wire)
         let error = await #expect(throws: FirestoreError.self) {
             try await cities.aggregate([.count(alias: "x"), .sum("pop", alias: "x")]).getAggregation()
         }

@@ -15,8 +15,10 @@ import Testing
 
     /// 1,000 sets through a writer with the default options (the 500/50/5 throttle: the first 500 at once, the rest
     /// at 500 a second): every one succeeds, the success callback hears each, and the collection holds them all.
-    @Test func aThousandWritesLandAndEachHasItsResult() async throws {
-        let db = try LiveFirestore.make("bulk-thousand")
+    @Test(arguments: LiveFirestore.protocols) func aThousandWritesLandAndEachHasItsResult(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("bulk-thousand", wire)
         let writer = try db.bulkWriter()
         let heard = Counter()
         writer.onWriteResult { _, _ in heard.add() }
@@ -43,8 +45,10 @@ import Testing
 
     /// A create of an existing document and an update of a missing one fail alone, with the emulator's codes and
     /// messages, after one attempt (the default rule retries neither); the other writes of the same request land.
-    @Test func perWriteFailuresLeaveTheRestOfTheBatch() async throws {
-        let db = try LiveFirestore.make("bulk-failures")
+    @Test(arguments: LiveFirestore.protocols) func perWriteFailuresLeaveTheRestOfTheBatch(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("bulk-failures", wire)
         try await db.document("c/existing").setData(["n": 1])
         let writer = try db.bulkWriter()
         let errors = Mutex<[String]>([])
@@ -78,8 +82,8 @@ import Testing
 
     /// Results carry transform results and update times; a delete's write time is the epoch (batchWrite sends no
     /// commit time); a precondition on `updateTime` that does not hold fails with `failed-precondition`.
-    @Test func writeResultsAndPreconditions() async throws {
-        let db = try LiveFirestore.make("bulk-results")
+    @Test(arguments: LiveFirestore.protocols) func writeResultsAndPreconditions(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("bulk-results", wire)
         let counter = db.document("c/counter")
         let seeded = try await counter.setData(["n": 41])
         let writer = try db.bulkWriter()

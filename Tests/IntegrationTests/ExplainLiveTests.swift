@@ -3,12 +3,12 @@ import FirestoreTestSupport
 import Foundation
 import Testing
 
-/// Query explain on the real emulator, which ignores `explainOptions`: it runs the query and answers with the
+/// Query explain on the real emulator over REST and gRPC, which ignores `explainOptions` on both wires: it runs the query and answers with the
 /// plain results, so the explanation has the results and no metrics, whatever `analyze` says.
 @Suite(.timeLimit(.minutes(2))) struct ExplainLiveTests {
-    @Test(arguments: [false, true])
-    func theEmulatorReturnsResultsWithoutMetrics(analyze: Bool) async throws {
-        let db = try LiveFirestore.make("explain")
+    @Test(arguments: [false, true], LiveFirestore.protocols)
+    func theEmulatorReturnsResultsWithoutMetrics(analyze: Bool, wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("explain", wire)
         try await db.document("fruits/apple").setData(["color": "red"])
         try await db.document("fruits/fig").setData(["color": "purple"])
         let explained = try await db.collection("fruits").whereField("color", isEqualTo: "red")

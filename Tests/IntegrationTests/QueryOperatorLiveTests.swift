@@ -14,8 +14,8 @@ import Testing
         ("NAN", ["name": "Nowhere", "state": "XX", "population": .double(.nan), "regions": []]),
     ]
 
-    static func seeded(_ label: String) async throws -> CollectionReference {
-        let db = try LiveFirestore.make(label)
+    static func seeded(_ label: String, _ wire: FirestoreProtocol) async throws -> CollectionReference {
+        let db = try LiveFirestore.make(label, wire)
         let cities = db.collection("cities")
         for (id, fields) in Self.cities { try await cities.document(id).setData([String: WriteValue](fields)) }
         return cities
@@ -25,8 +25,10 @@ import Testing
         try await query.getDocuments().documents.map(\.documentID)
     }
 
-    @Test func everyOperatorReturnsTheAssertedDocuments() async throws {
-        let cities = try await Self.seeded("operators")
+    @Test(arguments: LiveFirestore.protocols) func everyOperatorReturnsTheAssertedDocuments(wire: FirestoreProtocol)
+        async throws
+    {
+        let cities = try await Self.seeded("operators", wire)
         #expect(try await Self.ids(cities.whereField("state", isEqualTo: "CA")) == ["LA", "SF"])
         #expect(try await Self.ids(cities.whereField("state", isNotEqualTo: "CA")) == ["NAN"])
         #expect(try await Self.ids(cities.whereField("population", isLessThan: 860_000)) == ["DC"])
@@ -45,8 +47,8 @@ import Testing
         #expect(try await Self.ids(cities.whereField("population", isEqualTo: Double.nan)) == ["NAN"])
     }
 
-    @Test func orderAndLimit() async throws {
-        let cities = try await Self.seeded("order")
+    @Test(arguments: LiveFirestore.protocols) func orderAndLimit(wire: FirestoreProtocol) async throws {
+        let cities = try await Self.seeded("order", wire)
         #expect(
             try await Self.ids(cities.order(by: "population", descending: true).limit(to: 3))
                 == ["BJ", "TOK", "LA"])
@@ -62,8 +64,10 @@ import Testing
         #expect(snapshot.documentChanges.map(\.newIndex) == [0, 1])
     }
 
-    @Test func subcollectionsAndCollectionGroups() async throws {
-        let db = try LiveFirestore.make("groups")
+    @Test(arguments: LiveFirestore.protocols) func subcollectionsAndCollectionGroups(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("groups", wire)
         try await db.document("cities/SF/landmarks/golden").setData(["type": "bridge"])
         try await db.document("cities/SF/landmarks/legion").setData(["type": "museum"])
         try await db.document("cities/TOK/landmarks/skytree").setData(["type": "tower"])

@@ -9,8 +9,8 @@ import Testing
         try await query.getDocuments().documents.map(\.documentID)
     }
 
-    @Test func compositeFilters() async throws {
-        let cities = try await QueryOperatorLiveTests.seeded("composite")
+    @Test(arguments: LiveFirestore.protocols) func compositeFilters(wire: FirestoreProtocol) async throws {
+        let cities = try await QueryOperatorLiveTests.seeded("composite", wire)
         #expect(
             try await Self.ids(
                 cities.whereFilter(
@@ -39,8 +39,10 @@ import Testing
                 ])) == ["LA"])
     }
 
-    @Test func cursorsAndPagingWithEqualSortValues() async throws {
-        let db = try LiveFirestore.make("paging-cursor")
+    @Test(arguments: LiveFirestore.protocols) func cursorsAndPagingWithEqualSortValues(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("paging-cursor", wire)
         let scores = db.collection("scores")
         // Ten documents, scores in pairs, so a page boundary falls between equal values.
         for number in 0..<10 {
@@ -72,8 +74,10 @@ import Testing
         #expect(try await Self.ids(scores.order(by: FieldPath.documentID).start(after: ["p7"])) == ["p8", "p9"])
     }
 
-    @Test func limitToLastReturnsTheLastRowsInQueryOrder() async throws {
-        let cities = try await QueryOperatorLiveTests.seeded("last")
+    @Test(arguments: LiveFirestore.protocols) func limitToLastReturnsTheLastRowsInQueryOrder(wire: FirestoreProtocol)
+        async throws
+    {
+        let cities = try await QueryOperatorLiveTests.seeded("last", wire)
         #expect(try await Self.ids(cities.order(by: "population").limit(toLast: 2)) == ["TOK", "BJ"])
         #expect(
             try await Self.ids(cities.order(by: "population", descending: true).limit(toLast: 2))
@@ -87,8 +91,8 @@ import Testing
         await #expect(throws: FirestoreError.self) { try await cities.limit(toLast: 2).getDocuments() }
     }
 
-    @Test func selectAndOffset() async throws {
-        let cities = try await QueryOperatorLiveTests.seeded("select")
+    @Test(arguments: LiveFirestore.protocols) func selectAndOffset(wire: FirestoreProtocol) async throws {
+        let cities = try await QueryOperatorLiveTests.seeded("select", wire)
         let selected = try await cities.whereField("state", isEqualTo: "CA").order(by: "name").select(["name"])
             .getDocuments()
         #expect(selected.documents.map { $0.data() ?? [:] } == [["name": "Los Angeles"], ["name": "San Francisco"]])
@@ -102,8 +106,8 @@ import Testing
         #expect(response.documents.map(\.id) == ["TOK", "DC"])
     }
 
-    @Test func aggregations() async throws {
-        let db = try LiveFirestore.make("aggregate")
+    @Test(arguments: LiveFirestore.protocols) func aggregations(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("aggregate", wire)
         let items = db.collection("items")
         try await items.document("a").setData(["n": 1, "x": 1.5, "group": "g"])
         try await items.document("b").setData(["n": 2, "x": 2.5, "group": "g"])

@@ -46,8 +46,8 @@ import Testing
         }
     }
 
-    @Test func aReadTimeReadsThePast() async throws {
-        let db = try LiveFirestore.make("readonlypast")
+    @Test(arguments: LiveFirestore.protocols) func aReadTimeReadsThePast(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("readonlypast", wire)
         let account = db.document("accounts/a")
         let first = try await account.setData(["n": 1])
         try await account.setData(["n": 2])
@@ -62,8 +62,10 @@ import Testing
         #expect(now.data() == ["n": 1])
     }
 
-    @Test func aWriteIsRefusedAndNothingIsWritten() async throws {
-        let db = try LiveFirestore.make("readonlywrite")
+    @Test(arguments: LiveFirestore.protocols) func aWriteIsRefusedAndNothingIsWritten(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("readonlywrite", wire)
         await #expect(
             throws: FirestoreError(code: .invalidArgument, message: "a read-only transaction cannot write (c/a)")
         ) {
@@ -75,8 +77,8 @@ import Testing
         #expect(try await db.document("c/a").getDocument().exists == false)
     }
 
-    @Test func commitTimesAndSkippedResults() async throws {
-        let db = try LiveFirestore.make("readtimes")
+    @Test(arguments: LiveFirestore.protocols) func commitTimesAndSkippedResults(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("readtimes", wire)
         let batch = db.batch()
         for id in ["a", "b", "c", "d"] {
             try batch.setData(["n": 1], forDocument: db.collection("c").document(id))

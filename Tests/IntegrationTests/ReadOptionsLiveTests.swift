@@ -7,8 +7,10 @@ import Testing
 /// batchGet, runQuery, runAggregationQuery and listCollectionIds), field masks, `getAll`, and `listDocuments` /
 /// `listCollectionIds` with their options and page forms.
 @Suite(.timeLimit(.minutes(2))) struct ReadOptionsLiveTests {
-    @Test func aDocumentReadAtAReadTimeSeesTheOldVersion() async throws {
-        let db = try LiveFirestore.make("rtdoc")
+    @Test(arguments: LiveFirestore.protocols) func aDocumentReadAtAReadTimeSeesTheOldVersion(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("rtdoc", wire)
         let reference = db.document("fruits/apple")
         let first = try #require(try await reference.setData(["name": "Apple", "kcal": 52]).updateTime)
         try await reference.updateData(["kcal": 60])
@@ -26,8 +28,10 @@ import Testing
         #expect(bare.updateTime == first)
     }
 
-    @Test func aQueryAtAReadTimeSeesTheOldResult() async throws {
-        let db = try LiveFirestore.make("rtquery")
+    @Test(arguments: LiveFirestore.protocols) func aQueryAtAReadTimeSeesTheOldResult(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("rtquery", wire)
         let fruits = db.collection("fruits")
         let first = try #require(try await fruits.document("apple").setData(["kcal": 52]).updateTime)
         try await fruits.document("fig").setData(["kcal": 74])
@@ -48,8 +52,10 @@ import Testing
         #expect(error?.message == "The requested 'read_time' is too old.")
     }
 
-    @Test func getAllReadsInTheOrderAskedWithAMaskAndAReadTime() async throws {
-        let db = try LiveFirestore.make("getall")
+    @Test(arguments: LiveFirestore.protocols) func getAllReadsInTheOrderAskedWithAMaskAndAReadTime(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("getall", wire)
         let apple = db.document("fruits/apple")
         let fig = db.document("fruits/fig")
         let none = db.document("fruits/none")
@@ -65,8 +71,10 @@ import Testing
 
     /// `users/ghost` exists only as the parent of `users/ghost/posts/p`: listed with `showMissing` as a document
     /// that does not exist, left out otherwise.
-    @Test func listDocumentsShowsMissingParentsOnRequest() async throws {
-        let db = try LiveFirestore.make("showmissing")
+    @Test(arguments: LiveFirestore.protocols) func listDocumentsShowsMissingParentsOnRequest(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("showmissing", wire)
         try await db.document("users/ann").setData(["name": "Ann", "age": 40])
         try await db.document("users/ghost/posts/p").setData(["title": "Hi"])
         try await db.document("users/zed").setData(["name": "Zed", "age": 30])
@@ -83,8 +91,10 @@ import Testing
         #expect(maskedMissing.map { $0.data() } == [["name": "Ann", "age": 40], nil, ["name": "Zed", "age": 30]])
     }
 
-    @Test func listDocumentsInAnOrderOfTheCallersChoice() async throws {
-        let db = try LiveFirestore.make("listorder")
+    @Test(arguments: LiveFirestore.protocols) func listDocumentsInAnOrderOfTheCallersChoice(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("listorder", wire)
         for (id, age) in [("a", 30), ("b", 40), ("c", 20)] {
             try await db.document("users/\(id)").setData(["age": .integer(Int64(age))])
         }
@@ -100,8 +110,8 @@ import Testing
         #expect(error?.code == .unknown)
     }
 
-    @Test func listDocumentsOnePageAtATime() async throws {
-        let db = try LiveFirestore.make("listpages")
+    @Test(arguments: LiveFirestore.protocols) func listDocumentsOnePageAtATime(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("listpages", wire)
         for id in ["d1", "d2", "d3", "d4", "d5"] { try await db.document("items/\(id)").setData(["id": .string(id)]) }
         var pages: [[String]] = []
         var token: String?
@@ -113,8 +123,10 @@ import Testing
         #expect(pages == [["d1", "d2"], ["d3", "d4"], ["d5"]])
     }
 
-    @Test func listCollectionIdsAtAReadTimeAndOnePageAtATime() async throws {
-        let db = try LiveFirestore.make("collidsrt")
+    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtAReadTimeAndOnePageAtATime(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("collidsrt", wire)
         let first = try #require(try await db.document("alpha/d").setData(["n": 1]).updateTime)
         try await db.document("beta/d").setData(["n": 1])
         try await db.document("gamma/d").setData(["n": 1])

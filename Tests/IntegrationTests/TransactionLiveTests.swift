@@ -9,8 +9,10 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct TransactionLiveTests {
     struct Refused: Error {}
 
-    @Test func throwingClosureLeavesDataUnchanged() async throws {
-        let db = try LiveFirestore.make("rollback")
+    @Test(arguments: LiveFirestore.protocols) func throwingClosureLeavesDataUnchanged(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("rollback", wire)
         let reference = db.document("docs/d")
         try await reference.setData(["v": 1])
         await #expect(throws: Refused.self) {
@@ -30,8 +32,8 @@ import Testing
         #expect(try await reference.getDocument().data() == ["v": 4])
     }
 
-    @Test func readsThenWritesCommitTogether() async throws {
-        let db = try LiveFirestore.make("txwrites")
+    @Test(arguments: LiveFirestore.protocols) func readsThenWritesCommitTogether(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("txwrites", wire)
         let from = db.document("accounts/a")
         let to = db.document("accounts/b")
         try await from.setData(["balance": 100])
@@ -47,8 +49,10 @@ import Testing
         #expect(try await to.getDocument().get("balance") == 30)
     }
 
-    @Test func readAfterWriteThrowsAndWritesNothing() async throws {
-        let db = try LiveFirestore.make("readafter")
+    @Test(arguments: LiveFirestore.protocols) func readAfterWriteThrowsAndWritesNothing(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("readafter", wire)
         let reference = db.document("docs/d")
         let error = await #expect(throws: FirestoreError.self) {
             try await db.runTransaction { transaction in

@@ -6,8 +6,9 @@ import Testing
 /// Every write form and every `FieldValue` sentinel against the real emulator, checked by reading back exact
 /// values; preconditions; batches; listCollectionIds.
 @Suite(.timeLimit(.minutes(2))) struct WriteLiveTests {
-    @Test func createRefusesAnExistingDocument() async throws {
-        let db = try LiveFirestore.make("create")
+    @Test(arguments: LiveFirestore.protocols) func createRefusesAnExistingDocument(wire: FirestoreProtocol) async throws
+    {
+        let db = try LiveFirestore.make("create", wire)
         let reference = db.document("fruits/apple")
         try await reference.create(["name": "Apple", "kcal": 52])
         #expect(try await reference.getDocument().data() == ["name": "Apple", "kcal": 52])
@@ -16,8 +17,10 @@ import Testing
         #expect(try await reference.getDocument().data() == ["name": "Apple", "kcal": 52])
     }
 
-    @Test func setReplacesAndMergeFieldsWriteOnlyTheirFields() async throws {
-        let db = try LiveFirestore.make("set")
+    @Test(arguments: LiveFirestore.protocols) func setReplacesAndMergeFieldsWriteOnlyTheirFields(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("set", wire)
         let reference = db.document("fruits/apple")
         try await reference.setData(["name": "Apple", "color": "red", "stats": ["kcal": 52, "g": 100]])
         try await reference.setData(["name": "Green apple"])
@@ -40,8 +43,10 @@ import Testing
             ])
     }
 
-    @Test func updateSplitsDottedKeysAndKeepsFieldPathsLiteral() async throws {
-        let db = try LiveFirestore.make("update")
+    @Test(arguments: LiveFirestore.protocols) func updateSplitsDottedKeysAndKeepsFieldPathsLiteral(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("update", wire)
         let reference = db.document("fruits/apple")
         try await reference.setData(["name": "Apple", "m": ["x": 1, "y": 2], "odd.name": 1, "gone": true])
         try await reference.updateData(["m.x": 10, "gone": .delete(), "m.z": ["k.l": "literal inside"]])
@@ -59,8 +64,10 @@ import Testing
         #expect(error?.code == .notFound)
     }
 
-    @Test func serverTimestampIsTheServersTimeOfTheWrite() async throws {
-        let db = try LiveFirestore.make("st")
+    @Test(arguments: LiveFirestore.protocols) func serverTimestampIsTheServersTimeOfTheWrite(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("st", wire)
         let reference = db.document("docs/d")
         let before = Date()
         try await reference.create(["at": .serverTimestamp(), "nested": ["at": FieldValue.serverTimestamp()]])
@@ -78,8 +85,9 @@ import Testing
         #expect(snapshot.data()?.count == 2)
     }
 
-    @Test func numericSentinelsReadBackExactly() async throws {
-        let db = try LiveFirestore.make("numeric")
+    @Test(arguments: LiveFirestore.protocols) func numericSentinelsReadBackExactly(wire: FirestoreProtocol) async throws
+    {
+        let db = try LiveFirestore.make("numeric", wire)
         let reference = db.document("counters/c")
         try await reference.setData(["i": 5, "d": 1.5, "mixed": 1, "hi": 10, "lo": 10, "text": "x"])
         try await reference.updateData([
@@ -97,8 +105,8 @@ import Testing
             ])
     }
 
-    @Test func arraySentinelsReadBackExactly() async throws {
-        let db = try LiveFirestore.make("arrays")
+    @Test(arguments: LiveFirestore.protocols) func arraySentinelsReadBackExactly(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("arrays", wire)
         let reference = db.document("lists/l")
         try await reference.setData(["tags": ["a", "b", "a", "c"], "n": [1, 2]])
         try await reference.updateData([
@@ -111,8 +119,10 @@ import Testing
             ])
     }
 
-    @Test func transformsAloneStillWriteTheDocument() async throws {
-        let db = try LiveFirestore.make("alone")
+    @Test(arguments: LiveFirestore.protocols) func transformsAloneStillWriteTheDocument(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("alone", wire)
         let reference = db.document("docs/d")
         try await reference.setData(["n": .increment(Int64(1))])
         try await reference.setData(["n": .increment(Int64(1))], merge: true)
@@ -120,16 +130,16 @@ import Testing
         #expect(try await reference.getDocument().data() == ["n": 3])
     }
 
-    @Test func addDocumentTakesSentinels() async throws {
-        let db = try LiveFirestore.make("addsentinel")
+    @Test(arguments: LiveFirestore.protocols) func addDocumentTakesSentinels(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("addsentinel", wire)
         let reference = try await db.collection("notes").addDocument(data: [
             "text": "hi", "count": .increment(Int64(2)),
         ])
         #expect(try await reference.getDocument().data() == ["text": "hi", "count": 2])
     }
 
-    @Test func preconditionsAreEnforced() async throws {
-        let db = try LiveFirestore.make("preconditions")
+    @Test(arguments: LiveFirestore.protocols) func preconditionsAreEnforced(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("preconditions", wire)
         let reference = db.document("docs/d")
         try await reference.setData(["v": 1])
         let firstTime = try #require(try await reference.getDocument().updateTime)
@@ -156,8 +166,8 @@ import Testing
         #expect(try await reference.getDocument().exists == false)
     }
 
-    @Test func batchIsAtomic() async throws {
-        let db = try LiveFirestore.make("batch")
+    @Test(arguments: LiveFirestore.protocols) func batchIsAtomic(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("batch", wire)
         let a = db.document("items/a")
         let b = db.document("items/b")
         try await a.setData(["n": 1])
@@ -182,8 +192,10 @@ import Testing
         try await db.batch().commit()
     }
 
-    @Test func listCollectionIdsAtTheRootAndBelowADocument() async throws {
-        let db = try LiveFirestore.make("collids")
+    @Test(arguments: LiveFirestore.protocols) func listCollectionIdsAtTheRootAndBelowADocument(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("collids", wire)
         #expect(try await db.listCollectionIds() == [])
         for collection in ["zeta", "alpha", "mid dle", "beta"] {
             try await db.collection(collection).document("d").setData(["n": 1])

@@ -9,8 +9,10 @@ import Testing
     /// increment, maximum and minimum give the field's new value; serverTimestamp the time it stored (millisecond
     /// precision; on the emulator not the commit time but the request's arrival, so earlier than `updateTime`);
     /// arrayUnion and arrayRemove give null. `updateTime` is the document's, read back.
-    @Test func transformResultsAreTheValuesTheTransformsProduced() async throws {
-        let db = try LiveFirestore.make("wrtransforms")
+    @Test(arguments: LiveFirestore.protocols) func transformResultsAreTheValuesTheTransformsProduced(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("wrtransforms", wire)
         let reference = db.document("counters/c")
         try await reference.setData(["n": 5, "high": 2.5, "low": 7, "tags": ["a"]])
         let result = try await reference.updateData([
@@ -33,8 +35,10 @@ import Testing
             ])
     }
 
-    @Test func everyWriteFormReturnsTheDocumentsNewUpdateTime() async throws {
-        let db = try LiveFirestore.make("wrforms")
+    @Test(arguments: LiveFirestore.protocols) func everyWriteFormReturnsTheDocumentsNewUpdateTime(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("wrforms", wire)
         let reference = db.document("fruits/apple")
         let created = try await reference.create(["name": "Apple"])
         #expect(created.updateTime == (try await reference.getDocument().updateTime))
@@ -56,8 +60,10 @@ import Testing
         #expect(try await reference.getDocument().exists == false)
     }
 
-    @Test func createOfAnExistingDocumentFailsWithAlreadyExistsAndWritesNothing() async throws {
-        let db = try LiveFirestore.make("wrcreate")
+    @Test(arguments: LiveFirestore.protocols) func createOfAnExistingDocumentFailsWithAlreadyExistsAndWritesNothing(
+        wire: FirestoreProtocol
+    ) async throws {
+        let db = try LiveFirestore.make("wrcreate", wire)
         let reference = db.document("fruits/apple")
         let first = try await reference.create(["name": "Apple"])
         let error = await #expect(throws: FirestoreError.self) { try await reference.create(["name": "Other"]) }
@@ -67,8 +73,9 @@ import Testing
         #expect(stored.updateTime == first.updateTime)
     }
 
-    @Test func addAndBatchesReturnTheirResults() async throws {
-        let db = try LiveFirestore.make("wrbatch")
+    @Test(arguments: LiveFirestore.protocols) func addAndBatchesReturnTheirResults(wire: FirestoreProtocol) async throws
+    {
+        let db = try LiveFirestore.make("wrbatch", wire)
         let (reference, added) = try await db.collection("fruits").add(["name": "Fig", "n": 1])
         #expect(added.updateTime == (try await reference.getDocument().updateTime))
         let batch = db.batch()
@@ -85,8 +92,10 @@ import Testing
         #expect(try await db.batch().commit() == [])
     }
 
-    @Test func aTransactionReturnsItsCommitsResults() async throws {
-        let db = try LiveFirestore.make("wrtx")
+    @Test(arguments: LiveFirestore.protocols) func aTransactionReturnsItsCommitsResults(wire: FirestoreProtocol)
+        async throws
+    {
+        let db = try LiveFirestore.make("wrtx", wire)
         let counter = db.document("counters/c")
         try await counter.setData(["n": 41])
         let outcome = try await db.runTransactionWithWriteResults { transaction -> Int64 in

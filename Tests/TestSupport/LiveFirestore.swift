@@ -9,4 +9,13 @@ package enum LiveFirestore {
             host: EmulatorEnvironment.requireHost(),
             projectID: EmulatorEnvironment.uniqueProjectID(label))
     }
+
+    /// The wire protocols every live test of reads and writes runs under: REST and gRPC (issue 29: "every live
+    /// test of reads and writes runs under both protocols").
+    package static let protocols: [FirestoreProtocol] = [.rest, .grpc]
+
+    /// A client as ``make(_:)`` that speaks `wire` only (``Firestore/using(protocol:)``).
+    package static func make(_ label: String, _ wire: FirestoreProtocol) throws -> Firestore {
+        try make(label).using(protocol: wire)
+    }
 }

@@ -29,7 +29,8 @@ extension QuerySnapshotEvent {
                 queue.post(.failure(error), replacing: \.isFailure)
             case .recovered, .listenRecovered: queue.post(.recovered, replacing: \.isRecovered)
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset, .listenRestored,
+                .intervalNotKept, .resumedFromCheckpoint, .checkpointNotResumed, .listenProbed, .listenTargetReset,
+                .listenRestored,
                 .leaseAcquired, .leaseStolen, .leaseRenewedLate, .leaseLost, .leaseReleased, .leaseRenewalFailed:
                 break
             }

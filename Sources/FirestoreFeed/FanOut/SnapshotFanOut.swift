@@ -14,6 +14,10 @@ import Synchronization
 final class SnapshotFanOut: Sendable {
     private struct State {
         var listeners: [Int: FeedListener] = [:]
+        /// The listeners whose next snapshot is rebased or announced (``FeedListener/rebaseNext``,
+        /// ``FeedListener/announcement``): the few a publish has to reset, so a publish to 1,000 listeners writes
+        /// none of the others.
+        var marked: Set<Int> = []
         var nextID = 0
         /// The feed's current snapshot: what a joining listener gets.
         var current: QuerySnapshot?
@@ -41,6 +45,7 @@ final class SnapshotFanOut: Sendable {
                     kept.announcement = nil
                 }
                 state.listeners[id] = kept
+                if kept.rebaseNext || kept.announcement != nil { state.marked.insert(id) }
                 return (id, state.current.map(FeedSnapshot.initial))
             }
             guard let (id, initial) = joined else { return nil }
@@ -58,6 +63,7 @@ final class SnapshotFanOut: Sendable {
     @discardableResult
     func remove(_ id: Int) -> Bool {
         state.withLock { state in
+            state.marked.remove(id)
             guard state.listeners.removeValue(forKey: id) != nil, state.listeners.isEmpty else { return false }
             state.isFinished = true
             return true
@@ -73,10 +79,11 @@ final class SnapshotFanOut: Sendable {
                 state.current = snapshot
                 guard deliver else { return [] }
                 let listeners = Array(state.listeners.values)
-                for id in state.listeners.keys {
+                for id in state.marked {
                     state.listeners[id]?.rebaseNext = false
                     state.listeners[id]?.announcement = nil
                 }
+                state.marked.removeAll(keepingCapacity: true)
                 return listeners
             }
             for listener in listeners {
@@ -97,7 +104,7 @@ final class SnapshotFanOut: Sendable {
     func finish(throwing error: (any Error)? = nil) -> [FeedListener] {
         let listeners = state.withLock { state -> [FeedListener] in
             state.isFinished = true
-            defer { state.listeners = [:] }
+            defer { (state.listeners, state.marked) = ([:], []) }
             return Array(state.listeners.values)
         }
         if let error {

@@ -33,6 +33,8 @@ extension FeedEvent: CustomStringConvertible {
         case .leaseRenewalFailed(let error, let retryIn): "leaseRenewalFailed(\(error), retryIn: \(retryIn))"
         case .resumedFromCheckpoint(let key, let readTime):
             "resumedFromCheckpoint(key: \(String(reflecting: key)), readTime: \(readTime.map { "\($0)" } ?? "none"))"
+        case .checkpointNotResumed(let key, let reason):
+            "checkpointNotResumed(key: \(String(reflecting: key)), reason: \(String(reflecting: reason)))"
         }
     }
 }

@@ -60,6 +60,10 @@ public enum FeedEvent: Sendable, Hashable {
     /// (added, modified, removed against the stored documents), and is delivered even when there are none
     /// (`FeedCheckpointTests`, `CheckpointLiveTests`).
     case resumedFromCheckpoint(key: String, readTime: Timestamp?)
+    /// A feed could not resume from its checkpoint of `key` and starts over: its next snapshot lists every document
+    /// as added (as a feed without a checkpoint does). `reason` says why, e.g. a feed group shard's checkpoint older
+    /// than the server can read at (`FeedGroupMemberStartTests`).
+    case checkpointNotResumed(key: String, reason: String)
     /// A feed group member took the lease of `shard`, free until now, at fencing `generation`; it delivers the shard
     /// from the shard's checkpoint on.
     case leaseAcquired(shard: Int, generation: Int64)

@@ -135,7 +135,8 @@ public final class ListenerRegistration: Sendable {
             case .pollFailed(let failure, _), .listenFailed(let failure, _, _): error = failure
             case .recovered, .listenRecovered: error = nil
             case .fellBackToFullDocuments, .fellBackToPolling, .snapshotsCoalesced, .orderingMismatch, .polled,
-                .intervalNotKept, .resumedFromCheckpoint, .listenProbed, .listenTargetReset, .listenRestored,
+                .intervalNotKept, .resumedFromCheckpoint, .checkpointNotResumed, .listenProbed, .listenTargetReset,
+                .listenRestored,
                 .leaseAcquired, .leaseStolen, .leaseRenewedLate, .leaseLost, .leaseReleased, .leaseRenewalFailed:
                 break
             }

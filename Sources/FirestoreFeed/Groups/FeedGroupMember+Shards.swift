@@ -5,7 +5,8 @@ extension FeedGroupMember {
     /// read time are its starting view, so the first snapshot lists only what changed since (with the resume token,
     /// within 30 minutes of the checkpoint, the server sends only that; otherwise the whole shard, rebased on the
     /// view). With no checkpoint, or one too old to read at (Firestore reads at most an hour back without
-    /// point-in-time recovery), every document of the shard is `.added`.
+    /// point-in-time recovery: ``FeedEvent/checkpointNotResumed(key:reason:)``), every document of the shard is
+    /// `.added`. A failed read of the view is retried like a poll (``startingView(of:at:key:policy:onEvent:clock:)``).
     func startShard(_ lease: HeldLease, from checkpoint: ShardCheckpoint?, ranges: ShardRanges) {
         stopShard(lease.shard)
         guard !ranges.isEmpty(lease.shard) else { return }
@@ -17,7 +18,8 @@ extension FeedGroupMember {
             do {
                 var view: FeedCheckpoint?
                 if let checkpoint {
-                    view = try? await Self.view(of: query, at: checkpoint, key: key)
+                    view = try await Self.startingView(
+                        of: query, at: checkpoint, key: key, policy: policy, onEvent: onEvent)
                 }
                 let token = view.flatMap { view in
                     CheckpointResume.resumeToken(of: view, for: .listen, now: .now())
@@ -59,6 +61,40 @@ extension FeedGroupMember {
     func acknowledgeHanded(_ shard: Int, _ snapshot: QuerySnapshot) {
         guard let handed = outstanding[shard], handed.readTime == snapshot.readTime else { return }
         acknowledge(handed)
+    }
+
+    /// The shard's documents at `checkpoint`'s read time (``view(of:at:key:)``), read until it succeeds: a failure
+    /// the feeds retry (``PollingPolicy/isPermanent(_:)`` false) is reported as
+    /// ``FeedEvent/pollFailed(_:retryIn:)`` and retried after the policy's back-off, waited on `clock`.
+    /// - Returns: the view, or `nil` when the server cannot read at the checkpoint's time any more
+    ///   (`failed-precondition`, "The requested 'read_time' is too old"): the shard then starts over with every
+    ///   document added, and ``FeedEvent/checkpointNotResumed(key:reason:)`` says so.
+    /// - Throws: a permanent error (permission denied, an invalid query), or `CancellationError` when the task is
+    ///   cancelled during a back-off.
+    static func startingView(
+        of query: Query, at checkpoint: ShardCheckpoint, key: String, policy: PollingPolicy,
+        onEvent: (@Sendable (FeedEvent) -> Void)?, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> FeedCheckpoint? {
+        var backoff = FeedBackoff(policy: policy)
+        while true {
+            do {
+                return try await view(of: query, at: checkpoint, key: key)
+            } catch {
+                let failure = FirestoreError(wrapping: error)
+                if failure.code == .failedPrecondition {
+                    onEvent?(
+                        .checkpointNotResumed(
+                            key: key,
+                            reason: "the shard's documents cannot be read at its checkpoint's time "
+                                + "\(checkpoint.readTime): \(failure)"))
+                    return nil
+                }
+                if PollingPolicy.isPermanent(failure) || failure.code == .cancelled { throw failure }
+                let delay = backoff.failed(retryAfter: failure.retryAfter, random: Double.random(in: 0..<1))
+                onEvent?(.pollFailed(failure, retryIn: delay))
+                try await clock.sleep(for: delay)
+            }
+        }
     }
 
     /// The shard's documents at `checkpoint`'s read time, as a checkpoint a Listen target can resume from.

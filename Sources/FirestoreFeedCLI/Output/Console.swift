@@ -71,6 +71,8 @@ package enum Console {
             error(
                 "note: resumed from the checkpoint of key \"\(key)\" at \(readTime?.rfc3339 ?? "no read time"): "
                     + "the first snapshot lists only what changed since")
+        case .checkpointNotResumed(let key, let reason):
+            error("warning: could not resume from the checkpoint of key \"\(key)\", starting over (\(reason))")
         case .leaseAcquired(let shard, let generation):
             error("note: took the lease of shard \(shard) (generation \(generation))")
         case .leaseStolen(let shard, let generation, let from):

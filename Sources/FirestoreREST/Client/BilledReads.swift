@@ -1,7 +1,7 @@
 /// The document reads Firestore bills for a request, by the rules of Firestore pricing
 /// (https://firebase.google.com/docs/firestore/pricing, "Reads"; https://cloud.google.com/firestore/pricing):
-/// the meter behind ``PollStatistics/billedReads``. The emulator bills nothing; these are what production charges
-/// for the same requests. Each rule is O(1).
+/// the meter behind FirestoreFeed's `PollStatistics.billedReads`. The emulator bills nothing; these are what
+/// production charges for the same requests. Each rule is O(1).
 public enum BilledReads {
     /// runQuery: one read per document returned, projections (`select`, keys only) included; a query that returns
     /// nothing still costs one read.

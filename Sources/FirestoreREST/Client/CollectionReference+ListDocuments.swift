@@ -35,10 +35,9 @@ extension CollectionReference {
     ) async throws -> [DocumentSnapshot] {
         let request = try ListDocumentsRequest(
             collection: self, pageSize: pageSize, orderBy: orderBy, fieldMask: fieldMask, showMissing: showMissing)
-        return try await firestore.collectPages("list \(path)", listKey: "documents") { pageToken in
-            try await request.send(pageToken: pageToken)
-        } decode: { element, position in
-            try request.snapshot(of: element, position: position)
+        return try await firestore.collectDecodedPages("list \(path)") { pageToken in
+            let page = try await request.page(pageToken: pageToken)
+            return (page.documents, page.nextPageToken)
         }
     }
 
@@ -67,21 +66,22 @@ extension CollectionReference {
     ) async throws -> ListDocumentsResponse {
         let request = try ListDocumentsRequest(
             collection: self, pageSize: pageSize, orderBy: orderBy, fieldMask: fieldMask, showMissing: showMissing)
-        let page = try await request.send(pageToken: pageToken)
-        let what = "list \(path)"
-        let documents = try Firestore.pageElements(page, what: what, listKey: "documents").enumerated().map {
-            position, element in try request.snapshot(of: element, position: position)
-        }
-        return ListDocumentsResponse(
-            documents: documents, nextPageToken: try Firestore.nextPageToken(of: page, what: what))
+        return try await request.page(pageToken: pageToken)
     }
 }
 
-/// The query parameters of one documents.list call, checked before anything is sent.
+/// One documents.list call (REST GET `/v1/{parent}/{collectionId}`, gRPC `ListDocuments`), checked before anything
+/// is sent.
 struct ListDocumentsRequest: Sendable {
     let collection: CollectionReference
-    let resource: String
-    let parameters: [(String, String)]
+    /// The collection's path.
+    let path: ResourcePath
+    /// Documents per page, 1 ... 1000.
+    let pageSize: Int
+    /// The order as the `order_by` string (`priority desc, __name__`), or `nil` for `__name__` ascending.
+    let orderBy: String?
+    let fieldMask: [FieldPath]?
+    let showMissing: Bool
 
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid path or `showMissing` with `orderBy`.
     init(
@@ -92,38 +92,56 @@ struct ListDocumentsRequest: Sendable {
         guard !(showMissing && !orderBy.isEmpty) else {
             throw .invalidArgument("list \(collection.path): showMissing cannot be combined with orderBy")
         }
-        var parameters = [("pageSize", String(max(1, min(pageSize, 1000))))]
-        if !orderBy.isEmpty {
-            let clauses = orderBy.map { $0.field.description + ($0.descending ? " desc" : "") }
-            parameters.append(("orderBy", clauses.joined(separator: ", ")))
-        }
-        for field in fieldMask ?? [] { parameters.append(("mask.fieldPaths", field.description)) }
-        if showMissing { parameters.append(("showMissing", "true")) }
         self.collection = collection
-        self.resource = collection.firestore.encodedName(of: path)
-        self.parameters = parameters
+        self.path = path
+        self.pageSize = max(1, min(pageSize, 1000))
+        self.orderBy =
+            orderBy.isEmpty
+            ? nil : orderBy.map { $0.field.description + ($0.descending ? " desc" : "") }.joined(separator: ", ")
+        self.fieldMask = fieldMask
+        self.showMissing = showMissing
     }
 
-    /// Sends the request for the page `pageToken` (`nil` for the first) and returns the page's JSON.
-    func send(pageToken: String?) async throws -> JSONValue {
-        var query = parameters
-        if let pageToken { query.append(("pageToken", pageToken)) }
-        return try await collection.firestore.call("GET", resource, query: query)
-    }
-
-    /// The snapshot of one listed document; a name-only element (a missing document, `showMissing`) is a
-    /// snapshot with `exists == false`.
-    /// - Throws: ``FirestoreError`` `.internal` naming the element.
-    func snapshot(of element: JSONValue, position: Int) throws(FirestoreError) -> DocumentSnapshot {
-        let firestore = collection.firestore
-        let document: Document
-        do {
-            document = try Document(restJSON: element)
-        } catch {
-            throw FirestoreError(
-                code: .internal, message: "list \(collection.path) element \(position): \(error.message)")
+    /// The page `pageToken` (`nil` for the first), over the client's protocol
+    /// (``Firestore/routed(grpc:rest:)``).
+    /// - Throws: the server's or the transport's error; `.internal` (REST) or `.dataLoss` (gRPC) for a malformed
+    ///   page.
+    func page(pageToken: String?) async throws -> ListDocumentsResponse {
+        try await collection.firestore.routed {
+            try await pageRPC(pageToken: pageToken)
+        } rest: {
+            try await pageREST(pageToken: pageToken)
         }
-        let snapshot = DocumentSnapshot(firestore: firestore, document: document)
+    }
+
+    /// The page `pageToken` over REST: GET with the query parameters `pageSize`, `orderBy`, `mask.fieldPaths`,
+    /// `showMissing` and `pageToken`.
+    private func pageREST(pageToken: String?) async throws -> ListDocumentsResponse {
+        let firestore = collection.firestore
+        var query = [("pageSize", String(pageSize))]
+        if let orderBy { query.append(("orderBy", orderBy)) }
+        for field in fieldMask ?? [] { query.append(("mask.fieldPaths", field.description)) }
+        if showMissing { query.append(("showMissing", "true")) }
+        if let pageToken { query.append(("pageToken", pageToken)) }
+        let page = try await firestore.call("GET", firestore.encodedName(of: path), query: query)
+        let what = "list \(collection.path)"
+        var documents: [DocumentSnapshot] = []
+        for (position, element) in try Firestore.pageElements(page, what: what, listKey: "documents").enumerated() {
+            do {
+                documents.append(snapshot(of: try Document(restJSON: element)))
+            } catch {
+                throw FirestoreError(
+                    code: .internal, message: "list \(collection.path) element \(position): \(error.message)")
+            }
+        }
+        return ListDocumentsResponse(
+            documents: documents, nextPageToken: try Firestore.nextPageToken(of: page, what: what))
+    }
+
+    /// The snapshot of one listed document; a name-only document (a missing document, `showMissing`) is a
+    /// snapshot with `exists == false`.
+    func snapshot(of document: Document) -> DocumentSnapshot {
+        let snapshot = DocumentSnapshot(firestore: collection.firestore, document: document)
         guard document.createTime == nil, document.updateTime == nil, document.fields.isEmpty else { return snapshot }
         return DocumentSnapshot(reference: snapshot.reference, document: nil)
     }

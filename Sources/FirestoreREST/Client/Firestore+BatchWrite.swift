@@ -1,5 +1,6 @@
 extension Firestore {
-    /// batchWrite: POST `/v1/{database}/documents:batchWrite` with the writes, applied one by one and not atomically,
+    /// batchWrite: POST `/v1/{database}/documents:batchWrite` with the writes (or gRPC `BatchWrite`, as
+    /// ``wireProtocol`` says), applied one by one and not atomically,
     /// possibly out of order (REST reference:
     /// https://cloud.google.com/firestore/docs/reference/rest/v1/projects.databases.documents/batchWrite). Most code
     /// wants ``BulkWriter``, which batches, throttles and retries.
@@ -15,6 +16,15 @@ extension Firestore {
     ///   cannot carry ``serverTimestampField``, or `.internal` for a malformed response (writes may have been applied).
     package func batchWrite(_ writes: [Write]) async throws -> BatchWriteResponse {
         let writes = try stampingServerTime(writes)
+        return try await routed {
+            try await batchWriteRPC(writes)
+        } rest: {
+            try await batchWriteREST(writes)
+        }
+    }
+
+    /// batchWrite over REST, of writes already stamped (``batchWrite(_:)``).
+    private func batchWriteREST(_ writes: [Write]) async throws -> BatchWriteResponse {
         let body: JSONValue = ["writes": .array(writes.map { $0.restJSON(database: database) })]
         let json = try await call("POST", database.documentsRoot + ":batchWrite", body: body)
         return try BatchWriteResponse(decoding: json, writeCount: writes.count)

@@ -43,49 +43,49 @@ extension Firestore {
 
     /// The collection IDs directly below `parent` (the root or a document), every page.
     func listCollectionIds(parent: ResourcePath, pageSize: Int, readTime: Timestamp?) async throws -> [String] {
-        let what = Self.listCollectionIdsWhat(parent)
-        return try await collectPages(what, listKey: "collectionIds") { pageToken in
-            try await sendListCollectionIds(
+        try await collectDecodedPages(Self.listCollectionIdsWhat(parent)) { pageToken in
+            let page = try await listCollectionIdsPage(
                 parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
-        } decode: { element, position throws(FirestoreError) in
-            try Self.collectionID(element, position: position, what: what)
+            return (page.collectionIds, page.nextPageToken)
         }
     }
 
-    /// One page of the collection IDs directly below `parent`.
+    /// One page of the collection IDs directly below `parent`, over the client's protocol
+    /// (``routed(grpc:rest:)``).
     func listCollectionIdsPage(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)
         async throws -> ListCollectionIdsResponse
     {
+        let pageSize = max(1, min(pageSize, 1000))
+        return try await routed {
+            try await listCollectionIdsRPC(
+                parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
+        } rest: {
+            try await listCollectionIdsREST(
+                parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
+        }
+    }
+
+    /// One page over REST: POST `{parent}:listCollectionIds` with `{"pageSize", "pageToken", "readTime"}`.
+    private func listCollectionIdsREST(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)
+        async throws -> ListCollectionIdsResponse
+    {
+        var body: [String: JSONValue] = ["pageSize": .integer(Int64(pageSize))]
+        if let pageToken { body["pageToken"] = .string(pageToken) }
+        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
+        let page = try await call("POST", encodedName(of: parent) + ":listCollectionIds", body: .object(body))
         let what = Self.listCollectionIdsWhat(parent)
-        let page = try await sendListCollectionIds(
-            parent: parent, pageToken: pageToken, pageSize: pageSize, readTime: readTime)
         var ids: [String] = []
         for (position, element) in try Self.pageElements(page, what: what, listKey: "collectionIds").enumerated() {
-            ids.append(try Self.collectionID(element, position: position, what: what))
+            guard case .string(let id) = element else {
+                throw FirestoreError(code: .internal, message: "\(what): element \(position) is a \(element.typeName)")
+            }
+            ids.append(id)
         }
         return ListCollectionIdsResponse(
             collectionIds: ids, nextPageToken: try Self.nextPageToken(of: page, what: what))
     }
 
-    private func sendListCollectionIds(parent: ResourcePath, pageToken: String?, pageSize: Int, readTime: Timestamp?)
-        async throws -> JSONValue
-    {
-        var body: [String: JSONValue] = ["pageSize": .integer(Int64(max(1, min(pageSize, 1000))))]
-        if let pageToken { body["pageToken"] = .string(pageToken) }
-        if let readTime { body["readTime"] = .string(readTime.rfc3339) }
-        return try await call("POST", encodedName(of: parent) + ":listCollectionIds", body: .object(body))
-    }
-
-    private static func listCollectionIdsWhat(_ parent: ResourcePath) -> String {
+    static func listCollectionIdsWhat(_ parent: ResourcePath) -> String {
         "listCollectionIds of \"\(parent)\""
-    }
-
-    private static func collectionID(_ element: JSONValue, position: Int, what: String) throws(FirestoreError)
-        -> String
-    {
-        guard case .string(let id) = element else {
-            throw FirestoreError(code: .internal, message: "\(what): element \(position) is a \(element.typeName)")
-        }
-        return id
     }
 }

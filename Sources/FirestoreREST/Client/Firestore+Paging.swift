@@ -56,4 +56,32 @@ extension Firestore {
             throw FirestoreError(code: .internal, message: "\(what): nextPageToken is a \(other.typeName)")
         }
     }
+
+    /// Fetches every page of a paged list method whose pages come decoded (over either wire), following the next
+    /// page token until the server sends none.
+    /// - Parameters:
+    ///   - what: names the call in error messages, e.g. `list fruits`.
+    ///   - fetch: sends one request for a page token (`nil` for the first page) and returns the page's elements and
+    ///     its next page token (`nil` on the last page).
+    /// - Throws: the errors of `fetch`, or `.internal` when the server repeats a page token (which would loop
+    ///   forever).
+    /// - Complexity: one request per page.
+    func collectDecodedPages<Element>(
+        _ what: String, fetch: (String?) async throws -> (elements: [Element], nextPageToken: String?)
+    ) async throws -> [Element] {
+        var elements: [Element] = []
+        var pageToken: String?
+        var seenTokens: Set<String> = []
+        repeat {
+            let page = try await fetch(pageToken)
+            elements += page.elements
+            pageToken = page.nextPageToken
+            if let token = pageToken {
+                guard seenTokens.insert(token).inserted else {
+                    throw FirestoreError(code: .internal, message: "\(what): the server repeated page token \(token)")
+                }
+            }
+        } while pageToken != nil
+        return elements
+    }
 }

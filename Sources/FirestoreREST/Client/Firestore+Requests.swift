@@ -48,7 +48,7 @@ extension Firestore {
     }
 
     /// ``call(_:_:query:body:idempotent:priority:)`` that also reports the size of the response body in bytes (after
-    /// decompression), for poll statistics.
+    /// decompression), for callers that report what a read moved (a change feed's statistics).
     func callMeasured(
         _ method: String, _ resource: String, query: [(String, String)] = [], body: JSONValue? = nil,
         idempotent: Bool? = nil, priority: HTTPRequest.Priority = .normal

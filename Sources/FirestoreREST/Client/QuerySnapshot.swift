@@ -9,25 +9,23 @@ public struct QuerySnapshot: Sendable {
     public let documentChanges: [DocumentChange]
     /// The time the result is consistent at (the server's `readTime`).
     public let readTime: Timestamp?
-    /// What the poll that produced this snapshot cost, for a change feed's snapshots; `nil` for a one-off read.
-    public let statistics: PollStatistics?
-    /// What a change feed resumes from after this snapshot (delta watermark, Listen resume token), for durable
-    /// checkpoints; `nil` for a one-off read.
-    package var resumePoint: FeedResumePoint?
+    /// What a change feed attaches to the snapshots it publishes (FirestoreFeed's `statistics` and resume point,
+    /// kept there with the rest of the feed's vocabulary); `nil` for a one-off read.
+    package var feedAttachment: (any Sendable)?
     /// How many documents the query's ``Query/offset`` skipped (the sum of the response's `skippedResults`,
     /// REST `RunQueryResponse.skipped_results`): fewer than the offset when fewer documents matched. 0 without an
     /// offset, and for a change feed's snapshots.
     public internal(set) var skippedResults: Int = 0
 
+    /// A snapshot of `query`'s result: `documents` in query order, `documentChanges` since the previous snapshot,
+    /// consistent at `readTime`.
     public init(
-        query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?,
-        statistics: PollStatistics? = nil
+        query: Query, documents: [DocumentSnapshot], documentChanges: [DocumentChange], readTime: Timestamp?
     ) {
         self.query = query
         self.documents = documents
         self.documentChanges = documentChanges
         self.readTime = readTime
-        self.statistics = statistics
     }
 
     /// The number of documents.

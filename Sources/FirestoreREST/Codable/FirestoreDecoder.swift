@@ -102,12 +102,14 @@ public struct FirestoreDecoder: Sendable {
     /// - Throws: `DecodingError` naming the document and field path.
     /// - Complexity: O(n) in the size of the document.
     public func decode<T: Decodable>(_ type: T.Type, from document: Document, firestore: Firestore? = nil) throws -> T {
-        let context = DocumentContext(document: document, firestore: firestore)
-        return try FirestoreDecoderImpl.decodeTopLevel(type, from: .map(document.fields), context: makeContext(context))
+        // The document's path and reference are worked out only if the type asks (`@DocumentID`, a reference, an
+        // error message): most types never do, and resolving the name costs as much as decoding a small document.
+        let context = DecodingContext(options: self, document: .unresolved(document, firestore))
+        return try FirestoreDecoderImpl.decodeTopLevel(type, from: .map(document.fields), context: context)
     }
 
     func makeContext(_ document: DocumentContext?) -> DecodingContext {
-        DecodingContext(options: self, document: document)
+        DecodingContext(options: self, document: document.map { .resolved($0) })
     }
 }
 
@@ -151,17 +153,36 @@ final class DecodingContext {
     let dateStrategy: FirestoreDecoder.DateDecodingStrategy
     let dataStrategy: FirestoreDecoder.DataDecodingStrategy
     let userInfo: [CodingUserInfoKey: Any]
-    let document: DocumentContext?
     let usesDefaultKeys: Bool
 
-    init(options: FirestoreDecoder, document: DocumentContext?) {
+    /// The document of the call: resolved already, or to be resolved when first asked for.
+    enum DocumentSource {
+        case resolved(DocumentContext)
+        case unresolved(Document, Firestore?)
+    }
+
+    private var documentSource: DocumentSource?
+
+    /// The document the call decodes, if any (resolved on first use).
+    var document: DocumentContext? {
+        switch documentSource {
+        case .resolved(let context)?: return context
+        case .unresolved(let document, let firestore)?:
+            let context = DocumentContext(document: document, firestore: firestore)
+            documentSource = .resolved(context)
+            return context
+        case nil: return nil
+        }
+    }
+
+    init(options: FirestoreDecoder, document: DocumentSource?) {
         self.keyStrategy = options.keyDecodingStrategy
         self.dateStrategy = options.dateDecodingStrategy
         self.dataStrategy = options.dataDecodingStrategy
         var info: [CodingUserInfoKey: Any] = [:]
         for (key, value) in options.userInfo { info[key] = value }
         self.userInfo = info
-        self.document = document
+        self.documentSource = document
         if case .useDefaultKeys = options.keyDecodingStrategy {
             usesDefaultKeys = true
         } else {

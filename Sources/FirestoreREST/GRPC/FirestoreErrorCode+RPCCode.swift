@@ -24,4 +24,10 @@ extension FirestoreError.Code {
         default: self = .unknown
         }
     }
+
+    /// The numeric `google.rpc.Code` of this code, the inverse of ``init(rpcCode:)``: 1 for `.cancelled` ... 16 for
+    /// `.unauthenticated`; 2 (`UNKNOWN`) for a code that is not canonical.
+    package var rpcCode: Int32 {
+        (1...16).first { Self(rpcCode: $0) == self } ?? 2
+    }
 }

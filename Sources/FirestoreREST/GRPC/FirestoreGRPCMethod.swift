@@ -17,4 +17,12 @@ package enum FirestoreGRPCMethod {
     package static let beginTransaction = "/google.firestore.v1.Firestore/BeginTransaction"
     /// `rpc Rollback(RollbackRequest) returns (google.protobuf.Empty)`.
     package static let rollback = "/google.firestore.v1.Firestore/Rollback"
+    /// `rpc ListDocuments(ListDocumentsRequest) returns (ListDocumentsResponse)`.
+    package static let listDocuments = "/google.firestore.v1.Firestore/ListDocuments"
+    /// `rpc ListCollectionIds(ListCollectionIdsRequest) returns (ListCollectionIdsResponse)`.
+    package static let listCollectionIds = "/google.firestore.v1.Firestore/ListCollectionIds"
+    /// `rpc PartitionQuery(PartitionQueryRequest) returns (PartitionQueryResponse)`.
+    package static let partitionQuery = "/google.firestore.v1.Firestore/PartitionQuery"
+    /// `rpc BatchWrite(BatchWriteRequest) returns (BatchWriteResponse)`.
+    package static let batchWrite = "/google.firestore.v1.Firestore/BatchWrite"
 }

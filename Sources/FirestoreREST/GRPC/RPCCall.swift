@@ -54,4 +54,14 @@ package protocol RPCTransport: HTTPTransport {
     /// How many of a client's calls of `normal` priority run at once (``RPCCallGate``): the REST connection pool's
     /// size, so that the server sees as many requests at once over either protocol.
     var rpcConcurrency: Int { get }
+
+    /// Whether a ``FirestoreProtocol/automatic`` client sends its calls over gRPC on this transport (`true` by
+    /// default); `false` keeps it to REST, as FirestoreTesting's recorder does so that an `.automatic` recording
+    /// stays readable JSON.
+    var automaticUsesGRPC: Bool { get }
+}
+
+extension RPCTransport {
+    /// `true`: an `.automatic` client tries gRPC first.
+    package var automaticUsesGRPC: Bool { true }
 }

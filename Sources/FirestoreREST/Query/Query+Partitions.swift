@@ -1,7 +1,8 @@
 extension Query {
     /// Splits this collection-group query into parts of roughly equal size that can be read in parallel (Node.js
     /// `CollectionGroup.getPartitions`): POST `{parent}:partitionQuery` with the query ordered by `__name__` and
-    /// `partitionCount` = `desiredPartitionCount - 1` split points, every page (REST reference:
+    /// `partitionCount` = `desiredPartitionCount - 1` split points, every page, over the client's protocol (gRPC
+    /// `PartitionQuery`, or REST; REST reference:
     /// `projects.databases.documents.partitionQuery`, https://cloud.google.com/firestore/docs/reference/rest/v1/projects.databases.documents/partitionQuery).
     /// The points come back sorted by document name and without repeats, so the parts never overlap.
     ///
@@ -9,8 +10,10 @@ extension Query {
     /// - Returns: the parts in order, from the start of the result to its end; always at least one.
     /// - Throws: ``FirestoreError`` `.invalidArgument` for a count below 1, a query that is not a collection group
     ///   (``Firestore/collectionGroup(_:)``), or one with orders, a limit, an offset or cursors of its own; the
-    ///   server's error otherwise (the Firestore emulator answers `.unimplemented`, HTTP 501); `.internal` for a
-    ///   split point that is not a document reference.
+    ///   server's error otherwise (the Firestore emulator implements PartitionQuery on neither wire and answers
+    ///   `.unimplemented`: HTTP 501 over REST, `grpc-status` 12 over gRPC; an ``FirestoreProtocol/automatic``
+    ///   client then tries REST and keeps gRPC for its other calls, `RPCListLiveTests`); `.internal` (REST) or
+    ///   `.dataLoss` (gRPC) for a split point that is not one document reference.
     /// - Complexity: one request per page of split points.
     public func getPartitions(desiredPartitionCount: Int) async throws -> [QueryPartition] {
         guard desiredPartitionCount >= 1 else {
@@ -30,23 +33,12 @@ extension Query {
         var points: [FirestoreValue] = []
         if desiredPartitionCount > 1 {
             let structuredQuery = try ordered.structuredQuery()
-            let path = firestore.encodedName(of: try parentPath()) + ":partitionQuery"
+            let parent = try parentPath()
             let what = "partitionQuery of collection group \"\(collectionID)\""
-            points = try await firestore.collectPages(what, listKey: "partitions") { pageToken in
-                var body: [String: JSONValue] = [
-                    "structuredQuery": structuredQuery,
-                    "partitionCount": .string(String(desiredPartitionCount - 1)),
-                ]
-                if let pageToken { body["pageToken"] = .string(pageToken) }
-                return try await firestore.call("POST", path, body: .object(body))
-            } decode: { element, position in
-                guard case .array(let values)? = element["values"], values.count == 1,
-                    case .reference = try FirestoreValue(restJSON: values[0], at: "\(what): partition \(position)")
-                else {
-                    throw FirestoreError(
-                        code: .internal, message: "\(what): partition \(position) is not one document reference")
-                }
-                return try FirestoreValue(restJSON: values[0])
+            points = try await firestore.collectDecodedPages(what) { pageToken in
+                try await firestore.partitionQueryPage(
+                    parent: parent, structuredQuery: structuredQuery, partitionCount: desiredPartitionCount - 1,
+                    pageToken: pageToken, what: what)
             }
         }
         var names: [String] = []

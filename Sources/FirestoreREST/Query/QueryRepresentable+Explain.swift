@@ -1,6 +1,6 @@
 extension QueryRepresentable {
-    /// Plans the query and, with `options.analyze`, runs it: one runQuery with `explainOptions` (REST reference:
-    /// `RunQueryRequest.explain_options`, `RunQueryResponse.explain_metrics`), as the Node SDK's
+    /// Plans the query and, with `options.analyze`, runs it: one runQuery with `explainOptions`, over the client's protocol (REST reference:
+    /// `RunQueryRequest.explain_options`, `RunQueryResponse.explain_metrics`; gRPC fields 10 and 11), as the Node SDK's
     /// `query.explain({analyze})` and the Python SDK's `get(explain_options=)`.
     ///
     /// ```swift
@@ -30,10 +30,23 @@ extension QueryRepresentable {
 }
 
 extension Firestore {
-    /// runQuery with `explainOptions`: POST `/v1/{parent}:runQuery` with `{"structuredQuery", "explainOptions"}`.
+    /// runQuery with `explainOptions`, over the client's protocol (``routed(grpc:rest:)``): REST POST
+    /// `/v1/{parent}:runQuery` with `{"structuredQuery", "explainOptions"}`, or gRPC `RunQuery` with
+    /// `explain_options` (``runExplainedQueryRPC(parent:structuredQuery:options:)``).
     /// - Throws: as ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``, and as
     ///   ``decodeExplainedRunQuery(_:)``.
     package func runExplainedQuery(parent: ResourcePath, structuredQuery: JSONValue, options: ExplainOptions)
+        async throws -> (RunQueryResponse, ExplainMetrics?)
+    {
+        try await routed {
+            try await runExplainedQueryRPC(parent: parent, structuredQuery: structuredQuery, options: options)
+        } rest: {
+            try await runExplainedQueryREST(parent: parent, structuredQuery: structuredQuery, options: options)
+        }
+    }
+
+    /// runQuery with `explainOptions` over REST.
+    private func runExplainedQueryREST(parent: ResourcePath, structuredQuery: JSONValue, options: ExplainOptions)
         async throws -> (RunQueryResponse, ExplainMetrics?)
     {
         let body: JSONValue = ["structuredQuery": structuredQuery, "explainOptions": options.restJSON]

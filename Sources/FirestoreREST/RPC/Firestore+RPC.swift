@@ -124,11 +124,14 @@ extension Firestore {
     }
 
     /// Runs `grpc` or `rest` as ``wireProtocol`` says: ``FirestoreProtocol/automatic`` runs `grpc` when the
-    /// transport carries gRPC and HTTP/2 was not refused in the last 5 minutes, and runs `rest` after `grpc` failed
+    /// transport carries gRPC (``RPCTransport/automaticUsesGRPC``) and HTTP/2 was not refused in the last 5 minutes, and runs `rest` after `grpc` failed
     /// for want of HTTP/2 (``FirestoreError`` `lacksHTTP2` or `mayLackHTTP2`) or because the server has no such gRPC
     /// method (`unimplemented`, e.g. a gRPC proxy that routes only Listen): nothing reached the server's Firestore
-    /// service, so even a commit may be sent again.
-    /// - Throws: the error of the protocol used.
+    /// service, so even a commit may be sent again. The client then keeps to REST for 5 minutes, except when REST
+    /// answers `unimplemented` as well: the method is missing on both wires (the Firestore emulator's
+    /// `PartitionQuery`, `RPCRoutingTests.automaticKeepsGRPCWhenBothWiresLackTheMethod`), so the client keeps gRPC
+    /// and the caller gets REST's error.
+    /// - Throws: the error of the protocol used last.
     func routed<Result>(grpc: () async throws -> Result, rest: () async throws -> Result) async throws -> Result {
         switch wireProtocol {
         case .rest:
@@ -136,14 +139,26 @@ extension Firestore {
         case .grpc:
             return try await grpc()
         case .automatic:
-            guard transport is any RPCTransport, rpcState.triesGRPC() else { return try await rest() }
+            guard let rpcTransport = transport as? any RPCTransport, rpcTransport.automaticUsesGRPC,
+                rpcState.triesGRPC()
+            else { return try await rest() }
             do {
                 return try await grpc()
-            } catch let error as FirestoreError
-                where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented
-            {
+            } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 {
                 rpcState.noteRefusal()
                 return try await rest()
+            } catch let error as FirestoreError where error.code == .unimplemented {
+                let result: Result
+                do {
+                    result = try await rest()
+                } catch let restError as FirestoreError where restError.code == .unimplemented {
+                    throw restError
+                } catch {
+                    rpcState.noteRefusal()
+                    throw error
+                }
+                rpcState.noteRefusal()
+                return result
             }
         }
     }

@@ -27,6 +27,9 @@ import Synchronization
 /// Listen streams: a client on this transport whose live transport carries them (a `CurlTransport`) listens
 /// through it, and each Listen call is recorded as a ``Cassette/ListenSession`` (its requests and responses in
 /// proto3 JSON with their times, and how it ended), scrubbed like the rest.
+///
+/// gRPC calls: a `.grpc` client records each unary or server-streaming call as one interaction (`POST` to the method path),
+/// numbered in send order when the call starts; an `.automatic` client records REST exchanges.
 public final class RecordingTransport: HTTPTransport {
     /// What to keep and how to measure time.
     public struct Options: Sendable {
@@ -125,10 +128,7 @@ public final class RecordingTransport: HTTPTransport {
     ///   when the cassette file cannot be written (the response is then lost to the caller too, so a broken
     ///   recording is never mistaken for a good one).
     public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
-        let (sequence, start) = state.withLock { state in
-            defer { state.nextSequence += 1 }
-            return (state.nextSequence, stopwatch.elapsed)
-        }
+        let (sequence, start) = beginExchange()
         let response: HTTPResponse
         do {
             response = try await live.send(request)
@@ -139,15 +139,7 @@ public final class RecordingTransport: HTTPTransport {
                     failure: failure)
                 throw error
             }
-            let saved = state.withLock { state -> Result<Void, FirestoreError> in
-                state.failures += 1
-                guard state.file != nil else { return .success(()) }
-                state.failed.insert(sequence)
-                return flush(&state)
-            }
-            if case .failure(let failure) = saved {
-                throw FirestoreError(code: .dataLoss, message: "recording: \(failure.message)")
-            }
+            try dropExchange(sequence)
             throw error
         }
         var recordedResponse = Cassette.Response(response)
@@ -156,9 +148,32 @@ public final class RecordingTransport: HTTPTransport {
         return response
     }
 
+    /// Numbers the next exchange (a request, or a gRPC call) in send order and notes when it started.
+    func beginExchange() -> (sequence: Int, start: Duration) {
+        state.withLock { state in
+            defer { state.nextSequence += 1 }
+            return (state.nextSequence, stopwatch.elapsed)
+        }
+    }
+
+    /// Leaves the exchange `sequence` out of the recording (it failed in a way that is not recorded), so that the
+    /// file does not wait for it.
+    /// - Throws: `FirestoreError` `.dataLoss` when the cassette file cannot be written.
+    func dropExchange(_ sequence: Int) throws(FirestoreError) {
+        let saved = state.withLock { state -> Result<Void, FirestoreError> in
+            state.failures += 1
+            guard state.file != nil else { return .success(()) }
+            state.failed.insert(sequence)
+            return flush(&state)
+        }
+        if case .failure(let failure) = saved {
+            throw FirestoreError(code: .dataLoss, message: "recording: \(failure.message)")
+        }
+    }
+
     /// Adds the exchange `sequence` (its response, or the failure it got instead) to the recording and the file.
     /// - Throws: `FirestoreError` `.dataLoss` when the cassette file cannot be written.
-    private func record(
+    func record(
         sequence: Int, start: Duration, request: HTTPRequest, response recordedResponse: Cassette.Response,
         failure: Cassette.Failure?
     ) throws(FirestoreError) {

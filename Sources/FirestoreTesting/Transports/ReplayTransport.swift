@@ -42,6 +42,11 @@ import Synchronization
 /// record Listen calls through `live`; `.newEpisodes` replays a call whose first request matches a session and
 /// records the others.
 ///
+/// **gRPC calls**: a cassette recorded by a `.grpc` client holds its unary and server-streaming calls as
+/// interactions (`POST` to the method path, `content-type: application/grpc`); a call is matched and ordered like a
+/// request and gets its recorded messages, then its recorded status. A client replays them under `.grpc`, and under `.automatic` when the cassette holds any
+/// (`RPCRecordReplayLiveTests`).
+///
 /// **Errors**: a request that matches nothing throws `FirestoreError` `.failedPrecondition` naming the
 /// closest recorded request and what differed; one whose matches were all played throws the same code
 /// listing them. A recorded 4xx or 5xx is returned like any other response, and a recorded transport failure
@@ -246,6 +251,7 @@ public final class ReplayTransport: HTTPTransport {
         self.name = name
         self.recorder = recorder
         replayed = cassette.interactions
+        holdsRPCCalls = cassette.interactions.contains { RPCExchange.isRPC($0.request) }
         keys = cassette.interactions.map { interaction in
             var key = interaction.request
             key.body = key.body.map(Cassette.canonicalBody)
@@ -272,6 +278,9 @@ public final class ReplayTransport: HTTPTransport {
             "interaction \(index) (\(interaction.request.method) \(interaction.request.pathWithoutQuery))"
         }
     }
+
+    /// Whether the cassette holds gRPC calls (`RPCExchange`): an `.automatic` client then replays over gRPC.
+    let holdsRPCCalls: Bool
 
     /// Whether requests that match nothing are recorded through the live transport.
     public var isRecording: Bool { recorder != nil }
@@ -310,6 +319,14 @@ public final class ReplayTransport: HTTPTransport {
     ///   behind an interaction nobody requests for `Options.stallTimeout`; `.cancelled` when the task is
     ///   cancelled while the response is held back; in a recording mode whatever the live transport throws.
     public func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {
+        if let response = try await answer(request) { return response }
+        guard let recorder else { throw FirestoreError(code: .internal, message: "\(name): no recorder") }
+        return try await recorder.send(request)
+    }
+
+    /// The recorded response to `request`, or `nil` when it is to be recorded (a recording mode, and nothing
+    /// unplayed matches); errors as ``send(_:)``.
+    func answer(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse? {
         if Task.isCancelled { throw Self.cancelled(request) }
         let sent = options.scrubber.scrub(Cassette.Request(request))
         let choice: Choice = state.withLock { state in
@@ -334,8 +351,7 @@ public final class ReplayTransport: HTTPTransport {
         }
         switch choice {
         case .record:
-            guard let recorder else { throw FirestoreError(code: .internal, message: "\(name): no recorder") }
-            return try await recorder.send(request)
+            return nil
         case .fail(let matching):
             throw unmatched(sent, playedMatches: matching)
         case .repeatLast(let index):

@@ -123,4 +123,47 @@ struct RPCRoutingTests {
                 "Bearer token-0", "Bearer token-1",
             ])
     }
+
+    @Test func automaticKeepsGRPCWhenBothWiresLackTheMethod() async throws {
+        // The emulator's PartitionQuery: grpc-status 12 over gRPC, HTTP 501 over REST.
+        var unimplemented = GRPCStatus(
+            number: 12, message: "Method google.firestore.v1.Firestore/PartitionQuery is unimplemented"
+        ).error
+        unimplemented.isServerStatus = true
+        let rest = ScriptedTransport([
+            .response(
+                status: 501,
+                body: #"{"error":{"code":501,"message":"PartitionQuery is not implemented","status":"UNIMPLEMENTED"}}"#)
+        ])
+        let transport = ScriptedRPCTransport(
+            rest: rest, rpc: [.failure(unimplemented), .messages([Self.emptyRunQuery])])
+        let db = try client(transport, .automatic, clock: CountingClock())
+        let error = try await #require(throws: FirestoreError.self) {
+            _ = try await db.collectionGroup("g").getPartitions(desiredPartitionCount: 2)
+        }
+        #expect(error.code == .unimplemented)
+        #expect(error.httpStatus == 501)
+        #expect(rest.calls == ["POST :partitionQuery"])
+        // The next call still goes over gRPC.
+        #expect(try await db.collection("c").runQuery().readTime == (try Timestamp(seconds: 1_700_000_000, nanos: 0)))
+        #expect(
+            transport.calls.map(\.method) == [
+                "/google.firestore.v1.Firestore/PartitionQuery", "/google.firestore.v1.Firestore/RunQuery",
+            ])
+    }
+
+    @Test func automaticStaysOnRESTWhenOnlyTheGRPCServerLacksTheMethod() async throws {
+        // A gRPC proxy that routes only Listen: unimplemented over gRPC, the call works over REST.
+        let unimplemented = GRPCStatus(number: 12, message: "unknown method").error
+        let rest = ScriptedTransport([
+            .response(status: 200, body: #"{"collectionIds":["a"]}"#),
+            .response(status: 200, body: #"{"collectionIds":["b"]}"#),
+        ])
+        let transport = ScriptedRPCTransport(rest: rest, rpc: [.failure(unimplemented)])
+        let db = try client(transport, .automatic, clock: CountingClock())
+        #expect(try await db.listCollectionIds() == ["a"])
+        #expect(try await db.listCollectionIds() == ["b"])
+        #expect(transport.calls.count == 1)
+        #expect(rest.calls == ["POST :listCollectionIds", "POST :listCollectionIds"])
+    }
 }

@@ -1,3 +1,5 @@
+import FirestoreREST
+
 /// How a change feed fetches each poll's result. Every mode publishes the same snapshots; they differ in what a
 /// poll costs (``PollStatistics/billedReads``, Firestore pricing: https://firebase.google.com/docs/firestore/pricing).
 public enum PollMode: Sendable, Hashable {

@@ -1,10 +1,12 @@
+import FirestoreREST
+
 /// What one poll of a change feed, or one snapshot of the Listen stream, cost: carried by every snapshot a feed
 /// publishes (and, for every poll, changed or not, by `FeedEvent.polled`).
 ///
 /// ``billedReads`` is the meter: the document reads Firestore bills for the requests made, by the rules of
 /// Firestore pricing (https://firebase.google.com/docs/firestore/pricing, "Reads" and "Listening to query
-/// results"; https://cloud.google.com/firestore/pricing), as ``BilledReads`` computes them. The emulator bills
-/// nothing; the figure is what production would charge for the same requests. A snapshot a slow listener receives
+/// results"; https://cloud.google.com/firestore/pricing), as FirestoreREST's `BilledReads` computes them. The
+/// emulator bills nothing; the figure is what production would charge for the same requests. A snapshot a slow listener receives
 /// folded from several (`FeedEvent.snapshotsCoalesced`) carries the newest one's statistics; `FeedEvent.polled`
 /// reports every poll.
 public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
@@ -38,9 +40,9 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
     /// those the delta request returned (plus a scan's batchGet); for Listen, the documents delivered (added or
     /// modified).
     public var documentsFetched: Int
-    /// The document reads Firestore bills for this poll or snapshot (``BilledReads``): runQuery, one per document
-    /// returned and at least 1; batchGet, one per document asked for; a count, one per 1,000 index entries and
-    /// at least 1; Listen, one per document delivered (the first snapshot: its documents, at least 1).
+    /// The document reads Firestore bills for this poll or snapshot (FirestoreREST's `BilledReads`): runQuery, one
+    /// per document returned and at least 1; batchGet, one per document asked for; a count, one per 1,000 index
+    /// entries and at least 1; Listen, one per document delivered (the first snapshot: its documents, at least 1).
     public var billedReads: Int
     /// Delta mode: documents the delta request returned again, inside the margin, whose `updateTime` had not
     /// moved (billed, never reported as changes); 0 otherwise.
@@ -71,7 +73,7 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The statistics of a Listen snapshot that delivered `delivered` documents (added or modified), billed
-    /// ``BilledReads/listen(documentsDelivered:isFirstSnapshot:)``.
+    /// `BilledReads.listen(documentsDelivered:isFirstSnapshot:)` (FirestoreREST).
     public static func listen(documentsDelivered delivered: Int, isFirstSnapshot: Bool) -> PollStatistics {
         PollStatistics(
             mode: nil, bytesReceived: 0, latency: .zero, requests: 0, documentsFetched: delivered,
@@ -80,7 +82,7 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
 
     /// The statistics of the first snapshot of a resumed Listen target (a feed restarted from its checkpoint) that
     /// delivered `delivered` documents (added or modified) of `resultSize`, billed
-    /// ``BilledReads/listenResumed(documentsDelivered:resultSize:sentResumeToken:)``.
+    /// `BilledReads.listenResumed(documentsDelivered:resultSize:sentResumeToken:)` (FirestoreREST).
     public static func listenResumed(documentsDelivered delivered: Int, resultSize: Int, sentResumeToken: Bool)
         -> PollStatistics
     {

@@ -1,5 +1,7 @@
+import FirestoreREST
+
 /// Where a change feed resumes from one of its snapshots, beyond the snapshot's documents and `readTime`: what a
-/// durable checkpoint stores with it (FirestoreFeed's `FeedCheckpointStore`). Set on the snapshots a feed
+/// durable checkpoint stores with it (``FeedCheckpointStore``). Set on the snapshots a feed
 /// publishes; `nil` for a one-off read.
 package struct FeedResumePoint: Sendable, Hashable {
     /// Delta polling: the next poll asks for documents whose tracking field is at or after this.

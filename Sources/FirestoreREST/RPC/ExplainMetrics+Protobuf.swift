@@ -1,0 +1,72 @@
+extension ExplainMetrics {
+    /// Decodes a `google.firestore.v1.ExplainMetrics` message (`google/firestore/v1/query_profile.proto`) into the
+    /// values the REST decoder gives (``init(restJSON:)``): `PlanSummary plan_summary = 1` (`repeated
+    /// google.protobuf.Struct indexes_used = 1`), `ExecutionStats execution_stats = 2` (`int64 results_returned = 1`,
+    /// `google.protobuf.Duration execution_duration = 3`, `int64 read_operations = 4`, `google.protobuf.Struct
+    /// debug_stats = 5`). Structs become JSON objects as ``JSONValue/init(readingProtobufValue:)`` says.
+    /// - Throws: ``FirestoreError`` `.dataLoss` naming the field and byte offset for malformed wire data.
+    package init(reading reader: inout ProtobufReader) throws(FirestoreError) {
+        var indexes: [[String: JSONValue]] = []
+        var stats: ExecutionStats?
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1:
+                try reader.readMessage(field, "plan_summary") { (plan) throws(FirestoreError) in
+                    while let member = try plan.nextField() {
+                        if member.number == 1 {
+                            indexes.append(
+                                try plan.readMessage(member, "indexes_used") { (object) throws(FirestoreError) in
+                                    try JSONValue.readProtobufStruct(&object)
+                                })
+                        } else {
+                            try plan.skip(member)
+                        }
+                    }
+                }
+            case 2:
+                stats = try reader.readMessage(field, "execution_stats") { (nested) throws(FirestoreError) in
+                    try ExecutionStats(reading: &nested)
+                }
+            default: try reader.skip(field)
+            }
+        }
+        self.init(planSummary: PlanSummary(indexesUsed: indexes), executionStats: stats)
+    }
+}
+
+extension ExecutionStats {
+    /// Decodes a `google.firestore.v1.ExecutionStats` message (see ``ExplainMetrics/init(reading:)``); the duration
+    /// is `google.protobuf.Duration` (`int64 seconds = 1`, `int32 nanos = 2`).
+    /// - Throws: ``FirestoreError`` `.dataLoss` for malformed wire data.
+    init(reading reader: inout ProtobufReader) throws(FirestoreError) {
+        var results: Int64 = 0
+        var duration: Duration = .zero
+        var reads: Int64 = 0
+        var debug: [String: JSONValue] = [:]
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: results = try reader.readInt64(field, "results_returned")
+            case 3:
+                duration = try reader.readMessage(field, "execution_duration") { (nested) throws(FirestoreError) in
+                    var seconds: Int64 = 0
+                    var nanos: Int32 = 0
+                    while let member = try nested.nextField() {
+                        switch member.number {
+                        case 1: seconds = try nested.readInt64(member, "seconds")
+                        case 2: nanos = try nested.readInt32(member, "nanos")
+                        default: try nested.skip(member)
+                        }
+                    }
+                    return .seconds(seconds) + .nanoseconds(Int64(nanos))
+                }
+            case 4: reads = try reader.readInt64(field, "read_operations")
+            case 5:
+                debug = try reader.readMessage(field, "debug_stats") { (object) throws(FirestoreError) in
+                    try JSONValue.readProtobufStruct(&object)
+                }
+            default: try reader.skip(field)
+            }
+        }
+        self.init(resultsReturned: results, executionDuration: duration, readOperations: reads, debugStats: debug)
+    }
+}
