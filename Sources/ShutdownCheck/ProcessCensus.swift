@@ -19,10 +19,10 @@ struct ProcessCensus {
         var threads: [String] = []
         var children: [String] = []
         for task in tasks {
-            if let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8) {
+            if let name = read("/proc/self/task/\(task)/comm") {
                 threads.append(name.trimmingCharacters(in: .whitespacesAndNewlines))
             }
-            if let list = try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8) {
+            if let list = read("/proc/self/task/\(task)/children") {
                 children += list.split(separator: " ").map {
                     String($0).trimmingCharacters(in: .whitespacesAndNewlines)
                 }
@@ -47,7 +47,7 @@ struct ProcessCensus {
         let hexPort = String(format: "%04X", port)
         var inodes: Set<String> = []
         for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = read(table) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
@@ -56,6 +56,17 @@ struct ProcessCensus {
             }
         }
         return inodes
+    }
+
+    /// The whole text of a `/proc` file, read until the end: such files report a size of 0, and a table of many
+    /// sockets (`/proc/self/net/tcp` lists every socket of the network namespace, not only this process's) takes
+    /// many reads.
+    static func read(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var data = Data()
+        while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { data.append(chunk) }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The elements of `after` that `before` does not hold (a multiset difference).

@@ -32,6 +32,7 @@ import Testing
                 "shutdown again: returned, isShutDown true",
                 "threads not there before: []",
                 "descriptors not there before: []",
+                "sockets to the emulator counted while the client was busy: true",
                 "sockets to the emulator: 0",
                 "child processes: 0",
             ], "stderr: \(result.stderr)")
