@@ -81,6 +81,11 @@ let package = Package(
             name: "FeedLeaveCheck",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
+        // Shuts a busy client down and counts what is left of it in its own process (ShutdownLiveTests).
+        .executableTarget(
+            name: "ShutdownCheck",
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
+        ),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
@@ -121,7 +126,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
-                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck",
+                "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck", "ShutdownCheck",
             ] + readmeSnippets.map { .target(name: "Readme" + $0) }
         ),
     ]

@@ -45,20 +45,31 @@ extension QueryRepresentable {
         checkpoint store: FeedCheckpointStore, key: String,
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) -> AsyncThrowingStream<QuerySnapshot, any Error> {
-        let policy = policy ?? PollingPolicy(interval: interval)
-        let query = self.query
+        query.checkpointedFeed(
+            source: source, policy: policy ?? PollingPolicy(interval: interval), checkpoint: store, key: key,
+            onEvent: onEvent
+        ).makeStream()
+    }
+}
+
+extension Query {
+    /// The checkpointed feed behind `snapshots(source:interval:policy:checkpoint:key:onEvent:)` and
+    /// `service(source:interval:policy:checkpoint:key:onEvent:handler:)`, on the shared pools.
+    func checkpointedFeed(
+        source: FeedSource, policy: PollingPolicy, checkpoint store: FeedCheckpointStore, key: String,
+        onEvent: (@Sendable (FeedEvent) -> Void)?
+    ) -> CheckpointedFeed {
         let upstream: CheckpointedFeed.Upstream
         switch source {
         case .listen:
             upstream = CheckpointUpstream.listen(
-                query, policy: policy, pool: .shared, checkpointID: store.path + " " + key, onEvent: onEvent)
+                self, policy: policy, pool: .shared, checkpointID: store.path + " " + key, onEvent: onEvent)
         case .poll(let mode):
             upstream = CheckpointUpstream.poll(
-                query, mode: mode, policy: policy, clock: PollerPool.shared.clock, onEvent: onEvent)
+                self, mode: mode, policy: policy, clock: PollerPool.shared.clock, onEvent: onEvent)
         }
         return CheckpointedFeed(
-            store: store, key: key, query: query, source: source, onEvent: onEvent, upstream: upstream
-        ).makeStream()
+            store: store, key: key, query: self, source: source, onEvent: onEvent, upstream: upstream)
     }
 }
 

@@ -25,7 +25,12 @@ extension FeedGroupMember {
                 try? await Task.sleep(for: options.renewInterval * Double.random(in: 0.9...1.1))
             } catch {
                 // The feeds' retry table: a permanent error (a lease document of another shape, permission denied)
-                // ends the member; a transient one is retried, the shards fenced meanwhile.
+                // ends the member; a transient one is retried, the shards fenced meanwhile. So does the shutdown of
+                // the client (`Firestore.shutdown()`).
+                if base.firestore.isShutDown {
+                    fail(base.firestore.lifecycle.shutDownError)
+                    return
+                }
                 guard error.code.retryRule.feedRetries else {
                     fail(error)
                     return

@@ -7,6 +7,9 @@ import Synchronization
 ///
 /// `PollerPool.shared` (on the continuous clock) serves `query.snapshots(...)`; make a pool of your own to
 /// poll on another clock, e.g. a test clock that never sleeps.
+///
+/// A client's `Firestore.shutdown()` ends its pollers (their listeners' streams end with the client's shutdown
+/// error) and the pool forgets them; feeds of a shut-down client end at once with that error.
 public final class PollerPool: Sendable {
     /// What makes listeners share a poller: the client, the query (``QueryIdentity``), the mode and the policy.
     struct Key: Hashable {
@@ -52,6 +55,8 @@ public final class PollerPool: Sendable {
     ) {
         let key: Key
         do {
+            // A shut-down client's feed ends at once with its error (`Firestore.shutdown()`).
+            try query.firestore.lifecycle.check()
             key = try Key(query, mode: mode, policy: policy)
         } catch {
             // An invalid query ends its feed at once, before anything is sent.

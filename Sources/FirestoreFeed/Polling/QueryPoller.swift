@@ -25,6 +25,8 @@ import Synchronization
 ///   waiting for a snapshot (``PollDemand``). A consumer that stopped asking without dropping its iterator (a
 ///   `break` in top-level code) costs no request after its last snapshot.
 /// - When the last listener leaves, polling stops and the in-flight request is cancelled.
+/// - `Firestore.shutdown()` of the query's client ends it (``shutDown()``): its listeners' streams end with the
+///   client's shutdown error.
 final class QueryPoller: Sendable {
     struct State {
         /// The last applied result and what delta polling builds on (one value, for checkpoints).
@@ -33,6 +35,8 @@ final class QueryPoller: Sendable {
         var hasSnapshot = false
         var task: Task<Void, Never>?
         var isFinished = false
+        /// The poller's shutdown handler on its client (`ClientLifecycle.register(_:)`), while it polls.
+        var registration: Int?
     }
 
     let query: Query
@@ -75,10 +79,18 @@ final class QueryPoller: Sendable {
         guard !state.withLock({ $0.isFinished }),
             let id = fanOut.add(FeedListener(buffer: buffer, onEvent: onEvent, policy: policy))
         else { return nil }
+        let lifecycle = query.firestore.lifecycle
+        let registration = lifecycle.register { [weak self] in await self?.shutDown() }
         let started = state.withLock { state -> Bool in
             guard !state.isFinished else { return false }
-            if state.task == nil { state.task = Task { [self] in await run() } }
+            if state.task == nil, registration != nil {
+                state.task = Task { [self] in await run() }
+                state.registration = registration
+            }
             return true
+        }
+        if let registration, state.withLock({ $0.registration != registration }) {
+            lifecycle.unregister(registration)
         }
         guard started else {
             // The poller ended while the listener joined: it leaves again and the caller makes a new poller.
@@ -86,7 +98,33 @@ final class QueryPoller: Sendable {
             return nil
         }
         buffer.setOnDemand { [demand] in demand.signal() }
+        if registration == nil, state.withLock({ $0.task == nil }) {
+            // The client was shut down while the listener joined: its feed ends with the client's error.
+            finish(throwing: lifecycle.shutDownError)
+        }
         return id
+    }
+
+    /// Ends the poller for `Firestore.shutdown()`: its listeners' streams end with the client's error, its poll
+    /// loop is cancelled and awaited.
+    func shutDown() async {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            defer {
+                state.isFinished = true
+                state.task = nil
+                state.registration = nil
+            }
+            return state.task
+        }
+        task?.cancel()
+        fanOut.finish(throwing: query.firestore.lifecycle.shutDownError)
+        onEmpty(self)
+        await task?.value
+    }
+
+    /// Forgets the poller's shutdown handler (it ended by itself).
+    private func unregister(_ registration: Int?) {
+        if let registration { query.firestore.lifecycle.unregister(registration) }
     }
 
     /// Whether the poll loop is holding its next poll until a listener asks (for tests).
@@ -95,21 +133,26 @@ final class QueryPoller: Sendable {
     /// Removes a listener; with the last one gone, polling stops and the in-flight request is cancelled.
     func removeListener(_ id: Int) {
         guard fanOut.remove(id) else { return }
-        let ended = state.withLock { state -> Bool in
-            guard !state.isFinished else { return false }
+        let ended = state.withLock { state -> (Bool, Int?) in
+            guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
             state.task?.cancel()
             state.task = nil
-            return true
+            defer { state.registration = nil }
+            return (true, state.registration)
         }
-        if ended { onEmpty(self) }
+        unregister(ended.1)
+        if ended.0 { onEmpty(self) }
     }
 
     private func finish(throwing error: FirestoreError) {
-        state.withLock { state in
+        let registration = state.withLock { state -> Int? in
             state.isFinished = true
             state.task = nil
+            defer { state.registration = nil }
+            return state.registration
         }
+        unregister(registration)
         fanOut.finish(throwing: error)
         onEmpty(self)
     }

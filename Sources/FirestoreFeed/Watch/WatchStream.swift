@@ -97,6 +97,8 @@ package final class WatchStream: Sendable {
     let delivery = Mutex(())
     /// Held while the outbox is sent, so requests leave in the order they were queued.
     private let sending = Mutex(())
+    /// The stream's shutdown handler on its client (`ClientLifecycle.register(_:)`), until the stream ends.
+    private let registration = Mutex<Int?>(nil)
 
     init(
         firestore: Firestore, channel: any ListenChannel, policy: PollingPolicy, clock: any Clock<Duration>,
@@ -115,6 +117,22 @@ package final class WatchStream: Sendable {
         var initial = State(machine: ListenConnectionMachine(policy: policy))
         initial.aggregator.maxPendingDocuments = policy.listenMaxPendingDocuments
         state = Mutex(initial)
+        if let id = firestore.lifecycle.register({ [weak self] in await self?.shutDown() }) {
+            registration.withLock { $0 = id }
+        } else {
+            // The client is shut down: the stream takes no listener (its pool ends their feeds).
+            state.withLock { $0.isFinished = true }
+        }
+    }
+
+    /// Ends the stream for `Firestore.shutdown()`: every listener's stream ends with the client's shutdown error,
+    /// the call is cancelled, the channel closed (its thread and connection gone), and the stream's tasks awaited.
+    func shutDown() async {
+        let tasks = state.withLock { state in [state.task, state.sweeper, state.watchdog].compactMap { $0 } }
+        _ = endAll(throwing: firestore.lifecycle.shutDownError)
+        onEnd(self, nil)
+        await channel.close()
+        for task in tasks { await task.value }
     }
 
     /// How many targets the stream carries.
@@ -239,6 +257,12 @@ package final class WatchStream: Sendable {
 
     /// Sends what the ended stream still queued, in order after anything being sent, then cancels its call.
     func close(_ ending: Ending) {
+        if let id = registration.withLock({ id in
+            defer { id = nil }
+            return id
+        }) {
+            firestore.lifecycle.unregister(id)
+        }
         guard let call = ending.call else { return }
         sending.withLock { _ in
             for request in ending.outbox { try? call.send(request) }

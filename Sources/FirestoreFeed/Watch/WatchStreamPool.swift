@@ -12,6 +12,9 @@ import Synchronization
 ///
 /// A target whose listeners stopped asking is suspended by its stream (``WatchStream``); the first of them to ask
 /// again comes back here and is attached as a new listener that resumes the target.
+///
+/// A client's `Firestore.shutdown()` ends its stream (``WatchStream/shutDown()``: its listeners' streams end with
+/// the client's shutdown error, its channel is closed) and the pool forgets it.
 package final class WatchStreamPool: Sendable {
     /// The pool `query.snapshots(source: .listen)` uses.
     package static let shared = WatchStreamPool(clock: ContinuousClock())
@@ -80,6 +83,8 @@ package final class WatchStreamPool: Sendable {
     ) {
         let key: WatchTargetKey
         do {
+            // A shut-down client's feed ends at once with its error (`Firestore.shutdown()`).
+            try query.firestore.lifecycle.check()
             key = try WatchTargetKey(query, checkpoint: checkpoint?.id)
         } catch {
             buffer.finish(throwing: error)
@@ -106,6 +111,10 @@ package final class WatchStreamPool: Sendable {
         let policy = listener.policy
         let buffer = listener.buffer
         while true {
+            if client.isShutDown {
+                buffer.finish(throwing: client.lifecycle.shutDownError)
+                return
+            }
             let found = state.withLock { state -> Result<WatchStream, FallbackReason> in
                 if let fallback = state.fallbacks[id] {
                     if fallback.client === client, listener.announcement != .listenRestored,

@@ -97,14 +97,16 @@ extension Firestore {
     /// more with the new token; a second `401` is returned as it is.
     /// - Throws: ``FirestoreError``: `.failedPrecondition` before sending anything when the credentials may not
     ///   go to this server (see ``authorizationHeader(for:)``); the credentials' error (marked as not sent);
-    ///   the transport's error.
+    ///   the transport's error; `.cancelled` once the client is shut down (``shutdown()``).
     /// - Returns: the response and the request as sent (with its `Authorization` header), whose credentials an
     ///   error message built from the response must not show.
     func sendAuthorized(_ request: HTTPRequest) async throws -> (response: HTTPResponse, sent: HTTPRequest) {
         var refreshed = false
         while true {
+            try lifecycle.check()
             let (attempt, authorization) = try await authorized(request)
-            let response = try await transport.send(attempt)
+            let transport = transport
+            let response = try await lifecycle.guarded { try await transport.send(attempt) }
             if response.status == 401, !refreshed, let authorization,
                 await credentials.invalidate(refusedHeader: authorization)
             {

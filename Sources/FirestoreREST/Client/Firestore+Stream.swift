@@ -15,14 +15,20 @@ extension Firestore {
         var refreshed = false
         var known = request.credentialValues
         while true {
+            try lifecycle.check()
             let (attempt, authorization) = try await authorized(request)
             known.formUnion(attempt.credentialValues)
             let response: HTTPStreamedResponse
+            let transport = transport
             do {
                 if let streaming = transport as? any HTTPStreamingTransport {
-                    response = try await streaming.stream(attempt)
+                    let streamed = try await lifecycle.guarded { try await streaming.stream(attempt) }
+                    response = HTTPStreamedResponse(
+                        status: streamed.status, headers: streamed.headers,
+                        body: HTTPBodyStream(
+                            source: ShutdownBodySource(base: streamed.body.source, lifecycle: lifecycle)))
                 } else {
-                    let whole = try await transport.send(attempt)
+                    let whole = try await lifecycle.guarded { try await transport.send(attempt) }
                     response = HTTPStreamedResponse(
                         status: whole.status, headers: whole.headers, body: HTTPBodyStream(chunks: [whole.body]))
                 }

@@ -39,6 +39,8 @@ public final class Firestore: Sendable {
     package let transactionLocks = TransactionLocks()
     /// The log handler and metrics factory (``logHandler``, ``metricsFactory``).
     package let observability: Observability
+    /// Whether the client is open, and what ``shutdown()`` ends; shared by the client's copies.
+    package let lifecycle: ClientLifecycle
 
     /// A client for production Firestore (`https://firestore.googleapis.com/v1/`).
     /// - Parameters:
@@ -84,6 +86,7 @@ public final class Firestore: Sendable {
         self.observability = Observability()
         self.wireProtocol = .automatic
         self.rpcState = RPCClientState()
+        self.lifecycle = ClientLifecycle(database: database)
     }
 
     /// A client like `other` (same database, URL, credentials, transport, retries and gRPC channel) whose writes
@@ -99,6 +102,7 @@ public final class Firestore: Sendable {
         self.observability = other.observability
         self.wireProtocol = wireProtocol ?? other.wireProtocol
         self.rpcState = other.rpcState
+        self.lifecycle = other.lifecycle
     }
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the

@@ -83,6 +83,13 @@ package final class GRPCChannel: Sendable {
         loop.stop()
     }
 
+    /// ``shutDown()``, then returns once the channel's thread and its connect attempts have finished, its
+    /// connections and wake-up pipe closed (``Firestore/shutdown()``).
+    package func close() async {
+        loop.stop()
+        await loop.finished()
+    }
+
     /// How many new connections this channel's calls have opened so far (the sum of `CURLINFO_NUM_CONNECTS` of
     /// the calls that ended). Calls multiplexed onto an existing HTTP/2 connection add 0.
     package var openedConnectionCount: Int { loop.openedConnectionCount }

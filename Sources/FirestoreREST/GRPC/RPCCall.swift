@@ -29,6 +29,15 @@ package protocol RPCChannel: Sendable {
     ///   its ``RPCCall/responses``.
     func makeRPCCall(method: String, request: [UInt8], metadata: [HTTPHeader], timeout: Double?)
         throws(FirestoreError) -> any RPCCall
+
+    /// Ends every call with `.cancelled` and returns once the channel's threads and connections are gone; later
+    /// calls end at once the same way. Nothing for a channel without threads or connections of its own.
+    func close() async
+}
+
+extension RPCChannel {
+    /// Nothing to close: a recording or replaying channel holds no thread or connection of its own.
+    package func close() async {}
 }
 
 /// An ``HTTPTransport`` that can also carry a client's unary and server-streaming gRPC calls. A client whose

@@ -22,6 +22,8 @@ final class CurlBodyChannel: HTTPBodySource {
         var reader: CheckedContinuation<Data?, any Error>?
         var end: Result<Void, FirestoreError>?
         var cancelled = false
+        /// Waiting in ``ended()`` for the transfer to end.
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -77,14 +79,16 @@ final class CurlBodyChannel: HTTPBodySource {
 
     /// The transfer ended: the body is complete (`.success`) or failed.
     func finish(_ result: Result<Void, FirestoreError>) {
-        let (headWaiter, reader, head) = state.withLock { state in
+        let (headWaiter, reader, head, endWaiters) = state.withLock { state in
             state.end = result
             defer {
                 state.headWaiter = nil
                 if state.chunk == nil { state.reader = nil }
+                state.endWaiters = []
             }
-            return (state.headWaiter, state.chunk == nil ? state.reader : nil, state.head)
+            return (state.headWaiter, state.chunk == nil ? state.reader : nil, state.head, state.endWaiters)
         }
+        for waiter in endWaiters { waiter.resume() }
         if let headWaiter {
             switch result {
             case .failure(let error): headWaiter.resume(throwing: error)
@@ -163,6 +167,18 @@ final class CurlBodyChannel: HTTPBodySource {
         }
     }
 
+    /// Returns once the transfer has ended (its thread is done with the handle).
+    func ended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                guard state.end == nil else { return true }
+                state.endWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
     /// Stops the transfer: the write callback refuses the next bytes and the progress callback aborts; a waiting
     /// reader or head waiter gets `error`.
     func cancel(error: FirestoreError = FirestoreError(code: .cancelled, message: "cancelled")) {
@@ -190,6 +206,10 @@ final class CurlBodyOwner: HTTPBodySource {
     init(channel: CurlBodyChannel) { self.channel = channel }
 
     func next() async throws -> Data? { try await channel.next() }
+
+    func cancel(error: FirestoreError) { channel.cancel(error: error) }
+
+    func ended() async { await channel.ended() }
 
     deinit { channel.cancel() }
 }

@@ -203,6 +203,19 @@ final class CurlHandlePool: Sendable {
         for handoff in handoffs { handoff.continuation.resume(with: handoff.result) }
     }
 
+    /// Drops the idle handles, closing their kept-alive connections (`curl_easy_cleanup`, outside the lock); the
+    /// handles checked out come back as usual, and new ones are made as needed.
+    func closeIdle() {
+        let dropped = state.withLock { state -> [CurlEasyHandle] in
+            defer {
+                state.created -= state.idle.count
+                state.idle = []
+            }
+            return state.idle
+        }
+        withExtendedLifetime(dropped) {}
+    }
+
     /// How many idle handles the pool holds.
     var idleCount: Int {
         state.withLock { $0.idle.count }

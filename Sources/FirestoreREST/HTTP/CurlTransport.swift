@@ -188,6 +188,12 @@ public final class CurlTransport: HTTPTransport {
         connectionsOpened.load(ordering: .relaxed)
     }
 
+    /// Closes the kept-alive connections no transfer is using (``Firestore/shutdown()``); later requests open new
+    /// ones. Transfers under way are not touched.
+    package func closeIdleConnections() {
+        pool.closeIdle()
+    }
+
     /// How many easy handles the pool has created; never more than ``Configuration/maxConnections``. For tests.
     var createdHandleCount: Int {
         pool.createdCount

@@ -68,6 +68,17 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
 /// Where an ``HTTPBodyStream``'s chunks come from.
 protocol HTTPBodySource: Sendable {
     func next() async throws -> Data?
+    /// Stops the transfer behind the body; the reader gets `error`.
+    func cancel(error: FirestoreError)
+    /// Returns once the transfer behind the body has ended.
+    func ended() async
+}
+
+extension HTTPBodySource {
+    /// Nothing to stop: the body is in memory.
+    func cancel(error: FirestoreError) {}
+    /// Nothing to wait for: the body is in memory.
+    func ended() async {}
 }
 
 /// Chunks known in advance.

@@ -43,6 +43,8 @@ final class HTTP2Loop: @unchecked Sendable {
     private let stopping = Atomic(false)
     private let connectionsOpened = Atomic<Int>(0)
     private let runningCalls = Atomic<Int>(0)
+    /// The threads still running (the loop's own and connect attempts), and who waits for none to be left.
+    private let threads = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((1, []))
 
     // The thread's own state.
     private var connections: [HTTP2Connection] = []
@@ -117,6 +119,30 @@ final class HTTP2Loop: @unchecked Sendable {
         submit(.stop)
     }
 
+    /// Returns once the loop's thread and every connect attempt's thread have finished their work (after
+    /// ``stop()``): the sockets and the wake-up pipe are closed by then. The threads exit right after.
+    func finished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = threads.withLock { threads -> Bool in
+                guard threads.count > 0 else { return true }
+                threads.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// One thread of the loop's is done.
+    private func threadEnded() {
+        let waiters = threads.withLock { threads -> [CheckedContinuation<Void, Never>] in
+            threads.count -= 1
+            guard threads.count == 0 else { return [] }
+            defer { threads.waiters = [] }
+            return threads.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     @discardableResult
     private func submit(_ command: Command) -> Bool {
         inbox.withLock { inbox in
@@ -160,6 +186,7 @@ final class HTTP2Loop: @unchecked Sendable {
             waitForEvents()
         }
         shutDown()
+        threadEnded()
     }
 
     private func handle(_ command: Command) {
@@ -211,14 +238,20 @@ final class HTTP2Loop: @unchecked Sendable {
         connecting = attempt
         let baseURL = baseURL
         let configuration = configuration
+        threads.withLock { $0.count += 1 }
         let started = TransferThread.start(name: "gRPC connect") { [weak self] in
-            let result = HTTP2Socket.connect(baseURL: baseURL, configuration: configuration) { [weak self] in
-                self?.stopping.load(ordering: .relaxed) ?? true
+            do {
+                let result = HTTP2Socket.connect(baseURL: baseURL, configuration: configuration) { [weak self] in
+                    self?.stopping.load(ordering: .relaxed) ?? true
+                }
+                // When the loop has gone or stopped, the socket is released here (by the end of this block) and
+                // its connection closed.
+                self?.submit(.connected(attempt, result))
             }
-            // When the loop has gone, the socket is released here and its connection closed.
-            self?.submit(.connected(attempt, result))
+            self?.threadEnded()
         }
         if !started {
+            threadEnded()
             connected(attempt, .failure(FirestoreError(code: .unknown, message: "could not start a thread to connect")))
         }
     }

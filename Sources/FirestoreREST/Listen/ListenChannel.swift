@@ -11,6 +11,15 @@ package protocol ListenChannel: Sendable {
 
     /// How many of this channel's calls are running now.
     var activeCallCount: Int { get }
+
+    /// Ends every call with `.cancelled` and returns once the channel's threads and connections are gone; later
+    /// calls end at once the same way. Nothing for a channel without threads or connections of its own.
+    func close() async
+}
+
+extension ListenChannel {
+    /// Nothing to close: a recording or replaying channel holds no thread or connection of its own.
+    package func close() async {}
 }
 
 /// An ``HTTPTransport`` that can also carry a client's Listen stream. The Listen feed asks the client's

@@ -18,7 +18,8 @@ extension Firestore {
     ///   - add: decodes one message into the result.
     /// - Throws: ``FirestoreError``: the last attempt's error (the server's status with its details, the
     ///   transport's, `.deadlineExceeded` after the transport's request timeout); what `add` throws;
-    ///   `.failedPrecondition` when the transport cannot carry gRPC; `.cancelled` when the task is cancelled.
+    ///   `.failedPrecondition` when the transport cannot carry gRPC; `.cancelled` when the task is cancelled, or
+    ///   with the client's shutdown message once it is shut down (``shutdown()``).
     func performRPC<Decoded>(
         _ method: String, request: [UInt8], idempotent: Bool, priority: HTTPRequest.Priority = .normal,
         initial: Decoded,
@@ -62,6 +63,8 @@ extension Firestore {
                 observe(
                     method: name, status: error.isServerStatus ? error.code.rawValue : "error", attempt: retry + 1,
                     bytes: 0, since: started)
+                // The channel's calls end with its own `.cancelled` when the client is shut down.
+                try lifecycle.check()
                 if error.code == .unauthenticated, error.isServerStatus, !refreshed, let authorization,
                     await credentials.invalidate(refusedHeader: authorization)
                 {
@@ -111,6 +114,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError`` `.failedPrecondition` when the transport does not carry gRPC calls; the
     ///   transport's error when it cannot make a channel.
     func rpcChannel() throws(FirestoreError) -> any RPCChannel {
+        try lifecycle.check()
         guard let transport = transport as? any RPCTransport else {
             throw FirestoreError(
                 code: .failedPrecondition,

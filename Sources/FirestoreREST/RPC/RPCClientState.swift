@@ -9,6 +9,8 @@ package final class RPCClientState: Sendable {
         var channel: (any RPCChannel)?
         var gate: RPCCallGate?
         var restUntil: ContinuousClock.Instant?
+        /// Set by ``close(with:)``: no channel is made any more.
+        var closed: FirestoreError?
     }
 
     private let fields = Mutex(Fields())
@@ -21,15 +23,38 @@ package final class RPCClientState: Sendable {
     package init() {}
 
     /// The shared channel, made by `make` at the first call.
-    /// - Throws: `make`'s error (nothing is remembered then).
+    /// - Throws: `make`'s error (nothing is remembered then); the error given to ``close(with:)`` once closed.
     package func channel(_ make: () throws(FirestoreError) -> any RPCChannel) throws(FirestoreError) -> any RPCChannel {
-        if let channel = fields.withLock({ $0.channel }) { return channel }
-        let made = try make()
-        return fields.withLock { fields in
-            if let channel = fields.channel { return channel }
-            fields.channel = made
-            return made
+        let known = fields.withLock { fields -> Result<(any RPCChannel)?, FirestoreError> in
+            if let closed = fields.closed { return .failure(closed) }
+            return .success(fields.channel)
         }
+        if let channel = try known.get() { return channel }
+        let made = try make()
+        let kept = fields.withLock { fields -> Result<any RPCChannel, FirestoreError> in
+            if let closed = fields.closed { return .failure(closed) }
+            if let channel = fields.channel { return .success(channel) }
+            fields.channel = made
+            return .success(made)
+        }
+        switch kept {
+        case .success(let channel): return channel
+        case .failure(let error):
+            // Closed while `made` was being made: it is shut down here, without waiting.
+            Task { await made.close() }
+            throw error
+        }
+    }
+
+    /// Makes no channel any more (later calls throw `error`) and closes the one made, if any: its calls end with
+    /// `.cancelled`, and this returns once its thread and connections are gone (``RPCChannel/close()``).
+    package func close(with error: FirestoreError) async {
+        let channel = fields.withLock { fields -> (any RPCChannel)? in
+            fields.closed = fields.closed ?? error
+            defer { fields.channel = nil }
+            return fields.channel
+        }
+        await channel?.close()
     }
 
     /// The gate of the client's calls (``RPCCallGate``), made for `capacity` calls at the first call.

@@ -13,4 +13,6 @@ struct RecordingListenChannel: ListenChannel {
     }
 
     var activeCallCount: Int { base.activeCallCount }
+
+    func close() async { await base.close() }
 }
