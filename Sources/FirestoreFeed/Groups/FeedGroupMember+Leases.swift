@@ -125,8 +125,22 @@ extension FeedGroupMember {
     }
 
     /// Leaves the group: stops every shard feed, writes the acknowledged checkpoints and releases every lease,
-    /// then ends the consumer's stream. Idempotent.
+    /// then ends the consumer's stream. Idempotent, and every caller returns only once the leases are released: a
+    /// second caller (the stream's end and an explicit `leave()` both call it) awaits the first one's writes instead
+    /// of returning while they are under way, which let a process exit with its leases still held.
     func leave() async {
+        if let leaving {
+            await leaving.value
+            return
+        }
+        let task = Task { await releaseEverything() }
+        leaving = task
+        await task.value
+    }
+
+    /// What ``leave()`` does, once. A failed release is reported per lease
+    /// (``FeedEvent/leaseLost(shard:generation:reason:)``): the next member takes the lease when it expires.
+    private func releaseEverything() async {
         guard !ended else { return }
         ended = true
         loop?.cancel()
@@ -138,12 +152,19 @@ extension FeedGroupMember {
         guard let store, var machine else { return }
         var plan = LeasePlan()
         plan.release = machine.heldLeases
-        let outcome = try? await store.write(
-            plan, member: options.member, checkpoints: acknowledged, deadMembers: [])
-        if let outcome {
+        do {
+            let outcome = try await store.write(
+                plan, member: options.member, checkpoints: acknowledged, deadMembers: [])
             machine.apply(outcome, startedAt: now)
             for lease in outcome.released {
                 onEvent?(.leaseReleased(shard: lease.shard, generation: lease.generation))
+            }
+        } catch {
+            for lease in plan.release {
+                onEvent?(
+                    .leaseLost(
+                        shard: lease.shard, generation: lease.generation,
+                        reason: "not released on leaving (\(error)); the next member takes it when it expires"))
             }
         }
         self.machine = machine

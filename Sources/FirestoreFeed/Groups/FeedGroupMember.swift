@@ -30,6 +30,8 @@ actor FeedGroupMember {
     var loop: Task<Void, Never>?
     var failure: (any Error)?
     var ended = false
+    /// The one leave under way or done (``leave()``), which later callers await.
+    var leaving: Task<Void, Never>?
 
     init(base: Query, name: String, options: FeedGroupOptions, onEvent: (@Sendable (FeedEvent) -> Void)?) {
         self.base = base
