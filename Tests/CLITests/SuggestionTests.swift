@@ -17,6 +17,8 @@ import Testing
             ("--limt", options, ["--limit"]),
             ("--start", options, ["--start-at", "--start-after"]),
             ("--wehre", options, ["--where"]),
+            ("--ordr", options, ["--order-by"]),
+            ("--limt-to", options, ["--limit-to-last"]),
             ("--verbose", options, []),
         ] as [(String, [String], [String])])
     func closest(word: String, known: [String], expected: [String]) {

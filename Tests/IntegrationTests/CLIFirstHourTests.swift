@@ -44,6 +44,15 @@ import Testing
                 "error: query needs exactly one COLLECTION_PATH, got 3 (fruits == true): quote each --where clause as one "
                     + "argument: --where 'isFavourite == true'\nsee 'firestore-feed help query'\n"
             ),
+            (
+                ["query", "fruits", "--where", "color", "==", "red", "--emulator", "127.0.0.1:1"],
+                "error: query needs exactly one COLLECTION_PATH, got 3 (fruits == red): quote each --where clause as one "
+                    + "argument: --where 'color == \"red\"'\nsee 'firestore-feed help query'\n"
+            ),
+            (
+                ["query", "fruits", "--ordr", "name", "--emulator", "127.0.0.1:1"],
+                "error: unknown option --ordr (did you mean --order-by?)\nsee 'firestore-feed help query'\n"
+            ),
         ] as [([String], String)])
     func aMistakeIsNamedBeforeAnythingIsSent(arguments: [String], stderr: String) async throws {
         let result = try await CLIProcess.run(arguments)

@@ -188,7 +188,8 @@ package struct QueryOptions: Sendable {
 
     /// For a `--where` clause given unquoted (`--where isFavourite == true`: the shell splits it, so the clause is
     /// `isFavourite` and `==`, `true` become arguments), `, got N (ARGS): quote each --where clause as one argument:
-    /// --where 'isFavourite == true'`; for other extra arguments, `, got N (ARGS)`; for none, nothing.
+    /// --where 'isFavourite == true'` (a value that is not JSON shown as a JSON string: `color == "red"`); for other
+    /// extra arguments, `, got N (ARGS)`; for none, nothing.
     static func unquotedWhereHint(positionals: [String], clauses: [String]) -> String {
         guard positionals.count > 1 else { return "" }
         let got = ", got \(positionals.count) (\(positionals.joined(separator: " ")))"
@@ -196,7 +197,14 @@ package struct QueryOptions: Sendable {
             let opIndex = positionals.firstIndex(where: { FilterOperator(symbol: $0) != nil }),
             opIndex + 1 < positionals.count
         else { return got }
-        let quoted = "\(clause) \(positionals[opIndex]) \(positionals[opIndex + 1])"
+        let quoted = "\(clause) \(positionals[opIndex]) \(jsonValue(positionals[opIndex + 1]))"
         return got + ": quote each --where clause as one argument: --where '\(quoted)'"
+    }
+
+    /// `value` as the clause's VALUE must be written: unchanged when it is JSON already (`true`, `3`, `"red"`,
+    /// `[1,2]`), else as a JSON string (`red` -> `"red"`), so the suggested clause is accepted as it stands.
+    static func jsonValue(_ value: String) -> String {
+        if (try? JSONValue.parse(value)) != nil { return value }
+        return JSONValue.string(value).serializedString()
     }
 }

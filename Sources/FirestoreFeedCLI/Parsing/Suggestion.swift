@@ -2,7 +2,8 @@
 package enum Suggestion {
     /// The words of `known` that `word` is most likely a mistyping of, best first: those at the smallest edit
     /// distance (insertions, deletions, substitutions and swaps of two neighbours, each 1) when that is at most 2
-    /// (1 for a word of up to 4 characters), or else those that `word` begins (`--order` for `--order-by`).
+    /// (1 for a word of up to 4 characters), or else those that `word` begins (`--order` for `--order-by`), or else
+    /// (for 5 characters or more) those whose beginning is one edit from `word` (`--ordr` for `--order-by`).
     /// Empty when none is close.
     /// - Complexity: O(`known.count` × `word.count` × the longest known word).
     package static func closest(to word: String, among known: [String]) -> [String] {
@@ -13,7 +14,16 @@ package enum Suggestion {
             return scored.filter { $0.distance == best }.map(\.word)
         }
         guard typed.count >= 3 else { return [] }
-        return known.filter { $0.count > word.count && $0.lowercased().hasPrefix(word.lowercased()) }
+        let begun = known.filter { $0.count > word.count && $0.lowercased().hasPrefix(word.lowercased()) }
+        guard begun.isEmpty, typed.count >= 5 else { return begun }
+        // A mistyped beginning (`--ordr` for `--order-by`): one edit from the start of a longer word.
+        return known.filter { candidate in
+            let lowered = Array(candidate.lowercased())
+            guard lowered.count > typed.count else { return false }
+            return (typed.count - 1...typed.count + 1).contains { length in
+                length <= lowered.count && distance(typed, Array(lowered.prefix(length))) == 1
+            }
+        }
     }
 
     /// ` (did you mean "watch"?)`, ` (did you mean --start-at or --start-after?)`, or empty: a suffix for an error
