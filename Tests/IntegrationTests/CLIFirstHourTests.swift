@@ -88,6 +88,11 @@ import Testing
         let get = try await CLIProcess.run(["get", "fruits/apple", "--emulator", host, "--project", project])
         #expect(get.status == 1)
         #expect(get.stderr == "error: not-found: no document at fruits/apple\nnote: in \(place)\n")
+        let watch = try await CLIProcess.run([
+            "watch", "fruits", "--emulator", host, "--project", project, "--count", "1", "--format", "jsonl",
+        ])
+        #expect(watch.status == 0)
+        #expect(watch.stderr == "note: no documents matched in \(place)\n")
     }
 
     @Test func aDeadEmulatorPortSaysHowToStartOne() async throws {
@@ -103,6 +108,20 @@ import Testing
             lines.first?.hasPrefix(
                 "error: unavailable: could not connect: http://127.0.0.1:1/google.firestore.v1.Firestore/GetDocument "
                     + "(Failed to connect to 127.0.0.1 port 1 after ") == true, "\(lines)")
+        #expect(lines.last == Self.startTheEmulatorHint("127.0.0.1:1"))
+    }
+
+    /// A watch retrying a dead port says how to start the emulator at its first failure, not only when
+    /// `--max-failures` ends it.
+    @Test func aWatchOfADeadEmulatorPortSaysHowToStartOneAtOnce() async throws {
+        let result = try await CLIProcess.run([
+            "watch", "fruits", "--emulator", "127.0.0.1:1", "--project", "demo-p", "--max-failures", "2",
+        ])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.first?.hasPrefix("warning: the Listen stream failed") == true, "\(lines)")
+        #expect(lines.dropFirst().first == Self.startTheEmulatorHint("127.0.0.1:1"))
         #expect(lines.last == Self.startTheEmulatorHint("127.0.0.1:1"))
     }
 }

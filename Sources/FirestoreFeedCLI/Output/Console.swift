@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import Synchronization
 
 /// Line output to stdout and stderr, written at once (never buffered) so pipes see each line as it is printed.
 ///
@@ -29,6 +30,21 @@ package enum Console {
         ConsoleWriter.shared.post(Array(("\r" + text + "\u{1B}[K" + (ending ? "\n" : "")).utf8), to: .error)
     }
 
+    /// Whether a feed failure's hint (``ConnectionContext/hint(for:in:)``: how to start the emulator) was printed.
+    private static let hinted = Mutex(false)
+
+    /// The hint for `failure`, once per process: a watch retrying a dead emulator port says how to start one at its
+    /// first failure, not only when `--max-failures` ends it.
+    static func hintOnce(for failure: FirestoreError) {
+        guard let hint = ConnectionContext.hint(for: failure),
+            hinted.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
+        error(hint)
+    }
+
     /// A feed event as one warning line on stderr (posted: see ``error(_:)``).
     package static func report(_ event: FeedEvent) {
         switch event {
@@ -37,6 +53,7 @@ package enum Console {
             error(
                 "warning: poll failed (the feed keeps its last good state), retrying in "
                     + "\((seconds * 100).rounded() / 100) s: \(failure)")
+            hintOnce(for: failure)
         case .recovered:
             error("note: polling recovered")
         case .listenRecovered(let staleSince):
@@ -55,6 +72,7 @@ package enum Console {
             error(
                 "warning: the Listen stream failed (the feed keeps its last good state, stale since "
                     + "\(staleSince.rfc3339)), reconnecting in \(seconds(retryIn)) s: \(failure)")
+            hintOnce(for: failure)
         case .fellBackToPolling(let reason):
             error("note: the Listen stream cannot be used, polling in keys mode (\(reason))")
         case .snapshotsCoalesced(let count):

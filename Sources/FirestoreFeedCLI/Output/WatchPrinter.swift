@@ -48,6 +48,10 @@ final class WatchPrinter: Sendable {
             return flag
         }
         await Console.output(format.snapshotLine(snapshot, number: number, resumed: isResumed))
+        // A mistyped project or collection watches nothing rather than failing: say where nothing was found.
+        if number == 1, !isResumed, snapshot.isEmpty, let note = ConnectionContext.emptyResultNote {
+            Console.error(note)
+        }
     }
 
     /// Prints shard snapshot `number` (from 1) of a feed group on stdout: the snapshot's line with the shard and the
