@@ -124,9 +124,11 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout == "")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3, "\(lines)")
+        // The retry's warning, the hint how to start the emulator (at the first failure), the error, the hint again.
+        #expect(lines.count == 4, "\(lines)")
         let retry = mode == "keys" ? "warning: poll failed" : "warning: the Listen stream failed"
         #expect(lines.first?.hasPrefix(retry) == true, "\(lines)")
+        #expect(lines.dropFirst().first == CLIFirstHourTests.startTheEmulatorHint("127.0.0.1:1"))
         #expect(lines.dropLast().last?.hasPrefix("error: unavailable: ") == true, "\(lines)")
         #expect(
             lines.dropLast().last?.hasSuffix(" (2 failures in a row: --max-failures 2 ends the watch)") == true,
