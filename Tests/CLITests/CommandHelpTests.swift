@@ -9,7 +9,7 @@ import Testing
             CommandTable.help == """
                 USAGE: firestore-feed <command> [options]
 
-                A Firestore REST client with a realtime change feed (Firestore's Listen stream, or polling).
+                A Firestore client (gRPC, or REST) with a realtime change feed (Firestore's Listen stream, or polling).
 
                 COMMANDS:
                   watch COLLECTION_PATH   watch a query and print each snapshot's changes

@@ -38,7 +38,7 @@ package enum CommandTable {
             [
                 "USAGE: firestore-feed <command> [options]",
                 "",
-                "A Firestore REST client with a realtime change feed (Firestore's Listen stream, or polling).",
+                "A Firestore client (gRPC, or REST) with a realtime change feed (Firestore's Listen stream, or polling).",
                 "",
                 "COMMANDS:",
             ] + specs.map(\.listing) + [
