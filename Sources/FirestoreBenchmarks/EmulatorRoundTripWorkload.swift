@@ -20,12 +20,7 @@ enum EmulatorRoundTripWorkload {
             }
         }
         let query = seeding.collection("items").limit(to: documents)
-        let body = try query.runQueryBody().serialized()
-        let url = "http://\(host)/v1/projects/\(project)/databases/(default)/documents:runQuery"
-        // A new file of a name no one can guess (`.withoutOverwriting`: O_EXCL), never a planted link followed.
-        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-rtt-body-\(UUID().uuidString).json")
-        try body.write(to: bodyFile, options: .withoutOverwriting)
+        let (url, bodyFile) = try curlRequest(for: query, host: host, project: project, name: "bench-rtt-body")
         defer { try? FileManager.default.removeItem(at: bodyFile) }
 
         var connections = 0
@@ -67,6 +62,17 @@ enum EmulatorRoundTripWorkload {
         }
         times.sort()
         return times.isEmpty ? .nan : times[times.count / 2]
+    }
+
+    /// The runQuery URL of `query` on the emulator at `host` and a new file holding its body (named `name` plus a
+    /// UUID: no one can guess it, and `.withoutOverwriting` is O_EXCL, so a planted link is never followed), for
+    /// `curl --data-binary @FILE`. The caller removes the file.
+    static func curlRequest(for query: Query, host: String, project: String, name: String) throws -> (String, URL) {
+        let url = "http://\(host)/v1/projects/\(project)/databases/(default)/documents:runQuery"
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(name)-\(UUID().uuidString).json")
+        try query.runQueryBody().serialized().write(to: bodyFile, options: .withoutOverwriting)
+        return (url, bodyFile)
     }
 
     /// One `curl` process making `count` POSTs to `url` on one connection. Blocks until curl exits: called from

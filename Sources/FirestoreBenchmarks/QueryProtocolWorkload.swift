@@ -19,11 +19,8 @@ enum QueryProtocolWorkload {
         var restBytes = 0
         var grpcBytes = 0
 
-        let body = try query.runQueryBody().serialized()
-        let url = "http://\(host)/v1/projects/\(project)/databases/(default)/documents:runQuery"
-        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-query-body-\(UUID().uuidString).json")
-        try body.write(to: bodyFile, options: .withoutOverwriting)
+        let (url, bodyFile) = try EmulatorRoundTripWorkload.curlRequest(
+            for: query, host: host, project: project, name: "bench-query-body")
         defer { try? FileManager.default.removeItem(at: bodyFile) }
 
         var measurements: [Measurement] = []

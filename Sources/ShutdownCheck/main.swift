@@ -111,26 +111,17 @@ for _ in 0..<3 {
     }
     await locked.wait()
     let ended = [Signal(), Signal()]
-    commits = [
+    commits = zip([FirestoreProtocol.grpc, .rest], ["locks/grpc", "locks/rest"]).enumerated().map { index, call in
         Task {
-            defer { ended[0].fire() }
+            defer { ended[index].fire() }
             do {
-                try await db.using(protocol: .grpc).document("locks/grpc").setData(["n": 1])
+                try await db.using(protocol: call.0).document(call.1).setData(["n": 1])
                 return "written"
             } catch {
                 return describe(error)
             }
-        },
-        Task {
-            defer { ended[1].fire() }
-            do {
-                try await db.using(protocol: .rest).document("locks/rest").setData(["n": 1])
-                return "written"
-            } catch {
-                return describe(error)
-            }
-        },
-    ]
+        }
+    }
     try await Task.sleep(for: .milliseconds(300))
     if !ended[0].hasFired && !ended[1].hasFired { break }
     released.fire()

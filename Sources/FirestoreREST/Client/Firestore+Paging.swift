@@ -14,22 +14,14 @@ extension Firestore {
         _ what: String, listKey: String, fetch: (String?) async throws -> JSONValue,
         decode: (JSONValue, Int) throws -> Element
     ) async throws -> [Element] {
-        var elements: [Element] = []
-        var pageToken: String?
-        var seenTokens: Set<String> = []
-        repeat {
-            let page = try await fetch(pageToken)
-            for (position, item) in try Self.pageElements(page, what: what, listKey: listKey).enumerated() {
-                elements.append(try decode(item, position))
+        try await collectDecodedPages(what) { token in
+            let page = try await fetch(token)
+            let elements = try Self.pageElements(page, what: what, listKey: listKey).enumerated().map {
+                position, item in
+                try decode(item, position)
             }
-            pageToken = try Self.nextPageToken(of: page, what: what)
-            if let token = pageToken {
-                guard seenTokens.insert(token).inserted else {
-                    throw FirestoreError(code: .internal, message: "\(what): the server repeated page token \(token)")
-                }
-            }
-        } while pageToken != nil
-        return elements
+            return (elements, try Self.nextPageToken(of: page, what: what))
+        }
     }
 
     /// The elements of member `listKey` of one page; none when the member is absent (the server leaves an

@@ -75,15 +75,7 @@ package struct GRPCStatusDetails: Sendable, Hashable {
                         continue
                     }
                     delay = try info.readMessage(field, "retry_delay") { (duration) throws(FirestoreError) in
-                        var seconds: Int64 = 0
-                        var nanos: Int32 = 0
-                        while let part = try duration.nextField() {
-                            switch part.number {
-                            case 1: seconds = try duration.readInt64(part, "seconds")
-                            case 2: nanos = try duration.readInt32(part, "nanos")
-                            default: try duration.skip(part)
-                            }
-                        }
+                        let (seconds, nanos) = try duration.readSecondsAndNanos()
                         return .seconds(max(0, seconds)) + .nanoseconds(max(0, Int64(nanos)))
                     }
                 }

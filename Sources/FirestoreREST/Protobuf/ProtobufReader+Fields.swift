@@ -92,3 +92,21 @@ extension ProtobufReader {
         }
     }
 }
+
+extension ProtobufReader {
+    /// The `int64 seconds = 1` and `int32 nanos = 2` of the current message: the layout of both
+    /// `google.protobuf.Timestamp` and `google.protobuf.Duration` (absent fields are 0; unknown fields skipped).
+    /// - Throws: ``FirestoreError`` `.dataLoss` for malformed wire data.
+    package mutating func readSecondsAndNanos() throws(FirestoreError) -> (seconds: Int64, nanos: Int32) {
+        var seconds: Int64 = 0
+        var nanos: Int32 = 0
+        while let field = try nextField() {
+            switch field.number {
+            case 1: seconds = try readInt64(field, "seconds")
+            case 2: nanos = try readInt32(field, "nanos")
+            default: try skip(field)
+            }
+        }
+        return (seconds, nanos)
+    }
+}

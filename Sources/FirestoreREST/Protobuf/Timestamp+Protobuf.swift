@@ -6,15 +6,7 @@ extension Timestamp {
     ///   instant outside 0001-01-01 ... 9999-12-31 (the range `timestamp.proto` defines).
     package init(reading reader: inout ProtobufReader) throws(FirestoreError) {
         let start = reader.position
-        var seconds: Int64 = 0
-        var nanos: Int32 = 0
-        while let field = try reader.nextField() {
-            switch field.number {
-            case 1: seconds = try reader.readInt64(field, "seconds")
-            case 2: nanos = try reader.readInt32(field, "nanos")
-            default: try reader.skip(field)
-            }
-        }
+        let (seconds, nanos) = try reader.readSecondsAndNanos()
         do {
             self = try Timestamp(seconds: seconds, nanos: nanos)
         } catch {

@@ -27,16 +27,8 @@ extension BatchWriteResponse {
                     case 2:
                         statuses.append(
                             try reader.readMessage(field, "status") { (status) throws(FirestoreError) in
-                                var code: Int32 = 0
-                                var text = ""
-                                while let member = try status.nextField() {
-                                    switch member.number {
-                                    case 1: code = try status.readInt32(member, "code")
-                                    case 2: text = try status.readString(member, "message")
-                                    default: try status.skip(member)
-                                    }
-                                }
-                                return (code, text)
+                                let decoded = try RPCStatus(reading: &status)
+                                return (decoded.code, decoded.message)
                             })
                     default: try reader.skip(field)
                     }
@@ -72,7 +64,7 @@ extension BatchWriteResponse {
 
     /// Reads one `WriteResult` (`google/firestore/v1/write.proto`: `update_time = 1`,
     /// `repeated Value transform_results = 2`).
-    private static func readWriteResult(_ reader: inout ProtobufReader) throws(FirestoreError)
+    static func readWriteResult(_ reader: inout ProtobufReader) throws(FirestoreError)
         -> (updateTime: Timestamp?, transforms: [FirestoreValue])
     {
         var updateTime: Timestamp?

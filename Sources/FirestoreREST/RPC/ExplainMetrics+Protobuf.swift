@@ -48,15 +48,7 @@ extension ExecutionStats {
             case 1: results = try reader.readInt64(field, "results_returned")
             case 3:
                 duration = try reader.readMessage(field, "execution_duration") { (nested) throws(FirestoreError) in
-                    var seconds: Int64 = 0
-                    var nanos: Int32 = 0
-                    while let member = try nested.nextField() {
-                        switch member.number {
-                        case 1: seconds = try nested.readInt64(member, "seconds")
-                        case 2: nanos = try nested.readInt32(member, "nanos")
-                        default: try nested.skip(member)
-                        }
-                    }
+                    let (seconds, nanos) = try nested.readSecondsAndNanos()
                     return .seconds(seconds) + .nanoseconds(Int64(nanos))
                 }
             case 4: reads = try reader.readInt64(field, "read_operations")

@@ -40,23 +40,7 @@ extension Firestore {
                     case 1:
                         elements.append(
                             try reader.readMessage(field, "write_results") { (result) throws(FirestoreError) in
-                                var updateTime: Timestamp?
-                                var transforms: [FirestoreValue] = []
-                                while let member = try result.nextField() {
-                                    switch member.number {
-                                    case 1:
-                                        updateTime = try result.readMessage(member, "update_time") {
-                                            (time) throws(FirestoreError) in try Timestamp(reading: &time)
-                                        }
-                                    case 2:
-                                        transforms.append(
-                                            try result.readMessage(member, "transform_results") {
-                                                (value) throws(FirestoreError) in try FirestoreValue(reading: &value)
-                                            })
-                                    default: try result.skip(member)
-                                    }
-                                }
-                                return (updateTime, transforms)
+                                try BatchWriteResponse.readWriteResult(&result)
                             })
                     case 2:
                         commitTime = try reader.readMessage(field, "commit_time") { (time) throws(FirestoreError) in

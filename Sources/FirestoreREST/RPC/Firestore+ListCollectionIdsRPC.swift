@@ -30,17 +30,9 @@ extension Firestore {
     static func decodeListCollectionIdsResponse(_ message: [UInt8]) throws(FirestoreError)
         -> ListCollectionIdsResponse
     {
-        var ids: [String] = []
-        var token = ""
-        try ProtobufReader.read(message, message: "ListCollectionIdsResponse") { (reader) throws(FirestoreError) in
-            while let field = try reader.nextField() {
-                switch field.number {
-                case 1: ids.append(try reader.readString(field, "collection_ids"))
-                case 2: token = try reader.readString(field, "next_page_token")
-                default: try reader.skip(field)
-                }
-            }
+        let page = try RPCPageResponse.decode(message, name: "ListCollectionIdsResponse") {
+            (reader, field) throws(FirestoreError) in try reader.readString(field, "collection_ids")
         }
-        return ListCollectionIdsResponse(collectionIds: ids, nextPageToken: token.isEmpty ? nil : token)
+        return ListCollectionIdsResponse(collectionIds: page.elements, nextPageToken: page.nextPageToken)
     }
 }

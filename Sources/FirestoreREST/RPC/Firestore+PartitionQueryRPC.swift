@@ -36,37 +36,29 @@ extension Firestore {
     static func decodePartitionQueryResponse(_ message: [UInt8]) throws(FirestoreError)
         -> (elements: [FirestoreValue], nextPageToken: String?)
     {
-        var points: [FirestoreValue] = []
-        var token = ""
-        try ProtobufReader.read(message, message: "PartitionQueryResponse") { (reader) throws(FirestoreError) in
-            while let field = try reader.nextField() {
-                switch field.number {
-                case 1:
-                    let start = reader.position
-                    let values = try reader.readMessage(field, "partitions") { (cursor) throws(FirestoreError) in
-                        var values: [FirestoreValue] = []
-                        while let member = try cursor.nextField() {
-                            if member.number == 1 {
-                                values.append(
-                                    try cursor.readMessage(member, "values") { (value) throws(FirestoreError) in
-                                        try FirestoreValue(reading: &value)
-                                    })
-                            } else {
-                                try cursor.skip(member)
-                            }
-                        }
-                        return values
+        var index = 0
+        return try RPCPageResponse.decode(message, name: "PartitionQueryResponse") {
+            (reader, field) throws(FirestoreError) -> FirestoreValue in
+            let start = reader.position
+            let values = try reader.readMessage(field, "partitions") { (cursor) throws(FirestoreError) in
+                var values: [FirestoreValue] = []
+                while let member = try cursor.nextField() {
+                    if member.number == 1 {
+                        values.append(
+                            try cursor.readMessage(member, "values") { (value) throws(FirestoreError) in
+                                try FirestoreValue(reading: &value)
+                            })
+                    } else {
+                        try cursor.skip(member)
                     }
-                    guard values.count == 1, case .reference = values[0] else {
-                        throw reader.failure(
-                            "partition \(points.count) is not one document reference", at: start, field: "partitions")
-                    }
-                    points.append(values[0])
-                case 2: token = try reader.readString(field, "next_page_token")
-                default: try reader.skip(field)
                 }
+                return values
             }
+            guard values.count == 1, case .reference = values[0] else {
+                throw reader.failure("partition \(index) is not one document reference", at: start, field: "partitions")
+            }
+            index += 1
+            return values[0]
         }
-        return (points, token.isEmpty ? nil : token)
     }
 }

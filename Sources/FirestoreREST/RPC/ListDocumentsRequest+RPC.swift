@@ -36,21 +36,12 @@ extension ListDocumentsRequest {
     static func decodeListDocumentsResponse(_ message: [UInt8]) throws(FirestoreError)
         -> (documents: [Document], nextPageToken: String?)
     {
-        var documents: [Document] = []
-        var token = ""
-        try ProtobufReader.read(message, message: "ListDocumentsResponse") { (reader) throws(FirestoreError) in
-            while let field = try reader.nextField() {
-                switch field.number {
-                case 1:
-                    documents.append(
-                        try reader.readMessage(field, "documents") { (nested) throws(FirestoreError) in
-                            try Document(reading: &nested)
-                        })
-                case 2: token = try reader.readString(field, "next_page_token")
-                default: try reader.skip(field)
-                }
+        let page = try RPCPageResponse.decode(message, name: "ListDocumentsResponse") {
+            (reader, field) throws(FirestoreError) in
+            try reader.readMessage(field, "documents") { (nested) throws(FirestoreError) in
+                try Document(reading: &nested)
             }
         }
-        return (documents, token.isEmpty ? nil : token)
+        return (page.elements, page.nextPageToken)
     }
 }
