@@ -15,6 +15,9 @@ import Testing
     struct Seen: Sendable {
         var snapshots = 0
         var checkedAtReadTime = 0
+        /// Snapshots equal to the emulator's result just before a commit that preceded their read time (the
+        /// emulator's quirk; the commit comes in the next snapshot).
+        var pointsBeforeACommit = 0
         /// `id@updateTime` of the last snapshot's documents.
         var current: [String] = []
         var problems: [String] = []
@@ -124,9 +127,28 @@ import Testing
                         try await direct.collection("chaos").getDocuments(readTime: readTime)
                     }
                     if versions(atReadTime.documents) != documents {
-                        problems.append(
-                            "at \(readTime.rfc3339) the feed held \(documents), the emulator "
-                                + "\(versions(atReadTime.documents))")
+                        // The emulator's quirk (as in CheckpointCrashLiveTests): a snapshot point's read_time can
+                        // follow a commit the stream sends only after it, so the snapshot is the result just before
+                        // one of the last commits; the next snapshot brings the commit.
+                        var earlier = false
+                        for commit in atReadTime.documents.compactMap(\.updateTime).sorted(by: >)
+                        where commit <= readTime && readTime.duration(since: commit) < .seconds(1) {
+                            let before = try await retrying {
+                                try await direct.collection("chaos").getDocuments(
+                                    readTime: commit.subtracting(.nanoseconds(1_000)))
+                            }
+                            if versions(before.documents) == documents {
+                                earlier = true
+                                break
+                            }
+                        }
+                        if earlier {
+                            seen.withLock { $0.pointsBeforeACommit += 1 }
+                        } else {
+                            problems.append(
+                                "at \(readTime.rfc3339) the feed held \(documents), the emulator "
+                                    + "\(versions(atReadTime.documents))")
+                        }
                     }
                 } catch {
                     unreadable = "\(readTime.rfc3339): \(error)"
@@ -208,7 +230,8 @@ import Testing
                 + "cuts, \(faults.count { $0["kind"] == "blackhole" }) black holes), \(proxy.events("connection").count) "
                 + "connections, \(lines.count { $0.hasPrefix("listenFailed") }) listenFailed, "
                 + "\(lines.count { $0 == "listenRecovered" }) listenRecovered, \(lines.count { $0.hasPrefix("listenProbed") }) "
-                + "probes, \(result.snapshots) snapshots (\(result.checkedAtReadTime) checked at their read time), caught "
+                + "probes, \(result.snapshots) snapshots (\(result.checkedAtReadTime) checked at their read time, \(result.pointsBeforeACommit) of them "
+                + "just before a commit), caught "
                 + "up in \(ContinuousClock.now - caughtUp)")
         print("chaos: " + Self.recoveryTimes(events.timed, faults: faults))
         print(
@@ -216,6 +239,8 @@ import Testing
         )
         #expect(equal, "the feed holds \(result.current), the query \(final); consumer \(result.ended ?? "running")")
         #expect(result.problems == [])
+        // The emulator's quirk is rare (0 in most runs, 1 of 327 snapshots in one): many would be a bug of ours.
+        #expect(result.pointsBeforeACommit <= max(2, result.snapshots / 50), "\(result.pointsBeforeACommit)")
         #expect(faults.count >= Int(Self.seconds / 10))
         // A resumed target whose documents were deleted meanwhile may be reset by the server's existence filter
         // (`listenTargetReset`): the protocol's way back to the truth, checked above like every snapshot. The
