@@ -67,7 +67,11 @@ enum FeedGroupWorkload {
             await a.abandon()
             while await b.heldShards().count < 4 {
                 try await Task.sleep(for: .milliseconds(10))
-                if ContinuousClock.now - crash > lease * 4 { throw BenchmarkError(message: "feed-group: no failover") }
+                // Generous: the figure is reported against its bound below; this only stops a member that never
+                // takes over (a quick run inside the loaded test suite can starve the renewals for seconds).
+                if ContinuousClock.now - crash > lease * 20 {
+                    throw BenchmarkError(message: "feed-group: no failover in \(lease * 20)")
+                }
             }
             result.failover = ListenSupport.seconds(ContinuousClock.now - crash)
             let elapsed = ListenSupport.seconds(ContinuousClock.now - started)

@@ -17,13 +17,16 @@ import Testing
         environment["FIRESTORE_EMULATOR_HOST"] = host
         process.environment = environment
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
+        async let errorData = CLIProcess.readToEnd(errors.fileHandleForReading)
         let data = await CLIProcess.readToEnd(output.fileHandleForReading)
         let status = await process.exitStatus(timeout: 600)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(status == 0, "output:\n\(text)")
+        let errorText = String(decoding: await errorData, as: UTF8.self)
+        #expect(status == 0, "stderr:\n\(errorText.suffix(3000))\noutput:\n\(text)")
         let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
             (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
         }

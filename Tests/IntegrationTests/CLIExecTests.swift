@@ -85,6 +85,10 @@ import Testing
         kill(child.process.processIdentifier, SIGTERM)
         let result = await child.finish(timeout: 30)
         #expect(result.status == 0)
+        #expect(
+            result.stderr.hasSuffix(
+                "note: stopping with the snapshot not acknowledged: the next start delivers it again\n"),
+            "\(result.stderr)")
     }
 
     @Test func sigtermEndsACheckpointedWatchAfterTheSnapshotInHand() async throws {

@@ -48,7 +48,14 @@ struct ExecOptions: Sendable {
                 Console.error(
                     "warning: --exec failed (\(reason)); the snapshot is not acknowledged, running it again in "
                         + "\(Console.seconds(delay)) s")
-                try await Task.sleep(for: delay)
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    // SIGTERM during the back-off: said, so a service's log shows why the snapshot comes again.
+                    Console.error(
+                        "note: stopping with the snapshot not acknowledged: the next start delivers it again")
+                    throw error
+                }
             }
         }
     }
