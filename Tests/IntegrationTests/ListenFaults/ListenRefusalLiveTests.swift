@@ -21,8 +21,13 @@ import Testing
         }
         let consumer = Task { for try await _ in feed {} }
         defer { consumer.cancel() }
-        #expect(await events.wait(timeout: 90) { _ in events.lines.count >= 3 })
-        #expect(Array(events.lines.prefix(3)) == Array(repeating: "listenFailed \(Self.hint)", count: 3))
+        // On a loaded machine the emulator can take longer to refuse than the fixture's short liveness bound, which
+        // then ends that call first ("received nothing for 2.75 s"): such calls are not refusals and are left out.
+        func refusals() -> [String] {
+            events.lines.filter { !$0.hasPrefix("listenFailed deadline-exceeded: the Listen stream received nothing") }
+        }
+        #expect(await events.wait(timeout: 90) { _ in refusals().count >= 3 })
+        #expect(Array(refusals().prefix(3)) == Array(repeating: "listenFailed \(Self.hint)", count: 3))
     }
 
     /// The tool checks the project ID before it listens, so the emulator's bare refusal never reaches a user of
