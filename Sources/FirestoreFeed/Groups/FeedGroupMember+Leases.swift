@@ -143,12 +143,16 @@ extension FeedGroupMember {
     private func releaseEverything() async {
         guard !ended else { return }
         ended = true
-        loop?.cancel()
+        let renewals = loop
+        renewals?.cancel()
         for shard in Array(shardTasks.keys) { stopShard(shard) }
         if let continuation = consumer {
             consumer = nil
             continuation.resume(returning: nil)
         }
+        // A renewal under way ends first (its transaction committed or rolled back): the release's transaction
+        // would otherwise wait on the renewal's locks and could give up, leaving the leases to expire.
+        await renewals?.value
         guard let store, var machine else { return }
         var plan = LeasePlan()
         plan.release = machine.heldLeases

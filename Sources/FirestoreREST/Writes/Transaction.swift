@@ -182,11 +182,14 @@ public final class Transaction: WriteCollecting {
     var committedResponse: CommitResponse? { state.withLock { $0.commit } }
 
     /// Rolls the transaction back when a read or the commit began it; a rollback error is ignored (the server
-    /// has then already closed the transaction). Ends the attempt.
+    /// has then already closed the transaction). Ends the attempt. The rollback is sent even when the caller's task
+    /// was cancelled: the emulator holds a transaction's locks until it ends, so a skipped rollback would keep the
+    /// documents it read locked from the next transaction.
     func rollBackIfBegun() async {
         _ = finish()
         guard let id = try? await beganID() else { return }
-        try? await firestore.rollback(transaction: id)
+        let firestore = self.firestore
+        await Task { try? await firestore.rollback(transaction: id) }.value
     }
 
     /// Ends the attempt: no more reads or writes. Returns the buffered writes, for the commit.
