@@ -11,13 +11,13 @@ import FirestoreREST
 /// ```
 ///
 /// - Shards: the query is split into `shards` ranges of document names, fixed when the group is created (by its
-///   first member, in a transaction, stored in `{root}/{name}` with the split points: from `PartitionQuery` where the
+///   first member, by a create only one member can make, stored in `{root}/{name}` with the split points: from `PartitionQuery` where the
 ///   server offers it, else from a keys-only scan, one billed read per document, once). Each shard is one Listen
 ///   target: the query's filters on its name range, ordered by `__name__` (the query's own orders are replaced;
 ///   a limit, offset or cursors are refused).
 /// - Leases in Firestore (`{root}/{name}/shards/{n}`): owner, a fencing generation that grows at every handover,
 ///   a heartbeat, and the shard's checkpoint (read time and resume token). Every ``FeedGroupOptions/renewInterval``
-///   a member reads the leases and members (shards + members billed reads), then in one transaction renews what it
+///   a member reads the leases and members (shards + members billed reads), then in one commit renews what it
 ///   holds, writes their acknowledged checkpoints and moves its member heartbeat (held shards + 1 billed writes,
 ///   as many reads), and takes free or expired leases up to its fair share, `ceil(shards / live members)`;
 ///   a member over its share releases the excess. Per member-hour at the defaults (5 s): 720 × (held + 1)
@@ -25,8 +25,10 @@ import FirestoreREST
 /// - Expiry and fencing: a lease seen unchanged for ``FeedGroupOptions/leaseDuration`` (by the observer's own
 ///   monotonic clock) is expired and may be taken; its holder stops delivering the shard before that can happen,
 ///   at the start of its last successful renewal plus 9/10 of the lease length by its own clock, whether it is
-///   paused, partitioned or slow. A checkpoint is written only in a transaction that finds the member still the
-///   owner at its generation, so a stale owner never moves it.
+///   paused, partitioned or slow. A checkpoint is written only by a commit whose precondition finds the lease
+///   unchanged since the member read it as the owner at its generation, so a stale owner never moves it. No
+///   transaction is used: a member killed inside one would keep its leases locked for the transaction's 60 s
+///   idle time.
 /// - Delivery: at least once per shard, in order within a shard. Each shard has at most one snapshot handed out
 ///   and not acknowledged; its next one waits (later changes fold into it). Acknowledged snapshots move the
 ///   checkpoint, written with the next renewal or the release; the next owner resumes from it: the shard's

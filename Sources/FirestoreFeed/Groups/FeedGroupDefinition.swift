@@ -7,12 +7,13 @@ package struct FeedGroupDefinition: Sendable, Hashable {
     package let ranges: ShardRanges
 
     /// The group's definition: read from its document, or, when there is none, created from `query` split into
-    /// `shards` (``ShardRanges/splitPoints(of:shards:)``) in a transaction, so members starting together agree.
+    /// `shards` (``ShardRanges/splitPoints(of:shards:)``) by a create that only one member starting at the same
+    /// time can make, so members starting together agree.
     /// - Parameter shards: the shard count to create the group with; `nil` takes the stored one (a group that
     ///   does not exist yet then has 1).
     /// - Throws: `FirestoreError` `.failedPrecondition` when the document holds another query or another shard
     ///   count; `.dataLoss` when it is not a group's document; `.invalidArgument` for shards outside 1...1,000 or
-    ///   a query with a limit, offset or cursors; the reads' and the transaction's errors.
+    ///   a query with a limit, offset or cursors; the reads' and the create's errors.
     package static func load(_ document: DocumentReference, query: Query, shards: Int?) async throws(FirestoreError)
         -> FeedGroupDefinition
     {
@@ -27,18 +28,28 @@ package struct FeedGroupDefinition: Sendable, Hashable {
         let count = shards ?? 1
         let points = try await ShardRanges.splitPoints(of: query, shards: count)
         let created = FeedGroupDefinition(query: identity, ranges: ShardRanges(splitPoints: points, shards: count))
-        let result = try await GroupErrors.typed {
-            try await document.firestore.runTransaction { transaction in
-                let snapshot = try await transaction.getDocument(document)
-                if let stored = try decode(snapshot) { return stored }
-                try transaction.create(
+        // A create, not a transaction: a member killed inside a transaction would keep the group's document
+        // locked for the transaction's 60 s idle time (``FirestoreLeaseStore/write(_:member:checkpoints:deadMembers:)``).
+        let result: FeedGroupDefinition
+        do {
+            _ = try await GroupErrors.typed {
+                try await document.create(
                     [
                         "query": .value(.string(identity)), "shards": .value(.integer(Int64(count))),
                         "splitPoints": .value(.array(points.map(FirestoreValue.reference))),
                         "createTime": .serverTimestamp,
-                    ], forDocument: document)
-                return created
+                    ])
             }
+            result = created
+        } catch  where error.code == .alreadyExists {
+            // Another member created it first: its definition is the group's.
+            guard let stored = try await read(document) else {
+                throw FirestoreError(
+                    code: .aborted,
+                    message:
+                        "feed group \(document.path) was created and deleted while this member started; start it again")
+            }
+            result = stored
         }
         return try result.checked(against: identity, shards: shards, document: document)
     }

@@ -150,8 +150,8 @@ extension FeedGroupMember {
             consumer = nil
             continuation.resume(returning: nil)
         }
-        // A renewal under way ends first (its transaction committed or rolled back): the release's transaction
-        // would otherwise wait on the renewal's locks and could give up, leaving the leases to expire.
+        // A renewal under way ends first (its commit applied or refused): the release would otherwise race it,
+        // be refused by its preconditions and read again.
         await renewals?.value
         guard let store, var machine else { return }
         var plan = LeasePlan()

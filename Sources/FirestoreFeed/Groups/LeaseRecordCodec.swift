@@ -6,16 +6,16 @@ import Foundation
 package enum LeaseRecordCodec {
     /// The fields of `lease`, with `expireTime` (the writer's wall clock plus the lease length) for people reading
     /// the documents; members never compare it.
-    package static func fields(of lease: ShardLease, expireTime: Timestamp) -> [String: WriteValue] {
-        var fields: [String: WriteValue] = [
-            "shard": .value(.integer(Int64(lease.shard))), "owner": .value(.string(lease.owner)),
-            "generation": .value(.integer(lease.generation)), "heartbeat": .value(.integer(lease.heartbeat)),
-            "expireTime": .value(lease.owner.isEmpty ? .null : .timestamp(expireTime)),
-            "readTime": .value(.null), "resumeToken": .value(.null),
+    package static func fields(of lease: ShardLease, expireTime: Timestamp) -> [String: FirestoreValue] {
+        var fields: [String: FirestoreValue] = [
+            "shard": .integer(Int64(lease.shard)), "owner": .string(lease.owner),
+            "generation": .integer(lease.generation), "heartbeat": .integer(lease.heartbeat),
+            "expireTime": lease.owner.isEmpty ? .null : .timestamp(expireTime),
+            "readTime": .null, "resumeToken": .null,
         ]
         if let checkpoint = lease.checkpoint {
-            fields["readTime"] = .value(.timestamp(checkpoint.readTime))
-            fields["resumeToken"] = .value(checkpoint.resumeToken.map { .bytes(Data($0)) } ?? .null)
+            fields["readTime"] = .timestamp(checkpoint.readTime)
+            fields["resumeToken"] = checkpoint.resumeToken.map { .bytes(Data($0)) } ?? .null
         }
         return fields
     }

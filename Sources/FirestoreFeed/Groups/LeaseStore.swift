@@ -5,7 +5,7 @@ package protocol LeaseStore: Sendable {
     /// Every lease and member, read at one time.
     func read() async throws(FirestoreError) -> LeaseTable
 
-    /// Writes `plan` for `member` in one transaction (``LeaseWrites/resolve(_:current:member:checkpoints:)``
+    /// Writes `plan` for `member` atomically, against the leases as stored when it commits (``LeaseWrites/resolve(_:current:member:checkpoints:)``
     /// against the leases as stored), with the member's heartbeat moved, and the records of `deadMembers`
     /// deleted.
     func write(

@@ -1,5 +1,5 @@
-/// The lease writes of one plan, decided against the leases as the store holds them (read in the same
-/// transaction): a renewal or release only where the member is still the owner at its generation, an acquisition
+/// The lease writes of one plan, decided against the leases as the store holds them (read just before
+/// the commit, whose preconditions require them unchanged): a renewal or release only where the member is still the owner at its generation, an acquisition
 /// only where the lease is still at the version the member saw. What every ``LeaseStore`` commits.
 package enum LeaseWrites {
     /// The leases to write and what became of each part of `plan`.
