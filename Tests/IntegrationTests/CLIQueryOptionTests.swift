@@ -29,6 +29,49 @@ import Testing
                     """))
     }
 
+    /// With `--protocol grpc` the dry run prints the RunQuery call: its request in proto3 JSON and the protobuf bytes
+    /// sent, which Google's own protobuf runtime (`google-cloud-firestore`'s `RunQueryRequest`) decodes to that JSON.
+    @Test func grpcDryRunPrintsTheRunQueryRequestAndItsProtobuf() async throws {
+        let result = try await CLIProcess.run([
+            "query", "scores", "--project", "demo-p", "--dry-run", "--protocol", "grpc", "--where", "score >= 2",
+            "--order-by", "score", "--start-after", "2", "--select", "score", "--offset", "1", "--limit", "3",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let printed = try JSONValue.parse(result.stdout)
+        let body = try JSONValue.parse(
+            """
+            {"parent":"projects/demo-p/databases/(default)/documents",
+             "structuredQuery":{"from":[{"collectionId":"scores"}],
+               "where":{"fieldFilter":{"field":{"fieldPath":"score"},"op":"GREATER_THAN_OR_EQUAL",
+                                       "value":{"integerValue":"2"}}},
+               "orderBy":[{"field":{"fieldPath":"score"},"direction":"ASCENDING"}],
+               "startAt":{"values":[{"integerValue":"2"}]},
+               "select":{"fields":[{"fieldPath":"score"}]},
+               "offset":1,"limit":3}}
+            """)
+        #expect(printed["method"] == "POST")
+        #expect(printed["path"] == "/google.firestore.v1.Firestore/RunQuery")
+        #expect(printed["body"] == body)
+        guard case .string(let protobuf)? = printed["protobuf"] else {
+            Issue.record("no protobuf in \(result.stdout)")
+            return
+        }
+        let decoded = try await CLIProcess.run(
+            [
+                "-c",
+                """
+                import base64, sys
+                from google.cloud.firestore_v1.types import RunQueryRequest
+                from google.protobuf.json_format import MessageToJson
+                message = RunQueryRequest.pb().FromString(base64.b64decode(sys.argv[1]))
+                print(MessageToJson(message, indent=None))
+                """,
+                protobuf,
+            ], executable: URL(fileURLWithPath: try ScriptedGRPCServer.python()))
+        #expect(decoded.status == 0, "stderr: \(decoded.stderr)")
+        #expect(try JSONValue.parse(decoded.stdout) == body)
+    }
+
     @Test func collectionGroupDryRun() async throws {
         let result = try await CLIProcess.run([
             "query", "landmarks", "--collection-group", "--project", "demo-p", "--dry-run", "--select", "",

@@ -1,4 +1,5 @@
 import FirestoreREST
+import Foundation
 
 /// `firestore-feed query COLLECTION_PATH`: runs a query once, printing one JSON line per document.
 package struct QueryCommand: ParsableCommand {
@@ -15,7 +16,9 @@ package struct QueryCommand: ParsableCommand {
                 "--dry-run",
                 help: """
                     print the runQuery request as one JSON line
-                    ({"body","method","path"}) and send nothing
+                    ({"body","method","path"}) and send nothing; with
+                    --protocol grpc the RunQuery call, its body as
+                    JSON and as the protobuf bytes sent (base64)
                     """)
         ])
 
@@ -53,9 +56,7 @@ package struct QueryCommand: ParsableCommand {
             throw .usage(error.message)
         }
         if dryRun {
-            let name = firestore.database.resourceName(of: parent)
-            let request: JSONValue = ["method": "POST", "path": .string("/v1/\(name):runQuery"), "body": body]
-            await Console.output(request.serializedString())
+            await Console.output(try Self.dryRunRequest(firestore, parent: parent, body: body).serializedString())
             return
         }
         try await CLIError.runtimeErrors {
@@ -65,5 +66,29 @@ package struct QueryCommand: ParsableCommand {
             }
             if snapshot.isEmpty, let note = ConnectionContext.emptyResultNote { Console.error(note) }
         }
+    }
+
+    /// What `--dry-run` prints: the REST request (`POST /v1/{parent}:runQuery` and its JSON body), or with
+    /// `--protocol grpc` the gRPC call (`POST /google.firestore.v1.Firestore/RunQuery`), its `RunQueryRequest` in
+    /// proto3 JSON (`parent` and `structuredQuery`) and the protobuf bytes sent, base64 (`protobuf`).
+    /// - Throws: ``CLIError/usage(_:)`` for a query the protobuf codec cannot carry.
+    static func dryRunRequest(_ firestore: Firestore, parent: ResourcePath, body: JSONValue) throws(CLIError)
+        -> JSONValue
+    {
+        let name = firestore.database.resourceName(of: parent)
+        guard firestore.wireProtocol == .grpc, case .object(var message) = body else {
+            return ["method": "POST", "path": .string("/v1/\(name):runQuery"), "body": body]
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try firestore.runQueryRequest(parent: parent, structuredQuery: body["structuredQuery"] ?? .null)
+        } catch {
+            throw .usage(error.message)
+        }
+        message["parent"] = .string(name)
+        return [
+            "method": "POST", "path": .string(FirestoreGRPCMethod.runQuery), "body": .object(message),
+            "protobuf": .string(Data(bytes).base64EncodedString()),
+        ]
     }
 }

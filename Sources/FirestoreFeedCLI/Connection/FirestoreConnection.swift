@@ -82,18 +82,22 @@ package struct FirestoreConnection: Sendable {
     }
 
     /// A client for a request that is only printed (`query --dry-run`): no server and no credentials; the
-    /// emulator named, else `127.0.0.1:8080`, for the request's path.
+    /// emulator named, else `127.0.0.1:8080`, for the request's path; speaking `--protocol`'s protocol, which
+    /// chooses the form printed.
     /// - Throws: ``CLIError/usage(_:)`` for a malformed address, project or database ID.
     package func dryRunClient() throws(CLIError) -> Firestore {
         let host: String
+        let wireProtocol: FirestoreProtocol
         do {
             host = try options.emulatorHost() ?? "127.0.0.1:8080"
+            wireProtocol = try options.wireProtocol()
         } catch {
             throw .usage(error.message)
         }
         let project = options.emulatorProject(where: "in the dry run")
         do {
             return try Firestore.emulator(host: host, projectID: project, databaseID: options.databaseID)
+                .using(protocol: wireProtocol)
         } catch {
             throw .usage(error.message)
         }

@@ -12,15 +12,11 @@ extension Firestore {
         parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?, transaction: String?,
         newTransaction: TransactionMode?, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
-        var writer = ProtobufWriter()
-        writer.writeStringField(1, database.resourceName(of: parent))
-        try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredQueryProtobuf.write(structuredQuery, to: &query)
-        }
-        try RPCConsistency.runQuery.write(
-            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)
+        let request = try runQueryRequest(
+            parent: parent, structuredQuery: structuredQuery, readTime: readTime, transaction: transaction,
+            newTransaction: newTransaction)
         let (decoded, bytes) = try await performRPC(
-            FirestoreGRPCMethod.runQuery, request: writer.bytes, idempotent: newTransaction == nil, priority: priority,
+            FirestoreGRPCMethod.runQuery, request: request, idempotent: newTransaction == nil, priority: priority,
             initial: RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
         ) { (result, message) throws(FirestoreError) in
             try Self.addRunQueryMessage(message, to: &result)
@@ -28,6 +24,23 @@ extension Firestore {
         var response = try Self.finishRunQuery(decoded)
         response.responseBytes = bytes
         return response
+    }
+
+    /// The `RunQueryRequest` message ``runQueryRPC(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``
+    /// sends, as protobuf bytes (what `query --dry-run --protocol grpc` prints).
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for a structured query the protobuf codec cannot carry.
+    package func runQueryRequest(
+        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
+        newTransaction: TransactionMode? = nil
+    ) throws(FirestoreError) -> [UInt8] {
+        var writer = ProtobufWriter()
+        writer.writeStringField(1, database.resourceName(of: parent))
+        try writer.writeMessageField(2) { (query) throws(FirestoreError) in
+            try StructuredQueryProtobuf.write(structuredQuery, to: &query)
+        }
+        try RPCConsistency.runQuery.write(
+            readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)
+        return writer.bytes
     }
 
     /// Decodes the messages of a whole `RunQuery` stream as ``runQueryRPC(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``
