@@ -11,7 +11,9 @@ import Foundation
 ///   one, `grpc-message` (unescaped), and the body the server's messages each framed as on the wire (a zero flag,
 ///   4 bytes of big-endian length, the message; ``GRPCFrame``).
 ///
-/// The status's `google.rpc.Status` details (a `RetryInfo` delay, an index link) are not kept.
+/// Of the status's `google.rpc.Status` details, what the client uses is kept: a `RetryInfo` delay as a
+/// `grpc-status-details-bin` header (``GRPCStatusDetails/headerValue(number:)``), read back on replay as the live
+/// call reads it; a `Help` link (a missing index's) is already in the recorded `grpc-message`, where the client put it.
 package enum RPCExchange {
     /// The content type that marks a gRPC call.
     package static let contentType = "application/grpc"
@@ -33,12 +35,19 @@ package enum RPCExchange {
     }
 
     /// The HTTP form of a call's outcome: its messages and how it ended (`nil`: `OK`).
+    /// - Parameter retryDelay: the `RetryInfo` delay the server's status carried (``FirestoreError/retryAfter``).
     /// - Throws: `FirestoreError` `.invalidArgument` for a message too long to frame.
-    package static func response(messages: [[UInt8]], status: GRPCStatus?) throws(FirestoreError) -> HTTPResponse {
+    package static func response(messages: [[UInt8]], status: GRPCStatus?, retryDelay: Duration? = nil)
+        throws(FirestoreError) -> HTTPResponse
+    {
         var body: [UInt8] = []
         for message in messages { body += try GRPCFrame.encode(message) }
         var headers = [HTTPHeader("content-type", contentType), HTTPHeader("grpc-status", String(status?.number ?? 0))]
         if let status, !status.message.isEmpty { headers.append(HTTPHeader("grpc-message", status.message)) }
+        if let status, !status.isOK, let retryDelay {
+            let details = GRPCStatusDetails(message: status.message, retryDelay: retryDelay)
+            headers.append(HTTPHeader(GRPCStatusDetails.headerName, details.headerValue(number: status.number)))
+        }
         return HTTPResponse(status: 200, headers: headers, body: Data(body))
     }
 
@@ -71,6 +80,7 @@ package enum RPCExchange {
         }
         let message = response.headers.last(where: { $0.matches("grpc-message") })?.value ?? ""
         let status = GRPCStatus(number: number, message: message)
-        return (messages, status.isOK ? nil : status.error)
+        guard !status.isOK else { return (messages, nil) }
+        return (messages, GRPCStatusDetails(headers: response.headers)?.applied(to: status.error) ?? status.error)
     }
 }

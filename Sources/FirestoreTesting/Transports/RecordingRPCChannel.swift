@@ -83,7 +83,8 @@ final class RecordingRPCCall: RPCCall {
                 return
             }
             let response = try RPCExchange.response(
-                messages: messages, status: firestoreError.flatMap(RPCExchange.status(of:)))
+                messages: messages, status: firestoreError.flatMap(RPCExchange.status(of:)),
+                retryDelay: firestoreError?.retryAfter)
             try transport.record(
                 sequence: sequence, start: start, request: request, response: Cassette.Response(response),
                 failure: nil)
