@@ -3,10 +3,19 @@ import Foundation
 import Synchronization
 
 /// A transport that records every request and answers it as the server would on success: a commit with one
-/// write result per write, a GET with a document of the requested name. Nothing leaves the process.
-final class CapturingTransport: HTTPTransport {
+/// write result per write, a GET with a document of the requested name. Nothing leaves the process. A client
+/// using ``FirestoreProtocol/grpc`` makes its calls on ``rpc`` instead (``CapturingRPCChannel``); an
+/// ``FirestoreProtocol/automatic`` one keeps to REST.
+final class CapturingTransport: RPCTransport {
     static let baseURL = "http://conformance.invalid/v1/"
     private let captured = Mutex<[HTTPRequest]>([])
+    /// The gRPC calls of a `.grpc` client.
+    let rpc = CapturingRPCChannel()
+    let rpcTimeout: Double? = nil
+    let rpcConcurrency = 1
+    var automaticUsesGRPC: Bool { false }
+
+    func makeRPCChannel(for firestore: Firestore) throws(FirestoreError) -> any RPCChannel { rpc }
 
     /// The requests sent so far, in order.
     var requests: [HTTPRequest] { captured.withLock { $0 } }

@@ -1,4 +1,5 @@
 import FirestoreREST
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -14,9 +15,11 @@ import Testing
     static let prefixes = ["create-", "set-", "update-", "delete-", "get-"]
     static let names = prefixes.flatMap { ConformanceData.names(prefix: $0) }
 
-    @Test(arguments: names) func write(_ name: String) async throws {
-        let outcome = try await Self.run(name)
-        #expect(outcome.failure == nil, "\(name): \(outcome.failure ?? "")")
+    /// Each file over each wire: over gRPC the `CommitRequest` (or `GetDocumentRequest`) protobuf the client sent is
+    /// decoded field by field (``CommitRequestProtoJSON``) and must mean the same request as the REST body does.
+    @Test(arguments: names, LiveFirestore.protocols) func write(_ name: String, wire: FirestoreProtocol) async throws {
+        let outcome = try await Self.run(name, wire: wire)
+        #expect(outcome.failure == nil, "\(name) over \(wire): \(outcome.failure ?? "")")
     }
 
     /// Runs every file once more and checks the pass count per kind against the counts in SOURCE.md.
@@ -101,14 +104,14 @@ import Testing
         var failure: String?
     }
 
-    static func run(_ name: String) async throws -> Outcome {
+    static func run(_ name: String, wire: FirestoreProtocol = .rest) async throws -> Outcome {
         let test = try ConformanceData.test(name)
         guard let kind = kinds.first(where: { test[$0] != nil }), let spec = test[kind]
         else { throw ConformanceData.LoadError(description: "\(name): no write or get test in the file") }
         let transport = CapturingTransport()
         let outcome: Result<Void, any Error>
         do {
-            let document = try reference(spec, transport: transport)
+            let document = try reference(spec, transport: transport, wire: wire)
             try await perform(kind, spec: spec, on: document)
             outcome = .success(())
         } catch let error as ConformanceData.LoadError {
@@ -117,6 +120,7 @@ import Testing
             outcome = .failure(error)
         }
         let requests = transport.requests
+        let calls = transport.rpc.calls
         if spec["isError"] == .bool(true) {
             switch outcome {
             case .success:
@@ -125,18 +129,30 @@ import Testing
                 guard let error = error as? FirestoreError, error.code == .invalidArgument else {
                     return Outcome(kind: kind, failure: "expected FirestoreError invalid-argument, got \(error)")
                 }
-                guard requests.isEmpty else {
-                    return Outcome(kind: kind, failure: "threw \(error) but sent \(requests.count) request(s)")
+                guard requests.isEmpty, calls.isEmpty else {
+                    return Outcome(
+                        kind: kind, failure: "threw \(error) but sent \(requests.count + calls.count) request(s)")
                 }
                 return Outcome(kind: kind, failure: nil)
             }
         }
         if case .failure(let error) = outcome { return Outcome(kind: kind, failure: "unexpected error: \(error)") }
-        guard requests.count == 1, let request = requests.first else {
-            return Outcome(kind: kind, failure: "expected one request, captured \(requests.count)")
+        var expected = CommitJSON.normalized(spec["request"] ?? .null)
+        var actual: JSONValue
+        switch wire {
+        case .grpc:
+            guard requests.isEmpty, calls.count == 1, let call = calls.first else {
+                return Outcome(
+                    kind: kind, failure: "expected one gRPC call, captured \(calls.count) and \(requests.count) REST")
+            }
+            expected = CommitRequestProtoJSON.withoutEmptyFieldMaps(expected)
+            actual = CommitRequestProtoJSON.withoutEmptyFieldMaps(CommitJSON.normalized(try captured(call, kind: kind)))
+        default:
+            guard calls.isEmpty, requests.count == 1, let request = requests.first else {
+                return Outcome(kind: kind, failure: "expected one request, captured \(requests.count)")
+            }
+            actual = CommitJSON.normalized(try captured(request, kind: kind))
         }
-        let expected = CommitJSON.normalized(spec["request"] ?? .null)
-        let actual = CommitJSON.normalized(try captured(request, kind: kind))
         guard actual == expected else {
             return Outcome(
                 kind: kind,
@@ -168,8 +184,21 @@ import Testing
         return .object(body)
     }
 
-    /// The document of `docRefPath` on a client whose database is the one the path names.
-    static func reference(_ spec: JSONValue, transport: CapturingTransport) throws -> DocumentReference {
+    /// The request a gRPC call carried, in the conformance file's form: `GetDocument`'s `GetDocumentRequest` for get,
+    /// else `Commit`'s `CommitRequest`.
+    static func captured(_ call: CapturingRPCChannel.Call, kind: String) throws -> JSONValue {
+        let method = kind == "get" ? FirestoreGRPCMethod.getDocument : FirestoreGRPCMethod.commit
+        guard call.method == method else {
+            throw ConformanceData.LoadError(description: "expected a call of \(method), got \(call.method)")
+        }
+        return kind == "get"
+            ? try CommitRequestProtoJSON.getDocument(call.request) : try CommitRequestProtoJSON.commit(call.request)
+    }
+
+    /// The document of `docRefPath` on a client whose database is the one the path names, speaking `wire`.
+    static func reference(_ spec: JSONValue, transport: CapturingTransport, wire: FirestoreProtocol = .rest) throws
+        -> DocumentReference
+    {
         guard let name = spec["docRefPath"]?.stringValue else {
             throw ConformanceData.LoadError(description: "no docRefPath")
         }
@@ -180,7 +209,8 @@ import Testing
         let database = try DatabaseID(projectID: parts[1], databaseID: parts[3])
         let firestore = Firestore(
             database: database, baseURL: CapturingTransport.baseURL,
-            credentials: NoCredentials(), transport: transport, isEmulator: false)
+            credentials: NoCredentials(), transport: transport, isEmulator: false
+        ).using(protocol: wire)
         return firestore.document(parts[5...].joined(separator: "/"))
     }
 
