@@ -288,6 +288,8 @@ final class HTTP2Loop: @unchecked Sendable {
         for connection in connections {
             for stream in connection.takeEnded() { calls[stream.state.id] = nil }
         }
+        // The count is kept current here too: a call that ended on a live connection is gone from `calls` now.
+        runningCalls.store(calls.count, ordering: .relaxed)
         let done = connections.filter(\.isDone)
         guard !done.isEmpty else { return }
         connections.removeAll { $0.isDone }
