@@ -17,4 +17,16 @@ import Testing
         #expect(explained.snapshot?.documents.map(\.documentID) == ["apple"])
         #expect(explained.snapshot?.readTime != nil)
     }
+
+    /// Aggregation explain on the emulator, which ignores `explainOptions` on runAggregationQuery too: `count()` over
+    /// three documents, explained with `analyze`, comes back as the plain result (count 3) with no metrics.
+    @Test(arguments: LiveFirestore.protocols)
+    func anExplainedCountReturnsTheResultWithoutMetrics(wire: FirestoreProtocol) async throws {
+        let db = try LiveFirestore.make("explain-count", wire)
+        for name in ["apple", "fig", "kiwi"] { try await db.document("fruits/\(name)").setData(["color": "red"]) }
+        let explained = try await db.collection("fruits").count.explain(options: ExplainOptions(analyze: true))
+        #expect(explained.metrics == nil)
+        #expect(explained.snapshot?.count == 3)
+        #expect(explained.snapshot?.readTime != nil)
+    }
 }

@@ -39,6 +39,22 @@ public struct ExplainMetrics: Sendable, Hashable {
     static func malformed(_ what: String) -> FirestoreError {
         FirestoreError(code: .internal, message: "explain metrics: \(what)")
     }
+
+    /// The `explainMetrics` of a REST response stream (production sends them once, in the last element), or `nil`
+    /// when no element carries them; the last element that does wins.
+    /// - Throws: ``FirestoreError`` `.internal` naming `method` and the element for malformed metrics.
+    package static func last(in elements: [JSONValue], method: String) throws(FirestoreError) -> ExplainMetrics? {
+        var metrics: ExplainMetrics?
+        for (position, element) in elements.enumerated() {
+            guard let value = element["explainMetrics"] else { continue }
+            do {
+                metrics = try ExplainMetrics(restJSON: value)
+            } catch {
+                throw FirestoreError(code: .internal, message: "\(method) element \(position): \(error.message)")
+            }
+        }
+        return metrics
+    }
 }
 
 /// The planning phase of a query (REST reference: `PlanSummary`).

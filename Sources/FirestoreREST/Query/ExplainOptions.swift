@@ -1,5 +1,5 @@
-/// What ``QueryRepresentable/explain(options:)`` asks the server (REST reference: `ExplainOptions`; Node
-/// `ExplainOptions`, Python `ExplainOptions`).
+/// What ``QueryRepresentable/explain(options:)`` and ``AggregateQuery/explain(options:)`` ask the server (REST
+/// reference: `ExplainOptions`; Node `ExplainOptions`, Python `ExplainOptions`).
 public struct ExplainOptions: Sendable, Hashable {
     /// Whether the query also runs: `false` plans it only (``ExplainMetrics/planSummary``, no documents); `true`
     /// runs it and returns its results with ``ExplainMetrics/executionStats`` (and bills its reads).

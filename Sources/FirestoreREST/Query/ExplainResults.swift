@@ -1,5 +1,6 @@
-/// What ``QueryRepresentable/explain(options:)`` returns (Node `ExplainResults`, Python `ExplainMetrics` beside the
-/// results): the server's metrics and, when the query ran, its results.
+/// What ``QueryRepresentable/explain(options:)`` (`Snapshot` ``QuerySnapshot``) and
+/// ``AggregateQuery/explain(options:)`` (``AggregateQuerySnapshot``) return (Node `ExplainResults`, Python
+/// `ExplainMetrics` beside the results): the server's metrics and, when the query ran, its results.
 public struct ExplainResults<Snapshot: Sendable>: Sendable {
     /// The plan and, with ``ExplainOptions/analyze``, the execution stats; `nil` when the server sent none: the
     /// Firestore emulator ignores `explainOptions` and answers with the plain results.

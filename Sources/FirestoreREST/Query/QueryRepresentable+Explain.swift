@@ -71,16 +71,10 @@ extension Firestore {
     {
         let elements = try streamElements(json, method: "runQuery")
         var result = RunQueryResponse(documents: [], readTime: nil, skippedResults: 0)
-        var metrics: ExplainMetrics?
         for (position, element) in elements.enumerated() {
             try addRunQueryElement(element, position: position, to: &result)
-            guard let value = element["explainMetrics"] else { continue }
-            do {
-                metrics = try ExplainMetrics(restJSON: value)
-            } catch {
-                throw FirestoreError(code: .internal, message: "runQuery element \(position): \(error.message)")
-            }
         }
+        let metrics = try ExplainMetrics.last(in: elements, method: "runQuery")
         if metrics == nil { result = try finishRunQuery(result) }
         return (result, metrics)
     }

@@ -1,4 +1,36 @@
+extension ExplainOptions {
+    /// Writes `ExplainOptions` (`bool analyze = 1`, `google/firestore/v1/query_profile.proto`) as message field
+    /// `number` of a request: `RunQueryRequest.explain_options = 10`, `RunAggregationQueryRequest.explain_options = 8`.
+    /// An empty message plans only; proto3 leaves `analyze = false` out.
+    package func write(field number: UInt32, to writer: inout ProtobufWriter) {
+        writer.writeMessageField(number) { explain in
+            if analyze { explain.writeBoolField(1, true) }
+        }
+    }
+}
+
 extension ExplainMetrics {
+    /// The `ExplainMetrics explain_metrics = number` of one response message (`RunQueryResponse` field 11,
+    /// `RunAggregationQueryResponse` field 10), or `nil` when the message has none; the last occurrence wins.
+    /// - Throws: ``FirestoreError`` `.dataLoss` for malformed wire data, the path starting at `message`.
+    package static func read(field number: UInt32, of bytes: [UInt8], message: StaticString)
+        throws(FirestoreError) -> ExplainMetrics?
+    {
+        try ProtobufReader.read(bytes, message: message) { (reader) throws(FirestoreError) in
+            var metrics: ExplainMetrics?
+            while let field = try reader.nextField() {
+                if field.number == number {
+                    metrics = try reader.readMessage(field, "explain_metrics") { (nested) throws(FirestoreError) in
+                        try ExplainMetrics(reading: &nested)
+                    }
+                } else {
+                    try reader.skip(field)
+                }
+            }
+            return metrics
+        }
+    }
+
     /// Decodes a `google.firestore.v1.ExplainMetrics` message (`google/firestore/v1/query_profile.proto`) into the
     /// values the REST decoder gives (``init(restJSON:)``): `PlanSummary plan_summary = 1` (`repeated
     /// google.protobuf.Struct indexes_used = 1`), `ExecutionStats execution_stats = 2` (`int64 results_returned = 1`,

@@ -15,9 +15,7 @@ extension Firestore {
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
             try StructuredQueryProtobuf.write(structuredQuery, to: &query)
         }
-        writer.writeMessageField(10) { explain in
-            if options.analyze { explain.writeBoolField(1, true) }
-        }
+        options.write(field: 10, to: &writer)
         let (decoded, bytes) = try await performRPC(
             FirestoreGRPCMethod.runQuery, request: writer.bytes, idempotent: true,
             initial: (RunQueryResponse(documents: [], readTime: nil, skippedResults: 0), ExplainMetrics?.none)
@@ -37,16 +35,6 @@ extension Firestore {
         _ message: [UInt8], to result: inout RunQueryResponse, metrics: inout ExplainMetrics?
     ) throws(FirestoreError) {
         try addRunQueryMessage(message, to: &result)
-        try ProtobufReader.read(message, message: "RunQueryResponse") { (reader) throws(FirestoreError) in
-            while let field = try reader.nextField() {
-                if field.number == 11 {
-                    metrics = try reader.readMessage(field, "explain_metrics") { (nested) throws(FirestoreError) in
-                        try ExplainMetrics(reading: &nested)
-                    }
-                } else {
-                    try reader.skip(field)
-                }
-            }
-        }
+        if let found = try ExplainMetrics.read(field: 11, of: message, message: "RunQueryResponse") { metrics = found }
     }
 }

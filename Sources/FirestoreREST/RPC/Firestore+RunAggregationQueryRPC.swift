@@ -6,7 +6,8 @@ extension Firestore {
     /// `RunAggregationQueryRequest`: `parent = 1`, `structured_aggregation_query = 2`
     /// (``StructuredAggregationQueryProtobuf``), the consistency selector (``RPCConsistency/runAggregationQuery``).
     /// `RunAggregationQueryResponse`: `AggregationResult result = 1` (`map<string, Value> aggregate_fields = 2`),
-    /// `bytes transaction = 2`, `read_time = 3`.
+    /// `bytes transaction = 2`, `read_time = 3` (and `explain_metrics = 10`, read by
+    /// ``runExplainedAggregationQueryRPC(parent:structuredAggregationQuery:options:)``).
     /// - Parameters:
     ///   - parent: the documents root or a document path.
     ///   - structuredAggregationQuery: the REST `structuredAggregationQuery` JSON.
@@ -18,11 +19,8 @@ extension Firestore {
         parent: ResourcePath, structuredAggregationQuery: JSONValue, readTime: Timestamp?, transaction: String?,
         newTransaction: TransactionMode?
     ) async throws -> (response: RunAggregationQueryResponse, bytes: Int) {
-        var writer = ProtobufWriter()
-        writer.writeStringField(1, database.resourceName(of: parent))
-        try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredAggregationQueryProtobuf.write(structuredAggregationQuery, to: &query)
-        }
+        var writer = try runAggregationQueryRequest(
+            parent: parent, structuredAggregationQuery: structuredAggregationQuery)
         try RPCConsistency.runAggregationQuery.write(
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)
         let (decoded, bytes) = try await performRPC(
@@ -32,6 +30,46 @@ extension Firestore {
             result = try Self.addRunAggregationQueryMessage(message, to: result)
         }
         return (decoded, bytes)
+    }
+
+    /// RunAggregationQuery with `explain_options` over gRPC: the request of
+    /// ``runAggregationQueryRPC(parent:structuredAggregationQuery:readTime:transaction:newTransaction:)`` without a
+    /// consistency selector and with `ExplainOptions explain_options = 8` (``ExplainOptions/write(field:to:)``), its
+    /// results decoded as there, plus `ExplainMetrics explain_metrics = 10` of the message that carries them
+    /// (``ExplainMetrics/read(field:of:message:)``). A plan-only answer (metrics, no `result`) need not carry a
+    /// read time, as over REST (``decodeExplainedRunAggregationQuery(_:)``).
+    /// - Throws: ``FirestoreError`` as the REST call; `.dataLoss` for a message that does not decode; `.internal`
+    ///   for an aggregate value that is not a number or null.
+    func runExplainedAggregationQueryRPC(
+        parent: ResourcePath, structuredAggregationQuery: JSONValue, options: ExplainOptions
+    ) async throws -> (RunAggregationQueryResponse, ExplainMetrics?) {
+        var writer = try runAggregationQueryRequest(
+            parent: parent, structuredAggregationQuery: structuredAggregationQuery)
+        options.write(field: 8, to: &writer)
+        let (decoded, _) = try await performRPC(
+            FirestoreGRPCMethod.runAggregationQuery, request: writer.bytes, idempotent: true,
+            initial: (RunAggregationQueryResponse(aggregateFields: [:], readTime: nil), ExplainMetrics?.none)
+        ) { (result, message) throws(FirestoreError) in
+            result.0 = try Self.addRunAggregationQueryMessage(message, to: result.0)
+            if let found = try ExplainMetrics.read(field: 10, of: message, message: "RunAggregationQueryResponse") {
+                result.1 = found
+            }
+        }
+        return decoded
+    }
+
+    /// The `RunAggregationQueryRequest` fields every call starts with: `parent = 1` and
+    /// `structured_aggregation_query = 2` (``StructuredAggregationQueryProtobuf``).
+    /// - Throws: ``FirestoreError`` as ``StructuredAggregationQueryProtobuf/write(_:to:)``.
+    private func runAggregationQueryRequest(parent: ResourcePath, structuredAggregationQuery: JSONValue)
+        throws(FirestoreError) -> ProtobufWriter
+    {
+        var writer = ProtobufWriter()
+        writer.writeStringField(1, database.resourceName(of: parent))
+        try writer.writeMessageField(2) { (query) throws(FirestoreError) in
+            try StructuredAggregationQueryProtobuf.write(structuredAggregationQuery, to: &query)
+        }
+        return writer
     }
 
     /// `result` with one `RunAggregationQueryResponse` message added.

@@ -5,7 +5,7 @@ import Synchronization
 @testable import FirestoreREST
 
 /// A transport that answers REST requests from a ``ScriptedTransport`` and gRPC calls from a script of outcomes,
-/// one per call (a list of response messages, or an error), logging each call's method and metadata.
+/// one per call (a list of response messages, or an error), logging each call's method, metadata and request.
 final class ScriptedRPCTransport: RPCTransport, RPCChannel {
     enum Outcome: Sendable {
         case messages([[UInt8]])
@@ -16,6 +16,7 @@ final class ScriptedRPCTransport: RPCTransport, RPCChannel {
         var method: String
         var metadata: [HTTPHeader]
         var timeout: Double?
+        var request: [UInt8] = []
     }
 
     let rest: ScriptedTransport
@@ -43,7 +44,7 @@ final class ScriptedRPCTransport: RPCTransport, RPCChannel {
         throws(FirestoreError) -> any RPCCall
     {
         let index = log.withLock { log in
-            log.append(LoggedCall(method: method, metadata: metadata, timeout: timeout))
+            log.append(LoggedCall(method: method, metadata: metadata, timeout: timeout, request: request))
             return log.count - 1
         }
         let outcome =
