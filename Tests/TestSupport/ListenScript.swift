@@ -93,12 +93,8 @@ package enum ListenScript {
     package static func awaitRequests(_ count: Int) -> JSONValue { ["awaitRequests": .integer(Int64(count))] }
 
     /// The script text: one step list per Listen call, in order (the last serves later calls).
-    /// The server's script: one step list per Listen call, and the steps of every call to another method (`other`;
-    /// none: the server's default, trailers-only `UNIMPLEMENTED`).
-    package static func script(_ calls: [[JSONValue]], other: [JSONValue] = []) -> String {
-        var script: [String: JSONValue] = ["listen": .array(calls.map { .array($0) })]
-        if !other.isEmpty { script["other"] = .array(other) }
-        return JSONValue.object(script).serializedString()
+    package static func script(_ calls: [[JSONValue]]) -> String {
+        JSONValue.object(["listen": .array(calls.map { .array($0) })]).serializedString()
     }
 
     package static func base64(_ bytes: [UInt8]) -> String {

@@ -18,18 +18,10 @@ struct ListenFaultFixture {
         interval: .milliseconds(200), errorBackoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)),
         jitter: 0, listenLivenessTimeout: .seconds(3))
 
-    /// Starts the server with one step list per Listen call (and `other` for every call to another method) and opens
-    /// the feed.
-    /// - Parameter retryPolicy: the client's (an emulator client's is ``RetryPolicy/none``).
-    static func start(
-        _ calls: [[JSONValue]], other: [JSONValue] = [], policy: PollingPolicy = policy,
-        retryPolicy: RetryPolicy = .none
-    ) async throws -> ListenFaultFixture {
-        let server = try await ScriptedGRPCServer.start(script: ListenScript.script(calls, other: other))
-        let db = Firestore(
-            database: try DatabaseID(projectID: ListenScript.project), baseURL: "http://\(server.host)/v1/",
-            credentials: EmulatorOwnerCredentials(), transport: CurlTransport(), isEmulator: true,
-            retryPolicy: retryPolicy)
+    /// Starts the server with one step list per Listen call and opens the feed.
+    static func start(_ calls: [[JSONValue]], policy: PollingPolicy = policy) async throws -> ListenFaultFixture {
+        let server = try await ScriptedGRPCServer.start(script: ListenScript.script(calls))
+        let db = try Firestore.emulator(host: server.host, projectID: ListenScript.project)
         let events = RecordedEvents()
         let feed = db.collection("fruits").order(by: "n").snapshots(source: .listen, policy: policy) {
             events.note($0)

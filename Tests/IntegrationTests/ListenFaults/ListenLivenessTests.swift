@@ -39,33 +39,6 @@ import Testing
         print("black hole detected after \(detected)")
     }
 
-    /// The client's other gRPC calls share the Listen stream's connection, so the PING of the stream's liveness check
-    /// also rescues them: a read sent on the connection after it went dark fails when that PING goes unanswered
-    /// (`HTTP2Loop.pingTimeout`, 10 s), not at its own deadline, and its retry is answered on a new connection.
-    @Test func aCallOnTheBlackHoledConnectionFailsWithTheProbesPingAndIsRetried() async throws {
-        let document = Document(
-            name: ListenScript.name("x"), fields: ["n": .integer(7)], createTime: try Timestamp(seconds: 10, nanos: 0),
-            updateTime: try Timestamp(seconds: 11, nanos: 0))
-        let hex = document.protobuf.map { String(format: "%02x", $0) }.joined()
-        var fixture = try await ListenFaultFixture.start(
-            [S.snapshot(["a"], token: [1], readTime: 10) + [S.blackhole], ListenCallEndTests.resumed],
-            other: [["respondHex": .string(hex)], S.end(0)], retryPolicy: .default)
-        #expect(try await fixture.nextIDs() == ["a"])
-        let sent = ContinuousClock.now
-        let snapshot = try await fixture.db.document("fruits/x").getDocument()
-        let answered = ContinuousClock.now - sent
-        #expect(snapshot.get("n") == .integer(7))
-        // The probe's PING goes out after 2 s of silence and is given 10 s: the first attempt ends then, well before
-        // the transport's 60 s request timeout would end it on a connection nobody pinged.
-        #expect(answered >= .seconds(9) && answered < .seconds(30), "answered after \(answered)")
-        // The first attempt never reached the server (the connection was dark); the retry did, on another connection.
-        let gets = fixture.server.events("call").filter { $0["path"] == "/google.firestore.v1.Firestore/GetDocument" }
-        #expect(gets.count == 1)
-        #expect(gets.first?["connection"] != 1)
-        #expect(fixture.events.lines.first?.hasPrefix("listenFailed deadline-exceeded") == true)
-        print("a call on the black-holed connection was answered after \(answered)")
-    }
-
     /// A server that keeps the connection (answers HTTP/2 PINGs) but stops answering on the stream (Node's
     /// nodejs-firestore#1057): the same.
     @Test func aStreamThatStopsAnsweringIsReopened() async throws {
