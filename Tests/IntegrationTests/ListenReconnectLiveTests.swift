@@ -27,7 +27,18 @@ import Testing
 
     @Test func theListenerReconnectsAfterTheEmulatorRestarts() async throws {
         let emulator = try await PrivateEmulator(port: closedLoopbackPort())
-        defer { Task { try? await emulator.stop() } }
+        // Stopped before the test returns, pass or fail: a stop left to a task of its own could outlive the test
+        // process and leave the emulator running.
+        do {
+            try await Self.reconnect(through: emulator)
+        } catch {
+            try? await emulator.stop()
+            throw error
+        }
+        try await emulator.stop()
+    }
+
+    static func reconnect(through emulator: PrivateEmulator) async throws {
         let db = try Firestore.emulator(host: emulator.host, projectID: "demo-reconnect")
         let items = db.collection("items")
         try await items.document("a").setData(["n": 1])
