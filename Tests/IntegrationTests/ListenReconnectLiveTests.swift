@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func theListenerReconnectsAfterTheEmulatorRestarts() async throws {
-        let emulator = try await PrivateEmulator(port: closedLoopbackPort())
+        // Below the ephemeral range: while this emulator is stopped, no other test's server can be given its port.
+        let emulator = try await PrivateEmulator(port: closedLoopbackPortBelowEphemeralRange())
         // Stopped before the test returns, pass or fail: a stop left to a task of its own could outlive the test
         // process and leave the emulator running.
         do {

@@ -128,16 +128,34 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
 
 /// A loopback TCP port with nothing listening: bound to port 0 (the kernel picks a free port), then closed.
 package func closedLoopbackPort() -> Int {
+    boundLoopbackPort(0) ?? 1
+}
+
+/// A closed loopback port below the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`, 32768 and up
+/// here), which a server bound to port 0 never gets: for a server a test stops and starts again on the same port, so
+/// that no other test's server can take the port in between (a Listen test once reconnected to another test's
+/// scripted gRPC server that had been given its emulator's port).
+package func closedLoopbackPortBelowEphemeralRange() -> Int {
+    for _ in 0..<200 {
+        let port = Int.random(in: 20_000..<32_000)
+        if boundLoopbackPort(port) == port { return port }
+    }
+    return closedLoopbackPort()
+}
+
+/// Binds a TCP socket to 127.0.0.1:`port` (0: any free port), closes it, and returns the port it was bound to, or
+/// `nil` when the bind failed.
+private func boundLoopbackPort(_ port: Int) -> Int? {
     #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard fd >= 0 else { return 1 }
+    guard fd >= 0 else { return nil }
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
+    address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -145,6 +163,6 @@ package func closedLoopbackPort() -> Int {
             bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
         }
     }
-    guard bound else { return 1 }
+    guard bound else { return nil }
     return Int(UInt16(bigEndian: address.sin_port))
 }
