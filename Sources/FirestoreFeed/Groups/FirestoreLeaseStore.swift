@@ -62,15 +62,13 @@ package struct FirestoreLeaseStore: LeaseStore {
             let read = try await GroupErrors.typed {
                 try await group.firestore.getAll([memberReference] + named.map(shardDocument))
             }
+            // The shard documents as read, by shard: their leases to decide on, their update times to commit against.
+            let versions = Dictionary(uniqueKeysWithValues: zip(named, read.dropFirst()))
             var current: [Int: ShardLease] = [:]
-            for (shard, snapshot) in zip(named, read.dropFirst()) {
-                current[shard] = try LeaseRecordCodec.lease(snapshot, shard: shard)
-            }
+            for (shard, snapshot) in versions { current[shard] = try LeaseRecordCodec.lease(snapshot, shard: shard) }
             let (leases, outcome) = LeaseWrites.resolve(
                 plan, current: current, member: member, checkpoints: checkpoints)
             let expireTime = Timestamp.now().subtracting(.zero - leaseDuration)
-            let versions = Dictionary(
-                zip(named, read.dropFirst()).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
             var writes: [Write] = []
             for lease in leases {
                 writes.append(
