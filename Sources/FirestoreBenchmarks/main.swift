@@ -46,6 +46,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("query", nil, { try QueryProtocolWorkload.run(documents: quick ? 200 : 10_000) }),
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
     ("feed-group", nil, { try FeedGroupWorkload.run(documents: quick ? 200 : 2_000, lease: .seconds(quick ? 3 : 6)) }),
+    ("write-starvation", nil, { try WriteStarvationWorkload.run(pollers: quick ? 20 : 200, seconds: quick ? 2 : 20) }),
 ]
 
 var selected: [String] = []

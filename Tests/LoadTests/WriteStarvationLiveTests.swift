@@ -9,18 +9,63 @@ import Testing
 /// distinct queries the writer managed 44-66 writes in 40 s instead of ~10/s, and each poller really polled every
 /// ~1.7 s instead of 0.2 s, without a word). Polls go out as background work and leave connections to the writes;
 /// the pollers that cannot keep their interval say so.
-@Suite(.timeLimit(.minutes(3))) struct WriteStarvationLiveTests {
+///
+/// What this test asserts holds on any machine: every write lands, and each poller's `intervalNotKept` events are
+/// exactly the ones its own polls' latencies call for (`FeedEvent.intervalNotKept`'s rule), so a poller that fell
+/// behind said so and one that kept up said nothing. Whether a poller falls behind depends on how fast the machine
+/// is (on an idle fast machine 200 pollers can keep 0.2 s), so that is printed, not asserted. The writer's rate
+/// beside the crowd is a figure: `FirestoreBenchmarks write-starvation` measures it against the writer alone; the
+/// order that makes it (a write before queued polls) is checked exactly by `CurlHandlePoolTests` and
+/// `RPCCallGateTests`.
+@Suite(.timeLimit(.minutes(5))) struct WriteStarvationLiveTests {
+    /// One poller's events, in the order it sent them.
+    enum Pacing: Sendable, Equatable {
+        /// A successful poll and its latency.
+        case polled(Duration)
+        /// An `intervalNotKept` event.
+        case late(interval: Duration, actual: Duration)
+    }
+
     final class Figures: Sendable {
-        let late = Mutex<[Duration]>([])
+        /// Each poller's events, by poller.
+        let pacing = Mutex<[[Pacing]]>(Array(repeating: [], count: 200))
+
+        func note(_ event: Pacing, poller: Int) { pacing.withLock { $0[poller].append(event) } }
         let snapshots = Mutex(0)
     }
 
+    /// The `intervalNotKept` events a poller with a fixed `interval` sends after polls of these latencies, as
+    /// `FeedEvent.intervalNotKept` documents them: a poll is late when it took longer than the interval; after 3
+    /// late polls in a row the mean start-to-start time (latency plus interval) of the polls since the streak began
+    /// is reported, then again after at least 30 s more of such time while polls stay late; a poll on time ends
+    /// the streak.
+    static func expectedReports(latencies: [Duration], interval: Duration) -> [Pacing] {
+        var reports: [Pacing] = []
+        var late = 0
+        var periods = Duration.zero
+        var counted = 0
+        var reported = false
+        for latency in latencies {
+            guard latency > interval else {
+                (late, periods, counted, reported) = (0, .zero, 0, false)
+                continue
+            }
+            late += 1
+            periods += latency + interval
+            counted += 1
+            guard late >= 3, !reported || periods >= .seconds(30) else { continue }
+            reports.append(.late(interval: interval, actual: periods / counted))
+            (periods, counted, reported) = (.zero, 0, true)
+        }
+        return reports
+    }
+
     /// 200 keys-mode pollers of 200 distinct queries asking for a poll every 0.2 s (more than the client's
-    /// connections can carry, so they always want one) beside a writer that writes, waits 100 ms, writes again,
-    /// for 20 s. The written document matches none of the queries. The crowd saturates the emulator for those 20 s
-    /// (in a full parallel suite each poller really polled every ~20 s and other tests' requests stalled for 30 s),
-    /// so it runs in the load phase, with the emulator to itself.
-    @Test(.timeLimit(.minutes(3))) func writerKeepsItsRateBesideTwoHundredPollers() async throws {
+    /// connections can carry on a machine of this project's kind) beside a writer that writes, waits 100 ms, writes
+    /// again, for 20 s. The written document matches none of the queries. The crowd saturates the emulator for those
+    /// 20 s (in a full parallel suite each poller really polled every ~20 s and other tests' requests stalled for
+    /// 30 s), so it runs in the load phase, with the emulator to itself.
+    @Test(.timeLimit(.minutes(5))) func writerKeepsItsRateBesideTwoHundredPollers() async throws {
         let db = try LiveFirestore.make("starvation")
         let items = db.collection("items")
         let batch = db.batch()
@@ -29,14 +74,19 @@ import Testing
         }
         try await batch.commit()
         let figures = Figures()
+        let interval = Duration.milliseconds(200)
         var consumers: [Task<Void, Never>] = []
         defer { for consumer in consumers { consumer.cancel() } }
         for index in 0..<200 {
             // Query i lists i + 1 documents: 100 on average, about 25 KB of names and times per poll.
-            let feed = items.whereField("n", isLessThan: index + 1).snapshots(
-                source: .poll(.keys), interval: .milliseconds(200)
-            ) { event in
-                if case .intervalNotKept(_, let actual) = event { figures.late.withLock { $0.append(actual) } }
+            let feed = items.whereField("n", isLessThan: index + 1).snapshots(source: .poll(.keys), interval: interval)
+            { event in
+                switch event {
+                case .polled(let statistics): figures.note(Pacing.polled(statistics.latency), poller: index)
+                case .intervalNotKept(let interval, let actual):
+                    figures.note(Pacing.late(interval: interval, actual: actual), poller: index)
+                default: break
+                }
             }
             consumers.append(
                 Task {
@@ -45,11 +95,11 @@ import Testing
                     } catch {}
                 })
         }
-        // Every listener has its first snapshot (at most 60 s), so the pollers run.
-        for _ in 0..<600 where figures.snapshots.withLock({ $0 }) < 200 {
+        // Every listener has its first snapshot, so the pollers run (180 s is a hang guard).
+        for _ in 0..<1_800 where figures.snapshots.withLock({ $0 }) < 200 {
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(figures.snapshots.withLock { $0 } >= 200)
+        try #require(figures.snapshots.withLock { $0 } >= 200, "the 200 pollers' first snapshots within 180 s")
 
         // The writer: one write, then 100 ms, for 20 s (at most 10 writes a second with no wait for a connection).
         let writer = items.document("written")
@@ -62,21 +112,31 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         let seconds = ListenSeconds.of(clock.now - start)
-        let rate = Double(writes) / seconds
-        let late = figures.late.withLock { $0 }
-        let meanLate = late.isEmpty ? 0 : ListenSeconds.of(late.reduce(.zero, +) / late.count)
-        print(
-            "write starvation: \(writes) writes in \(String(format: "%.1f", seconds)) s "
-                + "(\(String(format: "%.1f", rate))/s) beside 200 pollers at 0.2 s; \(late.count) intervalNotKept "
-                + "events, mean real interval \(String(format: "%.2f", meanLate)) s")
-        // Measured on 2 cores with the emulator to itself: 6.5-6.8 writes a second; with the polls as normal requests
-        // (before the fix) 1.2, each poller polling every 1.5 s. The order of a write before queued polls is checked
-        // exactly in the curl handle pool's priority tests.
-        #expect(rate >= 2.5)
         #expect(try await writer.getDocument().data() == ["w": .integer(Int64(writes - 1))])
-        // 200 pollers on one client cannot poll every 0.2 s, and say so.
-        #expect(!late.isEmpty)
-        #expect(late.allSatisfy { $0 > .milliseconds(400) })
+
+        // Each poller's events so far. A poll's `intervalNotKept` follows its `polled` event, so everything up to a
+        // poller's last `polled` event is complete once another `polled` event follows it: the last one is left out.
+        let sequences = figures.pacing.withLock { $0 }.map { events in
+            let lastPoll = events.lastIndex { if case .polled = $0 { true } else { false } } ?? 0
+            return Array(events[..<lastPoll])
+        }
+        var behind = 0
+        var reports = 0
+        for (index, events) in sequences.enumerated() {
+            let latencies = events.compactMap { if case .polled(let latency) = $0 { latency } else { nil } }
+            let said = events.filter { if case .late = $0 { true } else { false } }
+            #expect(
+                said == Self.expectedReports(latencies: latencies, interval: interval),
+                "poller \(index): its intervalNotKept events against its polls' latencies \(latencies)")
+            if !said.isEmpty { behind += 1 }
+            reports += said.count
+        }
+        let checked = sequences.map(\.count).reduce(0, +)
+        let rate = String(format: "%.1f", Double(writes) / seconds)
+        print(
+            "write starvation: \(writes) writes in \(String(format: "%.1f", seconds)) s (\(rate)/s) beside 200 pollers "
+                + "at 0.2 s; \(behind) pollers fell behind and said so (\(reports) intervalNotKept events), "
+                + "\(checked) events checked")
     }
 }
 
