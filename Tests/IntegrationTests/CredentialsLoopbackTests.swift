@@ -124,12 +124,14 @@ struct CredentialsLoopbackTests {
         let folder = try OpenSSLTool.temporaryFolder("sa-down")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await OpenSSLTool.makeRSAKey(in: folder)
-        let tokenURI = "http://127.0.0.1:\(closedLoopbackPort())/token"
-        let key = try ServiceAccountKey(json: OpenSSLTool.serviceAccountJSON(in: folder, tokenURI: tokenURI))
-        let credentials = ServiceAccountCredentials(key: key)
-        let error = await #expect(throws: FirestoreError.self) { try await credentials.authorizationHeader() }
-        #expect(error?.code == .unavailable)
-        #expect(error?.message.hasPrefix("token request: could not connect: \(tokenURI) (") == true)
+        try await withClosedLoopbackPort { port in
+            let tokenURI = "http://127.0.0.1:\(port)/token"
+            let key = try ServiceAccountKey(json: OpenSSLTool.serviceAccountJSON(in: folder, tokenURI: tokenURI))
+            let credentials = ServiceAccountCredentials(key: key)
+            let error = await #expect(throws: FirestoreError.self) { try await credentials.authorizationHeader() }
+            #expect(error?.code == .unavailable)
+            #expect(error?.message.hasPrefix("token request: could not connect: \(tokenURI) (") == true)
+        }
     }
 
     @Test func selfSignedJWTNeedsNoTokenRequest() async throws {

@@ -27,11 +27,13 @@ struct CurlTransportTests {
     }
 
     @Test func closedPortThrowsUnavailableNamingTheURL() async throws {
-        let port = closedLoopbackPort()
         let transport = CurlTransport()
-        let url = "http://127.0.0.1:\(port)\(documentPath)"
-        let error = await expectFirestoreError {
-            try await transport.send(HTTPRequest(method: "GET", url: url + "?key=secret-api-key"))
+        let (url, error) = try await withClosedLoopbackPort { port in
+            let url = "http://127.0.0.1:\(port)\(documentPath)"
+            let error = await expectFirestoreError {
+                try await transport.send(HTTPRequest(method: "GET", url: url + "?key=secret-api-key"))
+            }
+            return (url, error)
         }
         #expect(error?.code == .unavailable)
         #expect(error?.message.contains(url + " (") == true)

@@ -22,11 +22,13 @@ struct GRPCLoopbackTests {
     }
 
     @Test func closedPortIsUnavailable() async throws {
-        let channel = try GRPCChannel(baseURL: "http://127.0.0.1:\(closedLoopbackPort())")
-        let error = try await #require(throws: FirestoreError.self) {
-            _ = try await channel.unary(method: FirestoreGRPCMethod.getDocument, request: [])
+        try await withClosedLoopbackPort { port in
+            let channel = try GRPCChannel(baseURL: "http://127.0.0.1:\(port)")
+            let error = try await #require(throws: FirestoreError.self) {
+                _ = try await channel.unary(method: FirestoreGRPCMethod.getDocument, request: [])
+            }
+            #expect(error.code == .unavailable)
+            #expect(error.message.hasPrefix("could not connect"))
         }
-        #expect(error.code == .unavailable)
-        #expect(error.message.hasPrefix("could not connect"))
     }
 }

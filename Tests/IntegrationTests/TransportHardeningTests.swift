@@ -101,11 +101,13 @@ struct TransportHardeningTests {
 
     @Test func aRefusedConnectionIsMarkedAsNotSent() async throws {
         let transport = CurlTransport()
-        let error = await #expect(throws: FirestoreError.self) {
-            try await transport.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(closedLoopbackPort())/x"))
+        try await withClosedLoopbackPort { port in
+            let error = await #expect(throws: FirestoreError.self) {
+                try await transport.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(port)/x"))
+            }
+            #expect(error?.code == .unavailable)
+            #expect(error?.requestWasNotSent == true)
         }
-        #expect(error?.code == .unavailable)
-        #expect(error?.requestWasNotSent == true)
     }
 
     @Test func anExplicitProxyIsUsed() async throws {

@@ -126,33 +126,56 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
 }
 
-/// A loopback TCP port with nothing listening: bound to port 0 (the kernel picks a free port), then closed.
-package func closedLoopbackPort() -> Int {
-    boundLoopbackPort(0) ?? 1
+/// Runs `body` with a loopback TCP port that nothing listens on, held for as long as `body` runs: a socket bound to
+/// it (the kernel picks a free port) that never listens, so a connection to it is refused, and no other test's
+/// server can be given the port meanwhile (a port closed before use can be, and a "refused" test would then talk to
+/// that server).
+package func withClosedLoopbackPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    guard let (fd, port) = boundLoopbackSocket(0) else {
+        throw LoopbackPortFailure(description: "could not bind a loopback socket: errno \(errno)")
+    }
+    defer { close(fd) }
+    return try await body(port)
+}
+
+/// A loopback port could not be bound.
+package struct LoopbackPortFailure: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// A closed loopback port below the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`, 32768 and up
 /// here), which a server bound to port 0 never gets: for a server a test stops and starts again on the same port, so
 /// that no other test's server can take the port in between (a Listen test once reconnected to another test's
-/// scripted gRPC server that had been given its emulator's port).
-package func closedLoopbackPortBelowEphemeralRange() -> Int {
+/// scripted gRPC server that had been given its emulator's port). The port is also reserved for this process, by a
+/// lock on a file named after it in a folder of the machine's temporary directory, held until the process ends, so
+/// that no other caller of this function, in this process or another test process, is given it.
+package func closedLoopbackPortBelowEphemeralRange() throws -> Int {
+    let folder = NSTemporaryDirectory() + "firestore-feed-test-ports"
+    mkdir(folder, 0o700)
     for _ in 0..<200 {
         let port = Int.random(in: 20_000..<32_000)
-        if boundLoopbackPort(port) == port { return port }
+        let lock = open("\(folder)/\(port).lock", O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { continue }
+        // Kept open (and locked) for the rest of the process's life: the reservation.
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0, let (fd, bound) = boundLoopbackSocket(port), bound == port else {
+            close(lock)
+            continue
+        }
+        close(fd)
+        return port
     }
-    return closedLoopbackPort()
+    throw LoopbackPortFailure(description: "no free loopback port below the ephemeral range in 200 tries")
 }
 
-/// Binds a TCP socket to 127.0.0.1:`port` (0: any free port), closes it, and returns the port it was bound to, or
-/// `nil` when the bind failed.
-private func boundLoopbackPort(_ port: Int) -> Int? {
+/// A TCP socket bound to 127.0.0.1:`port` (0: any free port), not listening, and the port it is bound to, or `nil`
+/// when the bind failed.
+private func boundLoopbackSocket(_ port: Int) -> (fd: Int32, port: Int)? {
     #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { return nil }
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian
@@ -163,6 +186,9 @@ private func boundLoopbackPort(_ port: Int) -> Int? {
             bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
         }
     }
-    guard bound else { return nil }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+        close(fd)
+        return nil
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

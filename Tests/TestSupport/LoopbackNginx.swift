@@ -81,7 +81,9 @@ package struct LoopbackNginx {
             try await makeCertificates(in: folder)
             var lastFailure = ""
             for _ in 0..<3 {
-                let port = closedLoopbackPort()
+                // Below the ephemeral range and reserved for this process: while nginx starts, no other test's
+                // server can be given the port, so whatever accepts connections on it is this nginx.
+                let port = try closedLoopbackPortBelowEphemeralRange()
                 let process = try launch(nginx, configuration: configuration(port, folder), folder: folder)
                 let listening: Bool
                 do {
@@ -172,10 +174,11 @@ package struct LoopbackNginx {
         return process
     }
 
-    /// Whether nginx accepts connections on `port` within 10 s (false when it exited or never listened); polled
+    /// Whether nginx accepts connections on `port` within 30 s (false when it exited or never listened); polled
     /// without blocking a cooperative thread.
     private static func waitUntilListening(_ process: Process, port: Int) async throws -> Bool {
-        for _ in 0..<200 {
+        // 30 s: a hang guard for a start on a loaded machine.
+        for _ in 0..<600 {
             guard process.isRunning else { return false }
             if try await BlockingWork.run({ acceptsConnections(port: port) }) { return true }
             try await Task.sleep(for: .milliseconds(50))
