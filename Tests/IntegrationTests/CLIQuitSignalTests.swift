@@ -26,12 +26,12 @@ import Testing
         #expect(lines.dropFirst().first == #"  + added     one at 0  {"v":1}"#)
         child.send(signal)
         let sent = ContinuousClock.now
-        let exit = await child.exit(timeout: 30)
+        let exit = await child.exit(timeout: 60)
+        // Before the fix SIGQUIT never ended it (the 60 s watchdog's SIGKILL, a hang guard, fails the status check).
+        // How fast it ends is RELIABILITY.md's business (3.3 ms median, release build; in the full suite on 2 cores
+        // all three cases once took 10.1 s together), so it is printed, not judged.
         #expect(exit == expected)
-        // Before the fix SIGQUIT never ended it (the 30 s watchdog's SIGKILL fails the status check above). How
-        // fast it ends is RELIABILITY.md's business (3.3 ms median, release build); in the full suite on 2 cores
-        // all three cases once took 10.1 s together, so the bound here only says "not hung".
-        #expect(ContinuousClock.now - sent < .seconds(25))
+        print("signal \(signal): the watch ended \(ContinuousClock.now - sent) after it")
         #expect(String(decoding: await child.stderr?.all() ?? Data(), as: UTF8.self) == "")
     }
 }

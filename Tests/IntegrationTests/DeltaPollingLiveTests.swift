@@ -24,9 +24,12 @@ import Testing
             }
             gaps.append(commit.duration(since: field))
         }
-        // Never after the commit; before it by up to tens of milliseconds (the field has millisecond precision).
+        // Never after the commit; before it by up to tens of milliseconds on a loaded machine (the field has
+        // millisecond precision). How big the gap is depends on how busy the emulator is between taking the request
+        // time and committing, so an idle machine can show no gap at all: the rule is the order and the margin,
+        // and the largest gap is a figure.
+        print("delta quirk: largest gap between the request time and the commit of 20 writes: \(gaps.max() ?? .zero)")
         #expect(gaps.allSatisfy { $0 >= .zero }, "gaps \(gaps)")
-        #expect(gaps.contains { $0 >= .milliseconds(1) }, "gaps \(gaps)")
         #expect(gaps.allSatisfy { $0 < .seconds(5) }, "the default margin (5 s) covers every gap: \(gaps)")
     }
 
@@ -67,9 +70,12 @@ import Testing
             (keys, query.snapshots(source: .poll(.keys), interval: .milliseconds(100)) { keys.events.note($0) }),
             (
                 delta,
-                query.snapshots(
-                    source: .poll(.delta(field: "updatedAt", margin: .milliseconds(500))), interval: .milliseconds(100)
-                ) { delta.events.note($0) }
+                // The default margin (5 s), which covers the gap between a write's request time and its commit
+                // however loaded the emulator is (`serverTimePrecedesTheCommit`); a smaller one can miss a
+                // modification for good when the machine is slow.
+                query.snapshots(source: .poll(.delta(field: "updatedAt")), interval: .milliseconds(100)) {
+                    delta.events.note($0)
+                }
             ),
         ]
         let tasks = feeds.map { record, stream in

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Follows a change feed as a list UI does: applies each snapshot's changes to its list of IDs (remove at
 /// `oldIndex`, insert at `newIndex`) and records every snapshot whose changes do not rebuild the snapshot's
-/// documents. It can be slow on purpose: `pause` after each snapshot (with `Task.sleep`, never blocking a thread).
+/// documents. It can be slow on purpose: `pause` after each snapshot (with `Task.sleep`, never blocking a thread),
+/// or `hold`, awaited after each snapshot with that snapshot's read time.
 final class FeedFollower: Sendable {
     struct State: Sendable {
         /// The list of IDs after the last snapshot's changes.
@@ -12,6 +13,8 @@ final class FeedFollower: Sendable {
         /// The last snapshot's documents, as `(id, updateTime)`.
         var versions: [Version] = []
         var snapshots = 0
+        /// Each snapshot's read time, in the order they were taken.
+        var readTimes: [Timestamp?] = []
         /// One line per snapshot whose changes did not rebuild its documents, or whose change indexes were invalid.
         var problems: [String] = []
         /// The error that ended the feed, if any.
@@ -26,14 +29,19 @@ final class FeedFollower: Sendable {
     let state = Mutex(State())
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts following `feed`, pausing `pause` after each snapshot.
-    init(_ feed: AsyncThrowingStream<QuerySnapshot, any Error>, pause: Duration = .zero) {
+    /// Starts following `feed`, pausing `pause` after each snapshot, then awaiting `hold` (when given) with the
+    /// snapshot's read time before taking the next.
+    init(
+        _ feed: AsyncThrowingStream<QuerySnapshot, any Error>, pause: Duration = .zero,
+        hold: (@Sendable (Timestamp?) async throws -> Void)? = nil
+    ) {
         // The task holds the follower until the feed ends or ``stop()`` cancels it.
         let follow = Task { [self] in
             do {
                 for try await snapshot in feed {
                     self.state.withLock { Self.apply(snapshot, to: &$0) }
                     if pause > .zero { try await Task.sleep(for: pause) }
+                    try await hold?(snapshot.readTime)
                 }
             } catch {
                 self.state.withLock { $0.ended = "\(error)" }
@@ -56,6 +64,7 @@ final class FeedFollower: Sendable {
 
     static func apply(_ snapshot: QuerySnapshot, to state: inout State) {
         state.snapshots += 1
+        state.readTimes.append(snapshot.readTime)
         var list = state.ids
         var valid = true
         for change in snapshot.documentChanges {

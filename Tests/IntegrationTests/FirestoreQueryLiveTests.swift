@@ -21,9 +21,9 @@ import Testing
         }
     }
 
-    /// Waits until `condition` holds, for up to 10 seconds.
+    /// Waits until `condition` holds, for up to 60 seconds (a hang guard: a loaded emulator can take seconds).
     static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<1_000 {
+        for _ in 0..<6_000 {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }

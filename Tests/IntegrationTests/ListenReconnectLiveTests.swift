@@ -11,7 +11,12 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct ListenReconnectLiveTests {
     final class Events: Sendable {
         let all = Mutex<[FeedEvent]>([])
-        func note(_ event: FeedEvent) { all.withLock { $0.append(event) } }
+        let started = ContinuousClock.now
+        func note(_ event: FeedEvent) {
+            all.withLock { $0.append(event) }
+            // Every event with its time, so a run that does not recover shows how far it got.
+            print("reconnect event at \(ContinuousClock.now - started): \(event)")
+        }
         var failures: Int {
             all.withLock { $0.filter { if case .listenFailed = $0 { true } else { false } }.count }
         }
@@ -27,7 +32,7 @@ import Testing
 
     @Test func theListenerReconnectsAfterTheEmulatorRestarts() async throws {
         // Below the ephemeral range: while this emulator is stopped, no other test's server can be given its port.
-        let emulator = try await PrivateEmulator(port: closedLoopbackPortBelowEphemeralRange())
+        let emulator = try await PrivateEmulator(port: try closedLoopbackPortBelowEphemeralRange())
         // Stopped before the test returns, pass or fail: a stop left to a task of its own could outlive the test
         // process and leave the emulator running.
         do {
@@ -55,16 +60,22 @@ import Testing
         #expect(list == ["a", "b"])
 
         try await emulator.stop()
+        print("reconnect: emulator stopped at \(ContinuousClock.now - events.started)")
         for _ in 0..<600 where events.failures == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(events.failures >= 1)
         try await emulator.start()
+        print("reconnect: emulator started again at \(ContinuousClock.now - events.started)")
         try await items.document("c").setData(["n": 3])
+        print("reconnect: c written at \(ContinuousClock.now - events.started)")
 
         // The restarted emulator holds only "c": the listener must come to exactly that.
         var snapshots = 0
         while list != ["c"], snapshots < 10 {
             let snapshot = try #require(try await feed.next())
             Self.apply(snapshot, to: &list)
+            print(
+                "reconnect: snapshot \(snapshot.documents.map(\.documentID)) at \(ContinuousClock.now - events.started)"
+            )
             #expect(list == snapshot.documents.map(\.documentID), "each snapshot's changes rebuild its list")
             snapshots += 1
         }

@@ -20,14 +20,16 @@ import Testing
 
     @Test func documentsArriveBeforeTheBodyEnds() async throws {
         let chunks = (0..<10).map { Self.element($0, first: $0 == 0) } + ["]"]
-        // 0.6 s between chunks: the first document must arrive while the server still writes, even on a loaded machine.
-        try await ScriptedHTTPServer.with([.init(chunks: chunks, delay: 0.6)]) { server in
+        // The server holds the body after its second chunk (the first document is complete once the next element
+        // begins) until the test releases it: the first document must arrive while the rest is still to be written,
+        // however fast or slow the machine.
+        try await ScriptedHTTPServer.with([.init(chunks: chunks, holdAfter: 2)]) { server in
             let db = try server.firestore()
             var iterator = db.collection("c").order(by: "n").stream().makeAsyncIterator()
             let first = try await iterator.next()
             #expect(first?.documentID == "d0")
-            let written = try await server.received().first?.chunksWritten ?? 0
-            #expect(written < 5)  // the first document came while the server was still writing
+            #expect(try await server.received().first?.chunksWritten == 2)
+            try await server.release()
             var rest: [String] = []
             while let document = try await iterator.next() { rest.append(document.documentID) }
             #expect(rest == (1..<10).map { "d\($0)" })

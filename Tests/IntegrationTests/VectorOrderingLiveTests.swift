@@ -86,6 +86,12 @@ import Testing
             keys.stop()
             listen.stop()
         }
+        // Both feeds have their first snapshot before the writes start, so each sees the writes as changes (on a
+        // fast machine the writes could otherwise all come before a feed's first snapshot).
+        for (name, follower) in [("keys", keys), ("listen", listen)] {
+            let state = try await follower.wait(seconds: 60) { $0.snapshots > 0 }
+            try #require(state.snapshots > 0, "\(name): a first snapshot")
+        }
         for _ in 0..<300 {
             let id = "d\(random.below(14))"
             if random.below(6) == 0 {

@@ -10,11 +10,12 @@ package enum CounterTransaction {
         package init() {}
     }
 
-    /// Increments `counters/c.n` by one in a transaction, counting each run of its closure in `attempts`.
-    /// Throws what `runTransaction` throws, or `internal` when the counter holds no integer.
-    package static func increment(_ db: Firestore, attempts: Attempts) async throws {
+    /// Increments `counters/c.n` by one in a transaction of at most `maxAttempts` attempts, counting each run of
+    /// its closure in `attempts`. Throws what `runTransaction` throws, or `internal` when the counter holds no
+    /// integer.
+    package static func increment(_ db: Firestore, attempts: Attempts, maxAttempts: Int = 5) async throws {
         let counter = db.document("counters/c")
-        try await db.runTransaction { transaction in
+        try await db.runTransaction(maxAttempts: maxAttempts) { transaction in
             attempts.count.withLock { $0 += 1 }
             let snapshot = try await transaction.getDocument(counter)
             guard case .integer(let value)? = snapshot.get("n") else {

@@ -7,9 +7,10 @@ import Foundation
 ///
 /// Every answer is sent with `Transfer-Encoding: chunked`, one HTTP chunk per scripted chunk, flushed at once,
 /// with `delay` seconds after each; `cut` ends the body without its last chunk and closes the connection (a
-/// stream that fails mid-way). A request past the script gets a 503 `UNAVAILABLE` error body. `GET /__requests`
+/// stream that fails mid-way); `holdAfter` N stops after the N-th chunk until ``release()`` (a body the test knows
+/// is still being written). A request past the script gets a 503 `UNAVAILABLE` error body. `GET /__requests`
 /// lists the requests received (method, path, body, chunks written, whether writing failed because the client
-/// went away) without counting as one.
+/// went away) without counting as one; `POST /__release` lets every held answer go on.
 package final class ScriptedHTTPServer: @unchecked Sendable {
     /// One scripted answer.
     package struct Answer: Encodable, Sendable {
@@ -17,13 +18,16 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
         package var chunks: [String]
         package var delay: Double
         package var cut: Bool
+        package var holdAfter: Int?
 
-        /// `status` with the body sent as `chunks`, `delay` seconds after each, cut off before its end when `cut`.
-        package init(status: Int = 200, chunks: [String], delay: Double = 0, cut: Bool = false) {
+        /// `status` with the body sent as `chunks`, `delay` seconds after each, cut off before its end when `cut`,
+        /// held after `holdAfter` chunks until ``ScriptedHTTPServer/release()``.
+        package init(status: Int = 200, chunks: [String], delay: Double = 0, cut: Bool = false, holdAfter: Int? = nil) {
             self.status = status
             self.chunks = chunks
             self.delay = delay
             self.cut = cut
+            self.holdAfter = holdAfter
         }
     }
 
@@ -47,6 +51,7 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
         with open(sys.argv[1]) as f:
             answers = json.load(f)
         lock = threading.Lock()
+        released = threading.Event()
         received = []
         exhausted = {"status": 503, "delay": 0, "cut": False,
                      "chunks": ['{"error":{"code":503,"message":"script exhausted","status":"UNAVAILABLE"}}']}
@@ -60,6 +65,12 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
             def handle_any(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
+                if self.path == "/__release":
+                    released.set()
+                    self.send_response(204)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if self.path == "/__requests":
                     with lock:
                         data = json.dumps(received).encode()
@@ -85,6 +96,8 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
                         self.wfile.flush()
                         with lock:
                             record["chunksWritten"] += 1
+                        if answer.get("holdAfter") == record["chunksWritten"]:
+                            released.wait()
                         if answer["delay"]:
                             time.sleep(answer["delay"])
                     if answer["cut"]:
@@ -141,6 +154,11 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
         let server = try await BlockingWork.run { try ScriptedHTTPServer(answers) }
         defer { server.stop() }
         return try await body(server)
+    }
+
+    /// Lets every answer held by `holdAfter` go on.
+    package func release() async throws {
+        _ = try await CurlTransport().send(HTTPRequest(method: "POST", url: baseURL + "/__release"))
     }
 
     /// The requests received so far, in order.

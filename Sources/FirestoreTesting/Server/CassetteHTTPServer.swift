@@ -110,13 +110,17 @@ public final class CassetteHTTPServer: Sendable {
             var timeout = timeval(
                 tv_sec: limits.idleMilliseconds / 1000, tv_usec: Int(limits.idleMilliseconds % 1000) * 1000)
             setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let thread = Thread { [self] in
+            // A thread named "serve-cassette" (in /proc/PID/task/TID/comm and gdb; `ServeCassetteLimitsTests` counts
+            // them); a connection the system has no thread for is closed, as one over the limit would be.
+            let started = TransferThread.start(name: "serve-cassette") { [self] in
                 serve(connection)
                 close(connection)
                 openConnections.withLock { $0 -= 1 }
             }
-            thread.name = "serve-cassette"
-            thread.start()
+            if !started {
+                close(connection)
+                openConnections.withLock { $0 -= 1 }
+            }
         }
     }
 
