@@ -111,13 +111,15 @@ import Testing
         try await writer.setData(["n": 1], forDocument: db.document("c/y"))
         let flush = Task { try await writer.flush() }
         #expect(try await pollUntil { server.requests.count == 1 && clock.sleeperCount == 1 })
+        // `advance` wakes the sleepers whose deadline came before it returns: one still asleep right after it has
+        // not reached its deadline, and its retry has not gone.
         clock.advance(by: .milliseconds(999))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(clock.sleeperCount == 1)
         #expect(server.requests.count == 1)
         clock.advance(by: .milliseconds(1))
         #expect(try await pollUntil { server.requests.count == 2 && clock.sleeperCount == 1 })
         clock.advance(by: .milliseconds(1499))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(clock.sleeperCount == 1)
         #expect(server.requests.count == 2)
         clock.advance(by: .milliseconds(1))
         try await flush.value
@@ -232,8 +234,9 @@ import Testing
         try await writer.deleteDocument(db.document("c/a"))
         let flush = Task { try await writer.flush() }
         #expect(try await pollUntil { clock.sleeperCount == 1 })
+        // Still asleep right after `advance` (which wakes the sleepers whose deadline came): the retry waits.
         clock.advance(by: .milliseconds(41_999))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(clock.sleeperCount == 1)
         #expect(server.requests.count == 1)
         clock.advance(by: .milliseconds(1))
         try await flush.value
@@ -255,7 +258,9 @@ import Testing
             return operation
         }
         let cancelled = Task { try await writer.setData(["n": 1], forDocument: db.document("c/never")) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Both wait for room (however long their tasks take to start): neither has returned, and the one cancelled
+        // is cancelled while it waits.
+        #expect(try await pollUntil { writer.roomWaiterCount == 2 })
         #expect(returned.withLock { $0 } == false)
         cancelled.cancel()
         await #expect(
@@ -370,9 +375,10 @@ import Testing
         for index in 0..<120 { try await writer.setData(["n": 1], forDocument: db.document("c/d\(index)")) }
         #expect(try await pollUntil { server.requests.count == 5 && clock.sleeperCount == 1 })
         clock.advance(by: .milliseconds(190))
-        // 19 tokens after 190 ms: the batch sleeps again (10 ms for the missing one).
-        #expect(try await pollUntil { clock.sleeperCount == 1 })
-        try await Task.sleep(for: .milliseconds(50))
+        // The sixth batch asked for 20 tokens at 0 ms and sleeps until they are there, at 200 ms: after 190 ms
+        // (19 tokens) it is still asleep, right after `advance` (which wakes the sleepers whose deadline came), and
+        // has sent nothing.
+        #expect(clock.sleeperCount == 1)
         #expect(server.requests.count == 5)
         clock.advance(by: .milliseconds(10))
         try await writer.close()

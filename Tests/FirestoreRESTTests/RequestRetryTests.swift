@@ -192,13 +192,13 @@ struct RequestRetryTests {
 
     @Test func cancellingDuringTheBackoffThrowsCancelled() async throws {
         let transport = ScriptedTransport { _, _ in .error(503, "UNAVAILABLE", "down") }
+        let clock = ManualClock()
         let db = try transport.firestore(
             credentials: NoCredentials(),
-            retryPolicy: RetryPolicy(initialBackoff: .seconds(30), jitter: 0))
+            retryPolicy: RetryPolicy(initialBackoff: .seconds(30), jitter: 0, clock: clock))
         let task = Task { try await db.document("c/d").getDocument() }
-        // Cancelled once the first attempt failed, i.e. during the 30 s back-off (however loaded the machine).
-        for _ in 0..<1_000 where transport.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled once the first attempt failed and the 30 s back-off sleeps on the clock, which never moves.
+        try #require(await clock.waitForSleepers(1))
         task.cancel()
         let error = await #expect(throws: FirestoreError.self) { try await task.value }
         #expect(error?.code == .cancelled)

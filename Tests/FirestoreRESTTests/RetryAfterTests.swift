@@ -15,14 +15,13 @@ import Testing
         #expect(FirestoreError.parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
     }
 
-    @Test func httpDateInTheFutureIsTheDistance() throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        let text = formatter.string(from: Date().addingTimeInterval(3600))
-        let delay = try #require(FirestoreError.parseRetryAfter(text))
-        #expect(delay > .seconds(3590) && delay <= .seconds(3600))
+    /// Measured from an injected `now` (Wed, 21 Oct 2015 07:28:00 GMT), so the distance is exact.
+    @Test func httpDateInTheFutureIsTheDistance() {
+        let now = Date(timeIntervalSince1970: 1_445_412_480)
+        #expect(FirestoreError.parseRetryAfter("Wed, 21 Oct 2015 08:28:00 GMT", now: now) == .seconds(3600))
+        #expect(FirestoreError.parseRetryAfter("Wed, 21 Oct 2015 07:28:01 GMT", now: now) == .seconds(1))
+        #expect(FirestoreError.parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: now) == .zero)
+        #expect(FirestoreError.parseRetryAfter("Wed, 21 Oct 2015 07:27:59 GMT", now: now) == .zero)
     }
 
     @Test(arguments: ["", "soon", "-1", "1.5"])

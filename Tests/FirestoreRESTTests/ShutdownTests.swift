@@ -5,7 +5,7 @@ import Testing
 /// `Firestore.shutdown()` without a server: a request in flight (a transport that never answers) ends with the
 /// client's shutdown error, later calls fail at once with it, the client's copies are shut down with it, and a second
 /// shutdown returns. `ShutdownLiveTests` does the same against the emulator and counts threads and descriptors.
-@Suite(.timeLimit(.minutes(1))) struct ShutdownTests {
+@Suite(.timeLimit(.minutes(2))) struct ShutdownTests {
     static let message =
         "the Firestore client of projects/p/databases/(default) was shut down (Firestore.shutdown()); "
         + "make a new client to go on"
@@ -22,7 +22,7 @@ import Testing
                 return error as? FirestoreError
             }
         }
-        #expect(await eventually(seconds: 10) { transport.waitingCount == 1 })
+        #expect(await eventually(seconds: 60) { transport.waitingCount == 1 })
         #expect(!db.isShutDown)
         await db.shutdown()
         let failure = await read.value
@@ -49,7 +49,7 @@ import Testing
         let reads = (0..<3).map { _ in
             Task { try? await db.document("fruits/apple").getDocument() }
         }
-        #expect(await eventually(seconds: 10) { transport.waitingCount == 3 })
+        #expect(await eventually(seconds: 60) { transport.waitingCount == 3 })
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { await db.shutdown() } }
         }

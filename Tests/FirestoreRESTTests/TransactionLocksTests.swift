@@ -30,12 +30,19 @@ import Testing
         var result: Bool? { slot.answer.withLock { $0 } }
     }
 
+    /// Polls `condition` every 10 ms for at least 30 s (a guard against a hang, never a measure of speed).
     static func eventually(_ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<3000 {
             if condition() { return true }
             try await Task.sleep(for: .milliseconds(10))
         }
         return condition()
+    }
+
+    /// Waits until `count` requests wait for documents: an ``Acquisition``'s task registers its wait when it gets
+    /// to run, which no sleep makes certain on a loaded machine.
+    static func waitForWaiters(_ count: Int, _ locks: TransactionLocks) async throws -> Bool {
+        try await eventually { locks.waiterCount == count }
     }
 
     @Test func secondOwnerWaitsUntilTheFirstReleases() async throws {
@@ -45,11 +52,12 @@ import Testing
         // The holder itself never waits again for what it holds.
         #expect(await locks.acquire(["c/d"], for: ObjectIdentifier(first)))
         let waiting = Acquisition(locks, ["c/d", "c/e"], second)
-        try await Task.sleep(for: .milliseconds(100))
+        try #require(try await Self.waitForWaiters(1, locks))
         #expect(waiting.result == nil)
         locks.release(ObjectIdentifier(first))
         #expect(try await Self.eventually { waiting.result == true })
         #expect(locks.heldCount == 2)
+        #expect(locks.waiterCount == 0)
         locks.release(ObjectIdentifier(second))
         #expect(locks.heldCount == 0)
     }
@@ -58,14 +66,17 @@ import Testing
         let locks = TransactionLocks()
         let (holder, early, late, other) = (Owner(), Owner(), Owner(), Owner())
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(holder)))
+        // Each waiter is registered before the next one starts, so they queue in this order.
         let first = Acquisition(locks, ["a"], early)
-        try await Task.sleep(for: .milliseconds(50))
+        try #require(try await Self.waitForWaiters(1, locks))
         let second = Acquisition(locks, ["a"], late)
+        try #require(try await Self.waitForWaiters(2, locks))
+        // A request for other documents passes the queue.
         #expect(await locks.acquire(["b"], for: ObjectIdentifier(other)))
-        try await Task.sleep(for: .milliseconds(50))
         locks.release(ObjectIdentifier(holder))
         #expect(try await Self.eventually { first.result == true })
         #expect(second.result == nil)
+        #expect(locks.waiterCount == 1)
         locks.release(ObjectIdentifier(early))
         #expect(try await Self.eventually { second.result == true })
     }
@@ -78,9 +89,10 @@ import Testing
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(one)))
         #expect(await locks.acquire(["b"], for: ObjectIdentifier(two)))
         let oneWants = Acquisition(locks, ["b"], one)
-        try await Task.sleep(for: .milliseconds(50))
+        try #require(try await Self.waitForWaiters(1, locks))
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(two)) == false)
         #expect(oneWants.result == nil)
+        #expect(locks.waiterCount == 1)
         locks.release(ObjectIdentifier(two))
         #expect(try await Self.eventually { oneWants.result == true })
         locks.release(ObjectIdentifier(one))
@@ -96,7 +108,7 @@ import Testing
         #expect(await locks.acquire(["c"], for: ObjectIdentifier(three)))
         let oneWants = Acquisition(locks, ["b"], one)
         let twoWants = Acquisition(locks, ["c"], two)
-        try await Task.sleep(for: .milliseconds(50))
+        try #require(try await Self.waitForWaiters(2, locks))
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(three)) == false)
         locks.release(ObjectIdentifier(three))
         #expect(try await Self.eventually { twoWants.result == true })
@@ -122,9 +134,10 @@ import Testing
         let (holder, waiter) = (Owner(), Owner())
         #expect(await locks.acquire(["a"], for: ObjectIdentifier(holder)))
         let waiting = Acquisition(locks, ["a"], waiter)
-        try await Task.sleep(for: .milliseconds(50))
+        try #require(try await Self.waitForWaiters(1, locks))
         waiting.task.cancel()
         #expect(try await Self.eventually { waiting.result == false })
+        #expect(locks.waiterCount == 0)
         locks.release(ObjectIdentifier(holder))
         #expect(locks.heldCount == 0)
     }

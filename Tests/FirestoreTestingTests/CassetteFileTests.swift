@@ -78,8 +78,11 @@ import Testing
         }
     }
 
+    /// Polls `condition` every 10 ms for at least 30 s (a guard against a hang, never a measure of speed), and
+    /// fails the test when it never held: the requests would then go out in another order than the test's.
     static func waitUntil(_ condition: () -> Bool) async throws {
         for _ in 0..<3000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(condition())
     }
 
     /// An interaction reaches the file once every request sent before it is answered or failed; the file keeps

@@ -177,11 +177,12 @@ import Testing
 
     /// The first call the fake live transport got, once the replaying call has opened it.
     static func firstCall(of live: FakeListenTransport) async throws -> FakeListenCall {
-        for _ in 0..<2000 {
+        // At least 60 s: a guard against a hang, never a measure of speed.
+        for _ in 0..<6000 {
             if let call = live.calls.withLock({ $0.first }) { return call }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw FirestoreError(code: .deadlineExceeded, message: "no live call within 20 s")
+        throw FirestoreError(code: .deadlineExceeded, message: "no live call within 60 s")
     }
 
     /// In session order a response waits for the interactions sent before it arrived (`afterInteractions`):
@@ -202,9 +203,9 @@ import Testing
         let consumer = Task {
             for try await response in call.responses { taken.withLock { $0.append(response) } }
         }
-        for _ in 0..<30_000 where taken.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
-        // Held: nothing more arrives while the write is not played.
-        try await Task.sleep(for: .milliseconds(200))
+        // Held: the call waits with the third response until the write is played, and nothing more arrives
+        // meanwhile (the call plays its responses in order). 60 s guard against a hang only.
+        #expect(await eventually(seconds: 60) { taken.withLock { $0.count } == 2 && transport.heldCount == 1 })
         #expect(taken.withLock { $0 } == Array(responses.prefix(2)))
         #expect(try await transport.send(HTTPRequest(method: "POST", url: "http://h/commit")).status == 200)
         try await consumer.value

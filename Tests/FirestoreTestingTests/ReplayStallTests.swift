@@ -63,8 +63,8 @@ import Testing
         let db = try ReplayOrderTests.client(replay)
         #expect(try await ReplayOrderTests.ids(db) == ["a"])
         let poll = Task { try await ReplayOrderTests.ids(db) }
-        while replay.claimedCount < 2 { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(300))
+        // The write comes once the poll is held behind it (60 s guard against a hang only).
+        #expect(await eventually(seconds: 60) { replay.heldCount == 1 })
         _ = try await db.commit([])
         #expect(try await poll.value == ["a", "b"])
     }
@@ -116,7 +116,8 @@ import Testing
         try call.send(ListenTesting.addApple())
         #expect(try await ListenTesting.take(3, from: call).count == 3)
         let rest = Task { await ListenTesting.collect(call) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The write comes once the last response is held behind it (60 s guard against a hang only).
+        #expect(await eventually(seconds: 60) { replay.heldCount == 1 })
         _ = try await ReplayOrderTests.client(replay).commit([])
         let (taken, error) = await rest.value
         #expect(taken.count == 1)

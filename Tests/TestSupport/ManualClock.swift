@@ -63,10 +63,16 @@ package final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Waits (really, briefly) until `count` tasks sleep on this clock.
-    package func waitForSleepers(_ count: Int) async {
-        for _ in 0..<2000 where sleeperCount < count {
+    /// Waits (really, polling every millisecond) until `count` tasks sleep on this clock; true when they do.
+    ///
+    /// The wait lasts as long as the machine needs, up to `seconds` (60 s), a guard against a hang only: a caller
+    /// checks the answer (`try #require`), because time moved by ``advance(by:)`` before the sleepers arrived is
+    /// lost to them, and the test would go on asserting what the clock did not do.
+    package func waitForSleepers(_ count: Int, seconds: Int = 60) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while sleeperCount < count, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
+        return sleeperCount >= count
     }
 }

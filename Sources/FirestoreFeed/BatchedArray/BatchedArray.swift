@@ -148,6 +148,10 @@ public final class BatchedArray: Sendable {
     /// source's listen (after an error that ends it).
     public var isObserving: Bool { state.withLock { $0.isObserving } }
 
+    /// How many listen events wait for the delivery task, for tests: a listen hands its next event over only
+    /// once the last one was taken, so this is at most one per listen.
+    package var queuedEventCount: Int { mailbox.count }
+
     /// The receiver of events, held weakly.
     public var delegate: (any BatchedArrayDelegate)? {
         get { state.withLock { $0.delegate } }

@@ -43,12 +43,17 @@ extension FirestoreError {
     /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from now; a date in the past is zero). Anything else is
     /// `nil`.
     package static func parseRetryAfter(_ text: String) -> Duration? {
+        parseRetryAfter(text, now: Date())
+    }
+
+    /// ``parseRetryAfter(_:)`` with an HTTP date measured from `now` (injected by tests, so the distance is exact).
+    package static func parseRetryAfter(_ text: String, now: Date) -> Duration? {
         let trimmed = text.filter { $0 != " " && $0 != "\t" }
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return .seconds(Int64(trimmed) ?? Int64(Int32.max))
         }
         guard let date = HTTPDate.parse(text) else { return nil }
-        let seconds = max(0, date.timeIntervalSinceNow)
+        let seconds = max(0, date.timeIntervalSince(now))
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

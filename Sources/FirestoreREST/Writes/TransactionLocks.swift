@@ -117,6 +117,11 @@ package final class TransactionLocks: Sendable {
     /// How many documents are held, for tests.
     package var heldCount: Int { state.withLock { $0.holders.count } }
 
+    /// How many requests wait for documents, for tests: a request counts from the moment its wait is registered
+    /// (when a request after it would already see it, to wait behind it or to find a cycle through it) until it
+    /// is served or its wait ends.
+    package var waiterCount: Int { state.withLock { state in state.waiters.count { !$0.ended } } }
+
     /// Ends waiter `id`'s wait without the documents (timeout or cancellation).
     private func end(_ id: UInt64) {
         let woken: [CheckedContinuation<Void, Never>] = state.withLock { state in

@@ -64,6 +64,11 @@ final class ReplaySessionOrder: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
+    /// How many waits are held (suspended until the interactions before them are played), for tests.
+    var heldCount: Int {
+        state.withLock { $0.waiters.count }
+    }
+
     /// The interactions not played yet, in order.
     var unplayedIndices: [Int] {
         state.withLock { state in state.delivered.indices.filter { !state.delivered[$0] } }

@@ -308,6 +308,10 @@ public final class ReplayTransport: HTTPTransport {
         state.withLock { state in state.claimed.filter { $0 }.count }
     }
 
+    /// How many responses, HTTP or Listen, are held in session order until the interactions before them are
+    /// played, for tests.
+    package var heldCount: Int { order.heldCount }
+
     /// How many responses were served from the cassette, repeats included.
     public var playCount: Int {
         state.withLock { $0.plays }

@@ -35,18 +35,18 @@ import Testing
         #expect(await events.next() == .will(shown: [], deleted: [], inserted: [0, 1]))
         #expect(await events.next() == .did(shown: ["a", "b"]))
 
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(1))
         #expect(await events.next() == .error("UNAVAILABLE"))
         #expect(array.items.map(\.documentID) == ["a", "b"])
         #expect((array.lastError as? FirestoreError)?.httpStatus == 503)
 
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(1))
         #expect(await eventually { array.lastError == nil })
         #expect(array.items.map(\.documentID) == ["a", "b"])
 
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(1))
         #expect(await events.next() == .will(shown: ["a", "b"], deleted: [], inserted: [2]))
         #expect(await events.next() == .did(shown: ["a", "b", "c"]))

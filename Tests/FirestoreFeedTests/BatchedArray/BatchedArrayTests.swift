@@ -162,8 +162,10 @@ import Testing
     }
 
     /// Events a listen had already handed over before stopObserving() are dropped: the delivery task is held
-    /// inside the first willUpdate while two more snapshots queue up; the array is stopped; when released, only
-    /// the first update completes.
+    /// inside the first willUpdate while the second snapshot waits in its queue (and the third in the listen's
+    /// stream); the array is stopped; when released, only the first update completes. Observing again then
+    /// delivers a marker snapshot: the delivery task takes events in order, so nothing of the stopped listen can
+    /// be delivered after it, and the log up to it is final.
     @Test func eventsQueuedBeforeStopAreDropped() async throws {
         let source = ScriptedSnapshotSource()
         let entered = Atomic<Int>(0)
@@ -180,15 +182,24 @@ import Testing
         source.send(Fruits.documents("a", "b"))
         source.send(Fruits.documents("a", "b", "c"))
         #expect(await eventually { entered.load(ordering: .sequentiallyConsistent) == 1 })
-        try await Task.sleep(for: .milliseconds(100))  // lets the listen hand the two queued snapshots over
+        // The listen has handed the second snapshot over: it waits for the delivery task.
+        #expect(await eventually { array.queuedEventCount == 1 })
         array.stopObserving()
         gate.signal()
         #expect(await events.next() == .will(shown: [], deleted: [], inserted: [0]))
         #expect(await events.next() == .did(shown: ["a"]))
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(delegate.log.count == 2)
-        #expect(entered.load(ordering: .sequentiallyConsistent) == 1)
         #expect(Self.ids(array.items) == ["a"])
+        array.observeQuery()
+        source.send(Fruits.documents("z"), on: 1)
+        #expect(await events.next() == .will(shown: ["a"], deleted: [0], inserted: [0]))
+        #expect(await events.next() == .did(shown: ["z"]))
+        #expect(
+            delegate.log == [
+                .will(shown: [], deleted: [], inserted: [0]), .did(shown: ["a"]),
+                .will(shown: ["a"], deleted: [0], inserted: [0]), .did(shown: ["z"]),
+            ])
+        #expect(entered.load(ordering: .sequentiallyConsistent) == 2)
+        #expect(delegate.violations == [])
     }
 
     /// Field case A-8: [a,b] held; stop and observe again; the new listen's first snapshot [a,b] is an empty diff

@@ -60,6 +60,9 @@ import Testing
     /// The race as the crash test met it, through the public reader: one store writes 13 documents, then removes
     /// and puts back the last one again and again; another store on the file reads the checkpoint meanwhile. Every
     /// read is one commit's: 13 documents, or 12 (before the fix, about 1 read in 20 failed as "damaged").
+    ///
+    /// The reads go on until there were at least 2,000 of them and at least 20 commits were made after the first
+    /// one began, so the reads overlap the writes however the two tasks are scheduled.
     @Test func aCheckpointReadWhileAnotherStoreWritesIsOneCommits() async throws {
         let path = CheckpointFiles.temporaryPath("concurrent-read")
         defer { CheckpointFiles.remove(path) }
@@ -70,22 +73,29 @@ import Testing
             Self.commit((0..<13).map { .put(try Self.document($0)) }, count: 13, second: 0), chain: chain)
         let reader = try await FeedCheckpointStore(path: path)
         let done = Atomic(false)
+        let written = Atomic(0)
         let writing = Task {
             var second: Int64 = 1
-            while !done.load(ordering: .relaxed) {
+            while !done.load(ordering: .sequentiallyConsistent) {
                 let change: CheckpointCommit.Change =
                     second.isMultiple(of: 2) ? .put(try Self.document(12)) : .remove(name: Self.root + "d12")
                 try await writer.write(
                     Self.commit([change], count: second.isMultiple(of: 2) ? 13 : 12, second: second), chain: chain)
+                written.add(1, ordering: .sequentiallyConsistent)
                 second += 1
             }
-            return second - 1
         }
         var failures = 0
         var firstFailure: String?
         var mismatched: [String] = []
-        let reads = 2_000
-        for _ in 0..<reads {
+        var reads = 0
+        let writtenBefore = written.load(ordering: .sequentiallyConsistent)
+        // The 60 s are a guard against a writer that stopped (it throws then), never a measure of speed.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while reads < 2_000 || written.load(ordering: .sequentiallyConsistent) - writtenBefore < 20,
+            ContinuousClock.now < deadline
+        {
+            reads += 1
             do {
                 let checkpoint = try #require(try await reader.checkpoint(key: "k"))
                 // Generation g holds 13 documents when g is odd (the first commit, then every put back).
@@ -98,11 +108,14 @@ import Testing
                 if firstFailure == nil { firstFailure = "\(error)" }
             }
         }
-        done.store(true, ordering: .relaxed)
-        let writes = try await writing.value
+        let overlapping = written.load(ordering: .sequentiallyConsistent) - writtenBefore
+        done.store(true, ordering: .sequentiallyConsistent)
+        try await writing.value
         #expect(failures == 0, "of \(reads) reads, the first: \(firstFailure ?? "")")
         #expect(mismatched == [])
-        // The reads overlapped the writes.
-        #expect(writes > 10)
+        // The reads overlapped the writes: at least 20 commits were made between the start of the first read and
+        // the end of the last.
+        #expect(reads >= 2_000)
+        #expect(overlapping >= 20)
     }
 }

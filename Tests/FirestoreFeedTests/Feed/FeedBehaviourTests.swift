@@ -94,11 +94,11 @@ import Testing
         }
         defer { consumer.cancel() }
         for _ in 0..<30_000 where snapshots.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 2)
         clock.advance(by: .seconds(1))
         for _ in 0..<30_000 where transport.requests.count < 3 { try await Task.sleep(for: .milliseconds(1)) }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 3)
         #expect(transport.requests.last?.url.hasSuffix(":runQuery") == true)
         #expect(snapshots.withLock { $0 } == 1)
@@ -128,18 +128,19 @@ import Testing
         let consumer = Task {
             for try await _ in waiting {}
         }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 1)
         clock.advance(by: .seconds(2))
         for _ in 0..<30_000 where transport.requests.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 2)
         #expect(pool.pollerCount == 1)
         consumer.cancel()
         _ = await consumer.result
         iterators.removeAll()
-        for _ in 0..<200 where pool.pollerCount > 0 { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(pool.pollerCount == 0)
+        // The poller is freed by the streams' termination handlers, which run on other tasks: waited for as long
+        // as the machine needs (60 s guards against a hang only).
+        #expect(await eventually(seconds: 60) { pool.pollerCount == 0 })
     }
 
     /// Back-off: 1 s, then 2 s raised to the server's Retry-After of 7 s, then 4 s, then the interval again.
@@ -200,15 +201,16 @@ import Testing
         do {
             let stream = pool.snapshots(of: try Self.db(transport).collection("fruits").query, mode: .full)
             let consumer = Task { for try await _ in stream {} }
-            await transport.waitForRequest()
+            try #require(await transport.waitForRequest())
             #expect(pool.pollerCount == 1)
             weakPoller = pool.firstPollerForTesting
             consumer.cancel()
             _ = await consumer.result
         }
-        for _ in 0..<500 where !transport.sawCancellation || pool.pollerCount > 0 || weakPoller != nil {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        // The request's task sees the cancellation and the pool lets the poller go on tasks of their own: waited
+        // for as long as the machine needs (60 s guards against a hang only).
+        #expect(
+            await eventually(seconds: 60) { transport.sawCancellation && pool.pollerCount == 0 && weakPoller == nil })
         #expect(transport.sawCancellation)
         #expect(pool.pollerCount == 0)
         #expect(weakPoller == nil)
@@ -252,10 +254,14 @@ final class HangingTransport: HTTPTransport {
 
     var sawCancellation: Bool { state.withLock { $0.cancelled } }
 
-    func waitForRequest() async {
-        for _ in 0..<2000 where state.withLock({ $0.requests }) == 0 {
+    /// Waits (polling every millisecond) until a request arrived, as long as the machine needs up to `seconds`
+    /// (a guard against a hang only); true when one did.
+    func waitForRequest(seconds: Int = 60) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while state.withLock({ $0.requests }) == 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
+        return state.withLock { $0.requests } > 0
     }
 
     func send(_ request: HTTPRequest) async throws(FirestoreError) -> HTTPResponse {

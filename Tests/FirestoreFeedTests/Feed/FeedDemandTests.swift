@@ -116,7 +116,7 @@ import Testing
             policy: QueryPollerTests.policy(.seconds(1)))
         var feed = stream.makeAsyncIterator()
         #expect(Self.ids(try #require(try await feed.next())) == ["a"])
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 1)
         clock.advance(by: .seconds(1))
         let poller = try #require(pool.firstPollerForTesting)
@@ -130,7 +130,7 @@ import Testing
             return try await again.next()
         }
         try await Self.waitUntil { transport.requests.count == 2 }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.requests.count == 2)
         #expect(pool.pollerCount == 1)
         asking.cancel()
@@ -159,7 +159,7 @@ import Testing
         #expect(polls.withLock { $0.map(\.keysScan) } == [.firstPoll])
         let requestsBefore = server.requests.count
 
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         let poller = try #require(pool.firstPollerForTesting)
         for second in 1...10 {
             server.now = DeltaPollTests.time(Int64(second) * 1000)
@@ -225,9 +225,9 @@ import Testing
             try Self.listenResponses([try Self.fruit("banana", "Banana")], token: [2], readTime: 2, adding: false))
         try await Self.waitUntil { pool.stream(for: db)?.listenerBufferHighWater == 1 }
 
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(5))
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(call.sent.count == 1)
         clock.advance(by: .seconds(5))
         try await Self.waitUntil { pool.streamCount == 0 }
@@ -273,10 +273,10 @@ import Testing
             try Self.listenResponses([try Self.fruit("apple", "Apple")], token: [1], readTime: 1, adding: true))
         #expect(Self.ids(try #require(try await feed.next())) == ["apple"])
         for _ in 0..<6 {
-            await clock.waitForSleepers(1)
+            try #require(await clock.waitForSleepers(1))
             clock.advance(by: .seconds(5))
         }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(call.sent.count == 1)
         #expect(pool.streamCount == 1)
     }
@@ -297,10 +297,10 @@ import Testing
         call.respond(
             try Self.listenResponses([try Self.fruit("apple", "Apple")], token: [1], readTime: 1, adding: true))
         for _ in 0..<6 {
-            await clock.waitForSleepers(1)
+            try #require(await clock.waitForSleepers(1))
             clock.advance(by: .seconds(5))
         }
-        await clock.waitForSleepers(1)
+        try #require(await clock.waitForSleepers(1))
         #expect(call.sent.count == 1)
         #expect(pool.streamCount == 1)
         consumer.cancel()

@@ -233,7 +233,8 @@ import Testing
             for try await _ in stream { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(20))
+        // Cancelled once it waits for a snapshot (however long its task takes to start).
+        try await Self.waitUntil { buffer.isWaiting }
         consumer.cancel()
         #expect(try await consumer.value == 0)
         #expect(terminations.withLock { $0 } == 1)

@@ -6,7 +6,7 @@ import Testing
 /// A client's `shutdown()` ends its polling feeds (the pool keeps serving other clients and forgets the shut-down
 /// one's poller), and a feed of a shut-down client ends at once. `ShutdownLiveTests` does the same against the
 /// emulator with a Listen feed beside.
-@Suite(.timeLimit(.minutes(1))) struct PollerShutdownTests {
+@Suite(.timeLimit(.minutes(2))) struct PollerShutdownTests {
     static let error = FirestoreError(
         code: .cancelled,
         message: "the Firestore client of projects/p/databases/(default) was shut down (Firestore.shutdown()); "
@@ -25,7 +25,7 @@ import Testing
                 return error as? FirestoreError
             }
         }
-        #expect(await eventually(seconds: 10) { transport.waitingCount == 1 })
+        #expect(await eventually(seconds: 60) { transport.waitingCount == 1 })
         #expect(pool.pollerCount == 1)
         await db.shutdown()
         #expect(await ended.value == Self.error)

@@ -169,9 +169,11 @@ final class RecordingDelegate: BatchedArrayDelegate {
     }
 }
 
-/// Waits until `condition` holds, checking every millisecond for up to 10 seconds; returns whether it held.
+/// Waits until `condition` holds, checking every millisecond for as long as the machine needs, up to 60 s (a
+/// guard against a hang, never a measure of speed); returns whether it held.
 func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<10_000 {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }

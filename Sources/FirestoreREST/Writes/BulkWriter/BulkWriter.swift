@@ -270,6 +270,9 @@ public final class BulkWriter: Sendable {
         }
     }
 
+    /// How many write methods wait for room among the pending writes, for tests.
+    package var roomWaiterCount: Int { state.withLock { $0.slotWaiters.count } }
+
     /// Gives a place back: to the first waiting enqueuer if there is one (returned, to be resumed outside the lock).
     private static func releaseSlot(_ state: inout State) -> SlotWaiter? {
         guard !state.slotWaiters.isEmpty else {
