@@ -32,6 +32,17 @@ package final class LoopbackPythonServer: Sendable {
     /// Stops the server (closing its stdin, then ending it).
     package func stop() { child.stop() }
 
+    /// Sends `name` as one line on the server's stdin (`Scripts/tcp-fault-proxy`'s commands: `blackhole`, `heal`,
+    /// `cut`) and waits (up to 30 s, a hang guard) for the `command` event that says it is done.
+    /// - Returns: that event, or `nil` when it did not come.
+    @discardableResult
+    package func command(_ name: String) async throws -> JSONValue? {
+        let before = events("command").count
+        try child.input.fileHandleForWriting.write(contentsOf: Data((name + "\n").utf8))
+        guard await wait(until: { events("command").count > before }) else { return nil }
+        return events("command").dropFirst(before).first
+    }
+
     /// Every JSON line logged so far.
     package var events: [JSONValue] {
         child.output.lines.dropFirst().compactMap { try? JSONValue.parse($0) }

@@ -23,6 +23,8 @@ extension GRPCChannel {
         /// The largest message accepted or sent, in bytes. Default ``GRPCFrame/defaultMaxMessageByteCount``
         /// (64 MiB).
         package var maxMessageByteCount: Int
+        /// How a connection that died without a word is noticed and left (``CurlTransport/ConnectionHealth``).
+        package var health: CurlTransport.ConnectionHealth
 
         /// Creates a configuration; every parameter has the documented default.
         package init(
@@ -31,7 +33,8 @@ extension GRPCChannel {
             caBundlePath: String? = nil,
             proxy: String? = nil,
             maxBufferedResponseBytes: Int = 4 * 1024 * 1024,
-            maxMessageByteCount: Int = GRPCFrame.defaultMaxMessageByteCount
+            maxMessageByteCount: Int = GRPCFrame.defaultMaxMessageByteCount,
+            health: CurlTransport.ConnectionHealth = .init()
         ) {
             self.connectTimeout = connectTimeout
             self.userAgent = userAgent
@@ -39,14 +42,15 @@ extension GRPCChannel {
             self.proxy = proxy
             self.maxBufferedResponseBytes = maxBufferedResponseBytes
             self.maxMessageByteCount = maxMessageByteCount
+            self.health = health
         }
 
-        /// The connect timeout, user agent, CA bundle and proxy of a ``CurlTransport`` configuration, so the
-        /// stream and the REST requests of one client reach the server the same way.
+        /// The connect timeout, user agent, CA bundle, proxy and connection health of a ``CurlTransport``
+        /// configuration, so the stream and the REST requests of one client reach the server the same way.
         package init(_ transport: CurlTransport.Configuration) {
             self.init(
                 connectTimeout: transport.connectTimeout, userAgent: transport.userAgent,
-                caBundlePath: transport.caBundlePath, proxy: transport.proxy)
+                caBundlePath: transport.caBundlePath, proxy: transport.proxy, health: transport.health)
         }
     }
 }

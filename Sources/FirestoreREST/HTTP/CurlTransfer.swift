@@ -222,6 +222,12 @@ struct CurlTransfer: Sendable {
             try handle.set(CURLOPT_PROXY, proxy)  // "" disables the environment's proxies
         }
         try handle.set(CURLOPT_MAXCONNECTS, 1)
+        // A connection that died without a word (``CurlTransport/ConnectionHealth``): TCP keepalive probes after
+        // `tcpKeepaliveIdle` s idle, then every 10 s; a connection older than `maxConnectionAge` is not reused.
+        try handle.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try handle.set(CURLOPT_TCP_KEEPIDLE, Self.wholeSeconds(configuration.health.tcpKeepaliveIdle))
+        try handle.set(CURLOPT_TCP_KEEPINTVL, 10)
+        try handle.set(CURLOPT_MAXLIFETIME_CONN, Self.wholeSeconds(configuration.health.maxConnectionAge))
     }
 
     /// `seconds` rounded up to whole seconds (at least 1), for libcurl's second-resolution options.

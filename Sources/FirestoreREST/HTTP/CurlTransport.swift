@@ -77,6 +77,9 @@ public final class CurlTransport: HTTPTransport {
         /// `""` uses no proxy at all, ignoring the environment; anything else is the proxy URL, e.g.
         /// `http://proxy.internal:3128` (credentials in it are never shown in errors).
         public var proxy: String?
+        /// How a connection that died without a word is noticed and left: PINGs and a bounded age for gRPC
+        /// connections, TCP keepalive and a bounded age for REST ones (``CurlTransport/ConnectionHealth``).
+        public var health: ConnectionHealth
 
         /// Creates a configuration; every parameter has the documented default.
         /// - Parameters:
@@ -89,6 +92,7 @@ public final class CurlTransport: HTTPTransport {
         ///   - lowSpeedTime: seconds a transfer may stay stalled.
         ///   - caBundlePath: a PEM CA bundle replacing the system trust store.
         ///   - proxy: the proxy URL, `""` for none, `nil` for the environment's.
+        ///   - health: PINGs, keepalive and connection age (``CurlTransport/ConnectionHealth``).
         public init(
             connectTimeout: Double = 10,
             requestTimeout: Double = 60,
@@ -98,7 +102,8 @@ public final class CurlTransport: HTTPTransport {
             lowSpeedLimit: Int = 1,
             lowSpeedTime: Double = 30,
             caBundlePath: String? = nil,
-            proxy: String? = nil
+            proxy: String? = nil,
+            health: ConnectionHealth = .init()
         ) {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
@@ -109,6 +114,7 @@ public final class CurlTransport: HTTPTransport {
             self.lowSpeedTime = lowSpeedTime
             self.caBundlePath = caBundlePath
             self.proxy = proxy
+            self.health = health
         }
     }
 

@@ -19,6 +19,10 @@ final class GRPCStream: @unchecked Sendable {
     /// Received bytes of complete messages not yet returned to the server's flow-control window: returned once
     /// the consumer has taken enough that fewer than the limit wait.
     var unconsumedBytes = 0
+    /// Since when (``HTTP2Loop/now()``) the call has sent its whole request and waits for the server: a call that
+    /// waits in silence gets its connection pinged (``HTTP2Connection``). `nil` while the call still sends (a Listen
+    /// call never stops sending, and may rightly hear nothing for a long time).
+    var awaitingSince: UInt64?
 
     private var decoder: GRPCFrameDecoder
     private var status: Int?

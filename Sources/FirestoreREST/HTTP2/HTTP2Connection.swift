@@ -12,6 +12,12 @@ internal import CNghttp2
 /// (``GRPCStream/receiveData(_:)``), so a slow consumer holds its server back (RFC 9113 §5.2) without holding the
 /// other calls.
 ///
+/// Health (``CurlTransport/ConnectionHealth``): a PING when a call that sent its whole request hears nothing for
+/// `pingAfterSilence`, when a call goes out on a connection silent for `pingAfterIdle`, and when a call passed its
+/// deadline (the connection is then suspect: no new call until the PING is answered); a PING unanswered for
+/// `pingTimeout` fails the connection; at `maxConnectionAge` it takes no new calls. A `GOAWAY` with an error code,
+/// and one nghttp2 sends itself after a protocol error, fail the connection at once.
+///
 /// Used by the loop's thread only (``HTTP2Loop``).
 final class HTTP2Connection {
     /// Which connection of the channel this is (1, 2, ...), for messages.
@@ -29,6 +35,16 @@ final class HTTP2Connection {
     private(set) var lastReceived: UInt64
     /// When an unanswered PING went out, if one did.
     private(set) var pingSent: UInt64?
+    /// When the last PING went out, and whether the server sent a HEADERS or DATA frame since: gRPC servers refuse
+    /// PINGs that come more often than every 5 minutes while they send nothing (grpc-java's `permitKeepAliveTime`).
+    private var lastPing: (at: UInt64, heardSince: Bool)?
+    /// Whether new calls wait for the answer to a PING first (a call passed its deadline here).
+    private(set) var suspect = false
+    /// When the connection was set up, for `maxConnectionAge`.
+    private let createdAt: UInt64
+    private let health: CurlTransport.ConnectionHealth
+    /// What nghttp2 last reported as wrong with the server's frames, for the message when it ends the connection.
+    private var protocolProblem: String?
     /// Until when the server's first SETTINGS frame may take (milliseconds): a server that sends none does not
     /// speak HTTP/2.
     private let settingsDeadline: UInt64
@@ -52,11 +68,15 @@ final class HTTP2Connection {
 
     /// Sets up the session and queues the client preface and SETTINGS.
     /// - Throws: ``FirestoreError`` `.unknown` when nghttp2 cannot allocate.
-    init(number: Int, socket: HTTP2Socket, baseURL: String, settingsTimeout: UInt64, now: UInt64) throws(FirestoreError)
-    {
+    init(
+        number: Int, socket: HTTP2Socket, baseURL: String, settingsTimeout: UInt64,
+        health: CurlTransport.ConnectionHealth, now: UInt64
+    ) throws(FirestoreError) {
         self.number = number
         self.socket = socket
         self.baseURL = baseURL
+        self.health = health
+        createdAt = now
         lastReceived = now
         settingsDeadline = now + settingsTimeout
         self.settingsTimeout = settingsTimeout
@@ -92,9 +112,10 @@ final class HTTP2Connection {
 
     // MARK: Calls
 
-    /// Opens `stream` as a new HTTP/2 stream: its headers go out, then its messages as they are queued.
+    /// Opens `stream` as a new HTTP/2 stream: its headers go out, then its messages as they are queued. A connection
+    /// that has been silent for `pingAfterIdle` is pinged with it.
     /// - Returns: `nil`, or why it could not be opened (the call is then ended by the caller).
-    func open(_ stream: GRPCStream) -> FirestoreError? {
+    func open(_ stream: GRPCStream, now: UInt64) -> FirestoreError? {
         guard let session, acceptsStreams, failure == nil else {
             return FirestoreError(
                 code: .unavailable, message: "the HTTP/2 connection to \(Redaction.url(baseURL)) is closing")
@@ -133,6 +154,7 @@ final class HTTP2Connection {
         }
         stream.streamID = streamID
         streams[streamID] = stream
+        if now >= lastReceived + CurlTransport.ConnectionHealth.milliseconds(health.pingAfterIdle) { ping(now: now) }
         return nil
     }
 
@@ -160,11 +182,28 @@ final class HTTP2Connection {
         acceptsStreams = false
     }
 
-    /// Sends a PING (its answer sets ``lastReceived`` and clears ``pingSent``).
+    /// Sends a PING (its answer sets ``lastReceived`` and clears ``pingSent``), unless one is unanswered.
     func ping(now: UInt64) {
-        guard let session, pingSent == nil else { return }
+        guard let session, pingSent == nil, failure == nil else { return }
         pingSent = now
+        lastPing = (now, false)
         _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+    }
+
+    /// Whether a new call may open a stream here now; a connection past `maxConnectionAge` is retired first.
+    func takesNewCall(now: UInt64) -> Bool {
+        if acceptsStreams, now >= createdAt + CurlTransport.ConnectionHealth.milliseconds(health.maxConnectionAge) {
+            retire()
+        }
+        return acceptsStreams && failure == nil
+    }
+
+    /// A call on this connection passed its deadline: the path may be dead. New calls wait until a PING is
+    /// answered (the connection is then used again) or is not (it fails, and they go to a new one).
+    func suspectAfterDeadline(now: UInt64) {
+        guard failure == nil, acceptsStreams else { return }
+        suspect = true
+        ping(now: now)
     }
 
     /// Forgets the calls that ended since the last call of this method.
@@ -202,8 +241,10 @@ final class HTTP2Connection {
                 fail(goAway == nil ? failedError(reason) : closedError())
                 return
             case .done(let count):
+                // Any bytes from the server show the path is alive, as an answered PING does.
                 lastReceived = now
                 pingSent = nil
+                suspect = false
                 process(buffer[0..<count])
             }
         }
@@ -245,10 +286,18 @@ final class HTTP2Connection {
         fail(error)
     }
 
-    /// Checks the connection's deadlines: the server's first SETTINGS, the answer to a PING.
-    /// - Parameter pingTimeout: how long a PING may go unanswered, in milliseconds.
-    func checkDeadlines(now: UInt64, pingTimeout: UInt64) {
+    /// Checks the connection's deadlines: the server's first SETTINGS, the answer to a PING, a call waiting in
+    /// silence (a PING goes out), the connection's age (it takes no new calls).
+    func checkDeadlines(now: UInt64) {
         guard failure == nil else { return }
+        let pingTimeout = CurlTransport.ConnectionHealth.milliseconds(health.pingTimeout)
+        _ = takesNewCall(now: now)
+        if pingSent == nil, let waiting = streams.values.compactMap(\.awaitingSince).min(),
+            now >= max(waiting, lastReceived) + CurlTransport.ConnectionHealth.milliseconds(health.pingAfterSilence),
+            mayPingAgain(now: now)
+        {
+            ping(now: now)
+        }
         if !settingsReceived, now >= settingsDeadline {
             var error = FirestoreError(
                 code: .unavailable,
@@ -262,15 +311,28 @@ final class HTTP2Connection {
                 FirestoreError(
                     code: .unavailable,
                     message: "the HTTP/2 connection to \(Redaction.url(baseURL)) did not answer a PING in "
-                        + "\(pingTimeout / 1000) s: the path to the server is dead"))
+                        + "\(Self.seconds(pingTimeout)) s: the path to the server is dead"))
         }
     }
 
-    /// The earliest deadline ``checkDeadlines(now:pingTimeout:)`` watches, if any.
-    func nextDeadline(pingTimeout: UInt64) -> UInt64? {
+    /// Whether a PING for a silent call may go out now: the server sent a frame since the last one, or 5 minutes
+    /// passed (gRPC servers count more frequent PINGs without data as abuse and end the connection).
+    private func mayPingAgain(now: UInt64) -> Bool {
+        guard let lastPing else { return true }
+        return lastPing.heardSince || now >= lastPing.at + 300_000
+    }
+
+    /// `milliseconds` as seconds, for messages: `10`, `2.5`.
+    private static func seconds(_ milliseconds: UInt64) -> String {
+        milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)" : "\(Double(milliseconds) / 1_000)"
+    }
+
+    /// The earliest deadline ``checkDeadlines(now:)`` watches exactly, if any (the loop looks at least every second
+    /// for the others).
+    func nextDeadline() -> UInt64? {
         guard failure == nil else { return nil }
         if !settingsReceived { return settingsDeadline }
-        return pingSent.map { $0 + pingTimeout }
+        return pingSent.map { $0 + CurlTransport.ConnectionHealth.milliseconds(health.pingTimeout) }
     }
 
     /// Ends every call on the connection with `error` and takes no more.
@@ -399,6 +461,7 @@ final class HTTP2Connection {
             }
             if fields.sendClosed || fields.outcome != .running {
                 flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
+                stream.awaitingSince = HTTP2Loop.now()
                 return 0
             }
             fields.sendPaused = true
@@ -445,6 +508,29 @@ final class HTTP2Connection {
             connection.frameReceived(frame)
             return 0
         }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            let connection = Unmanaged<HTTP2Connection>.fromOpaque(context).takeUnretainedValue()
+            if Int(frame.pointee.hd.type) == Int(NGHTTP2_GOAWAY.rawValue) {
+                connection.sentGoAway(code: frame.pointee.goaway.error_code)
+            }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, frame, code, context in
+            guard let frame, let context else { return 0 }
+            let connection = Unmanaged<HTTP2Connection>.fromOpaque(context).takeUnretainedValue()
+            connection.protocolProblem =
+                "\(HTTP2Connection.frameName(frame.pointee.hd.type)) on stream \(frame.pointee.hd.stream_id): "
+                + String(cString: nghttp2_strerror(code))
+            return 0
+        }
+        nghttp2_session_callbacks_set_error_callback2(callbacks) { _, _, message, length, context in
+            guard let message, let context else { return 0 }
+            let connection = Unmanaged<HTTP2Connection>.fromOpaque(context).takeUnretainedValue()
+            let text = String(decoding: UnsafeRawBufferPointer(start: message, count: length), as: UTF8.self)
+            connection.protocolProblem = String(text.prefix(200))
+            return 0
+        }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, id, code, context in
             guard let context else { return 0 }
             let connection = Unmanaged<HTTP2Connection>.fromOpaque(context).takeUnretainedValue()
@@ -455,13 +541,38 @@ final class HTTP2Connection {
         }
     }
 
+    /// An HTTP/2 frame type's name (RFC 9113 §6), for messages.
+    static func frameName(_ type: UInt8) -> String {
+        let names = [
+            "DATA", "HEADERS", "PRIORITY", "RST_STREAM", "SETTINGS", "PUSH_PROMISE", "PING", "GOAWAY", "WINDOW_UPDATE",
+            "CONTINUATION",
+        ]
+        return Int(type) < names.count ? names[Int(type)] : "frame type \(type)"
+    }
+
+    /// The client sent a GOAWAY: nghttp2 ended the session after a protocol error of the server's (it does so itself,
+    /// RFC 9113 §5.4.1), and reads nothing more. Every call on the connection ends now, naming the error, instead of
+    /// waiting out its deadline.
+    private func sentGoAway(code: UInt32) {
+        fail(
+            FirestoreError(
+                code: .unavailable,
+                message: "HTTP/2 protocol error on the connection to \(Redaction.url(baseURL)): the server "
+                    + (protocolProblem.map { "sent what HTTP/2 forbids (\($0))" } ?? "broke the protocol")
+                    + "; the client ended the connection (GOAWAY \(HTTP2ErrorCode.name(code)))"))
+    }
+
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let header = frame.pointee.hd
+        if header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue) {
+            lastPing?.heardSince = true
+        }
         switch Int(header.type) {
         case Int(NGHTTP2_SETTINGS.rawValue):
             settingsReceived = true
         case Int(NGHTTP2_PING.rawValue) where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
             pingSent = nil
+            suspect = false
         case Int(NGHTTP2_GOAWAY.rawValue):
             let away = frame.pointee.goaway
             let detail =
@@ -471,6 +582,9 @@ final class HTTP2Connection {
                 ?? ""
             goAway = (away.last_stream_id, away.error_code, String(detail.prefix(200)))
             acceptsStreams = false
+            // With an error code the server is done with the connection: its calls end now, named by the GOAWAY
+            // (with NO_ERROR the calls it took go on, and nghttp2 refuses the others, RFC 9113 §6.8).
+            if away.error_code != UInt32(NGHTTP2_NO_ERROR.rawValue) { fail(closedError()) }
         case Int(NGHTTP2_HEADERS.rawValue):
             guard let stream = streams[header.stream_id] else { return }
             stream.headEnded()

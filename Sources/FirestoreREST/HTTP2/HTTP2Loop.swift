@@ -58,9 +58,6 @@ final class HTTP2Loop: @unchecked Sendable {
     /// Every running call, by ``GRPCCallState/id``, with its connection once it has one.
     private var calls: [Int: (stream: GRPCStream, connection: HTTP2Connection?)] = [:]
 
-    /// How long a PING may go unanswered before its connection counts as dead, in milliseconds.
-    static let pingTimeout: UInt64 = 10_000
-
     /// Starts the thread.
     /// - Throws: ``FirestoreError`` `.unknown` when no pipe or thread can be had.
     init(baseURL: String, configuration: GRPCChannel.Configuration, name: String) throws(FirestoreError) {
@@ -109,8 +106,9 @@ final class HTTP2Loop: @unchecked Sendable {
     /// path dead (a Listen stream that stopped answering).
     func retire(_ id: Int) { submit(.retire(id)) }
 
-    /// Sends an HTTP/2 PING on the connection of call `id`: unanswered for ``pingTimeout``, the connection fails
-    /// and every call on it ends with `.unavailable`.
+    /// Sends an HTTP/2 PING on the connection of call `id`: unanswered for the configuration's
+    /// ``CurlTransport/ConnectionHealth/pingTimeout``, the connection fails and every call on it ends with
+    /// `.unavailable`.
     func ping(_ id: Int) { submit(.ping(id)) }
 
     /// Ends every call with `.cancelled` and the thread.
@@ -179,7 +177,7 @@ final class HTTP2Loop: @unchecked Sendable {
             if stop { break }
             let now = Self.now()
             for connection in connections {
-                connection.checkDeadlines(now: now, pingTimeout: Self.pingTimeout)
+                connection.checkDeadlines(now: now)
                 connection.flush()
             }
             sweep()
@@ -193,8 +191,9 @@ final class HTTP2Loop: @unchecked Sendable {
         switch command {
         case .add(let stream):
             calls[stream.state.id] = (stream, nil)
-            if let current, current.acceptsStreams {
-                open(stream, on: current)
+            if let current, current.takesNewCall(now: Self.now()) {
+                // A suspect connection (a call passed its deadline on it) is used again once its PING is answered.
+                if current.suspect { pending.append(stream) } else { open(stream, on: current) }
             } else {
                 pending.append(stream)
                 startConnecting()
@@ -206,7 +205,13 @@ final class HTTP2Loop: @unchecked Sendable {
         case .cancel(let id, let error):
             guard let (stream, connection) = calls.removeValue(forKey: id) else { return }
             stream.state.end(with: error, connectionsOpened: stream.connectionsOpened)
-            if let connection { connection.cancel(stream) } else { pending.removeAll { $0 === stream } }
+            if let connection {
+                connection.cancel(stream)
+                // A call that passed its deadline may have waited on a dead path: PING before the next call uses it.
+                if error.code == .deadlineExceeded { connection.suspectAfterDeadline(now: Self.now()) }
+            } else {
+                pending.removeAll { $0 === stream }
+            }
         case .retire(let id):
             if let connection = calls[id]?.connection {
                 connection.retire()
@@ -223,7 +228,7 @@ final class HTTP2Loop: @unchecked Sendable {
     }
 
     private func open(_ stream: GRPCStream, on connection: HTTP2Connection) {
-        if let error = connection.open(stream) {
+        if let error = connection.open(stream, now: Self.now()) {
             calls[stream.state.id] = nil
             stream.state.end(with: error, connectionsOpened: stream.connectionsOpened)
         } else {
@@ -266,7 +271,8 @@ final class HTTP2Loop: @unchecked Sendable {
             let socket = try result.get()
             connection = try HTTP2Connection(
                 number: attempt, socket: socket, baseURL: baseURL,
-                settingsTimeout: UInt64(max(1, configuration.connectTimeout) * 1_000), now: Self.now())
+                settingsTimeout: UInt64(max(1, configuration.connectTimeout) * 1_000), health: configuration.health,
+                now: Self.now())
         } catch {
             for stream in waiting {
                 calls[stream.state.id] = nil
@@ -283,13 +289,24 @@ final class HTTP2Loop: @unchecked Sendable {
         }
     }
 
-    /// Forgets ended calls and closes connections that are done.
+    /// Forgets ended calls, closes connections that are done, and starts the calls that waited for a suspect
+    /// connection once it answered.
     private func sweep() {
         for connection in connections {
             for stream in connection.takeEnded() { calls[stream.state.id] = nil }
         }
         // The count is kept current here too: a call that ended on a live connection is gone from `calls` now.
         runningCalls.store(calls.count, ordering: .relaxed)
+        if connecting == nil, !pending.isEmpty, let current, !current.suspect {
+            if current.takesNewCall(now: Self.now()) {
+                let waiting = pending
+                pending = []
+                for stream in waiting { open(stream, on: current) }
+            } else {
+                self.current = nil
+                startConnecting()
+            }
+        }
         let done = connections.filter(\.isDone)
         guard !done.isEmpty else { return }
         connections.removeAll { $0.isDone }
@@ -314,7 +331,7 @@ final class HTTP2Loop: @unchecked Sendable {
         let now = Self.now()
         var timeout: UInt64 = 1_000
         for connection in connections {
-            if let deadline = connection.nextDeadline(pingTimeout: Self.pingTimeout) {
+            if let deadline = connection.nextDeadline() {
                 timeout = min(timeout, deadline > now ? deadline - now : 0)
             }
         }

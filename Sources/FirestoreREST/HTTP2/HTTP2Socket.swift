@@ -71,6 +71,8 @@ final class HTTP2Socket: @unchecked Sendable {
                 }
             }
             try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+            try easy.set(CURLOPT_TCP_KEEPIDLE, CurlTransfer.wholeSeconds(configuration.health.tcpKeepaliveIdle))
+            try easy.set(CURLOPT_TCP_KEEPINTVL, 10)
             try easy.set(CURLOPT_TCP_NODELAY, 1)
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, CurlTransfer.milliseconds(configuration.connectTimeout))
             try easy.set(CURLOPT_USERAGENT, configuration.userAgent)

@@ -1,0 +1,70 @@
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+/// How a gRPC connection's health decides where the next call goes (``CurlTransport/ConnectionHealth``), against
+/// `Scripts/grpc-script-server`: a call that passed its deadline makes its connection suspect, and the next call
+/// waits for a PING's answer (a live connection is used again, a dead one is left for a new one); a connection
+/// silent for `pingAfterIdle` is pinged when a call goes out on it; one past `maxConnectionAge` takes no new call.
+@Suite(.timeLimit(.minutes(2))) struct SuspectConnectionTests {
+    /// NOT_FOUND for a GetDocument: the client answers with a snapshot of a missing document.
+    static let notFound = #"[{"trailersOnly": {"status": 5, "message": "no document"}}]"#
+
+    static func client(_ server: ScriptedGRPCServer, health: CurlTransport.ConnectionHealth) throws -> Firestore {
+        try Firestore.emulator(
+            host: server.host, projectID: "p",
+            transport: CurlTransport(configuration: .init(requestTimeout: 3, health: health))
+        ).using(protocol: .grpc)
+    }
+
+    /// The connection each call arrived on, by call.
+    static func connections(_ server: ScriptedGRPCServer) -> [Int64] {
+        server.events("call").compactMap { call -> Int64? in
+            if case .integer(let number)? = call["connection"] { number } else { nil }
+        }
+    }
+
+    @Test func afterADeadlineALiveConnectionIsUsedAgainOnceItAnswersAPing() async throws {
+        // The first call hangs (the server still answers PINGs); the second is answered.
+        let server = try await ScriptedGRPCServer.start(script: #"{"others": [[{"hang": true}], \#(Self.notFound)]}"#)
+        let db = try Self.client(server, health: .init(pingTimeout: 5))
+        let late = await #expect(throws: FirestoreError.self) { _ = try await db.document("c/a").getDocument() }
+        #expect(late?.code == .deadlineExceeded)
+        #expect(try await db.document("c/b").getDocument().exists == false)
+        #expect(Self.connections(server) == [1, 1])
+        #expect(server.events("ping").count >= 1, "the suspect connection was pinged before its next call")
+    }
+
+    @Test func afterADeadlineADeadConnectionIsLeftForANewOne() async throws {
+        // The first call's connection goes dark (nothing read, nothing written, no PING answered).
+        let server = try await ScriptedGRPCServer.start(
+            script: #"{"others": [[{"blackhole": true}], \#(Self.notFound)]}"#)
+        let db = try Self.client(server, health: .init(pingTimeout: 1))
+        let late = await #expect(throws: FirestoreError.self) { _ = try await db.document("c/a").getDocument() }
+        #expect(late?.code == .deadlineExceeded)
+        // Before, this call went to the dark connection too and waited out its own deadline.
+        #expect(try await db.document("c/b").getDocument().exists == false)
+        #expect(Self.connections(server) == [1, 2])
+    }
+
+    @Test func aConnectionSilentForPingAfterIdleIsPingedWithTheNextCall() async throws {
+        let server = try await ScriptedGRPCServer.start(script: #"{"other": \#(Self.notFound)}"#)
+        let db = try Self.client(server, health: .init(pingAfterIdle: 1))
+        #expect(try await db.document("c/a").getDocument().exists == false)
+        let pingsBefore = server.events("ping").count
+        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(try await db.document("c/b").getDocument().exists == false)
+        #expect(await server.wait { _ in server.events("ping").count > pingsBefore })
+        #expect(Self.connections(server) == [1, 1])
+    }
+
+    @Test func aConnectionPastItsMaximumAgeTakesNoNewCall() async throws {
+        let server = try await ScriptedGRPCServer.start(script: #"{"other": \#(Self.notFound)}"#)
+        let db = try Self.client(server, health: .init(maxConnectionAge: 1))
+        #expect(try await db.document("c/a").getDocument().exists == false)
+        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(try await db.document("c/b").getDocument().exists == false)
+        #expect(Self.connections(server) == [1, 2])
+    }
+}
