@@ -44,7 +44,8 @@ extension FeedGroupMember {
                     let shardSnapshot = ShardSnapshot(
                         shard: lease.shard, generation: lease.generation, snapshot: handed,
                         resumedFrom: first ? view?.readTime : nil,
-                        acknowledgement: { [weak self] in await self?.acknowledgeHanded(lease.shard, handed) })
+                        acknowledgement: { [weak self] in await self?.acknowledgeHanded(lease.shard, handed) },
+                        fence: { [weak self] in await self?.fenceLeft(lease.shard, generation: lease.generation) })
                     first = false
                     guard let self else { break }
                     await self.offer(shardSnapshot)
@@ -55,6 +56,17 @@ extension FeedGroupMember {
             }
         }
         shardTasks[lease.shard] = (lease.generation, task)
+    }
+
+    /// The time left before the fence of `shard` at `generation` falls, or `nil` when it fell: the member left, does
+    /// not run the shard's feed at that generation any more (the lease was lost or released), or did not renew the
+    /// lease in time.
+    func fenceLeft(_ shard: Int, generation: Int64) -> Duration? {
+        let at = now
+        guard !ended, shardTasks[shard]?.generation == generation, machine?.deliverable(shard, at: at) == generation,
+            let validUntil = machine?.held[shard]?.validUntil
+        else { return nil }
+        return validUntil - at
     }
 
     /// Acknowledges the snapshot of `shard` handed out with `snapshot`'s read time.

@@ -5,10 +5,21 @@ import FirestoreREST
 /// Its ``snapshot`` is the shard's `QuerySnapshot` (the documents of the shard's name range that match the query,
 /// in `__name__` order, and the changes since the shard's previous snapshot). Every change's document has its
 /// `updateTime`, so a sink can apply changes last-writer-wins across a handover.
+///
+/// An effect outside the process (a table, a broker, a web hook) is safe only with what travels with it: the
+/// ``generation`` as a fencing token, and each change's document name and `updateTime`. Timing cannot protect it:
+/// a member paused (a GC pause, SIGSTOP, a VM migration) between any check and its effect acts after its lease has
+/// passed to another member. A sink that records the highest generation it applied per shard and refuses a lower
+/// one, and applies a change only when its `updateTime` is newer than what it holds for the document, is safe
+/// against any pause (Kleppmann, "How to do distributed locking", 2016; Chubby's sequencers). ``fenceStands()``
+/// and ``fenceFalls()`` let an effect skip or stop work that can no longer count, which saves work but replaces
+/// neither check.
 public struct ShardSnapshot: Sendable {
     /// The shard, `0..<shards`.
     public let shard: Int
-    /// The fencing generation of the lease this member delivered it under: grows at every handover of the shard.
+    /// The fencing token: the generation of the lease this member delivered the snapshot under. It grows at every
+    /// handover of the shard, so a sink that refuses a generation lower than the highest it applied for the shard
+    /// never lets a member that lost the lease (paused, partitioned) write after the member that took it.
     public let generation: Int64
     /// The shard's snapshot.
     public let snapshot: QuerySnapshot
@@ -16,6 +27,8 @@ public struct ShardSnapshot: Sendable {
     /// lease; `nil` otherwise, and when the shard had no checkpoint (every document is then `.added`).
     public let resumedFrom: Timestamp?
     let acknowledgement: @Sendable () async -> Void
+    /// The time left before the fence of this snapshot's lease falls, or `nil` once it fell.
+    let fence: @Sendable () async -> Duration?
 
     /// The snapshot's read time.
     public var readTime: Timestamp? { snapshot.readTime }
@@ -29,4 +42,23 @@ public struct ShardSnapshot: Sendable {
     /// snapshot can be delivered. Asking the group's stream for its next element acknowledges the element before
     /// it. An acknowledgement after the lease was lost is ignored (the next owner delivers the snapshot again).
     public func acknowledge() async { await acknowledgement() }
+
+    /// Whether this member still holds the shard at ``generation`` with its fence standing: it renewed the lease in
+    /// time, and has not lost or released it. Check it right before an effect (`watch --exec` does before each run
+    /// and after each failure); the effect must still carry ``generation``, since the process can pause between the
+    /// check and the effect.
+    public func fenceStands() async -> Bool { await fence() != nil }
+
+    /// Returns once the fence of this snapshot's lease has fallen (the lease was not renewed in time, was lost or
+    /// released, or the member left), or the task was cancelled: for ending an effect still running then (`watch
+    /// --exec` ends its command). Checks at least every 100 ms and at the fence's time.
+    public func fenceFalls() async {
+        while let left = await fence() {
+            do {
+                try await Task.sleep(for: max(.milliseconds(1), min(left, .milliseconds(100))))
+            } catch {
+                return
+            }
+        }
+    }
 }

@@ -23,12 +23,16 @@ extension WatchCommand {
                     // is not run again).
                     try await Self.finishing {
                         if let command = exec.command {
-                            try await exec.deliver(
-                                OutputFormat.jsonl.shardLine(shard, number: number), command: command, policy: policy)
+                            // The generation travels with the effect (the JSON line and the environment), and a
+                            // snapshot whose fence fell is left unacknowledged to the shard's next owner.
+                            let delivered = try await exec.deliver(
+                                OutputFormat.jsonl.shardLine(shard, number: number), command: command, policy: policy,
+                                shard: shard, group: name)
+                            if delivered { await shard.acknowledge() }
                         } else {
                             await printer.print(shard, number: number)
+                            await shard.acknowledge()
                         }
-                        await shard.acknowledge()
                     }
                     if let count, printed >= count { return }
                 }

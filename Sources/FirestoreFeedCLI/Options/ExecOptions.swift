@@ -33,15 +33,48 @@ struct ExecOptions: Sendable {
     }
 
     /// Hands `line` to the command until a run succeeds, waiting the policy's error back-off between runs (each
-    /// failure reported on stderr); returns when one succeeded.
+    /// failure reported on stderr).
+    ///
+    /// With `shard` (a feed group's snapshot): the command's environment holds the shard and its fencing token
+    /// (`FIRESTORE_FEED_GROUP`, `FIRESTORE_FEED_SHARD`, `FIRESTORE_FEED_GENERATION`); the fence is checked before
+    /// each run and after each failure, and a run still going when the fence falls is ended (SIGTERM, then SIGKILL
+    /// after 5 s, to the command's shell and every process it started). A snapshot whose fence fell is never run again here: the shard's next owner delivers it.
+    /// - Returns: `true` once a run succeeded; `false` when the fence of `shard` fell first (not acknowledged).
     /// - Throws: `CancellationError` when the task is cancelled while waiting (the snapshot is then not
     ///   acknowledged).
-    func deliver(_ line: String, command: ExecCommand, policy: PollingPolicy) async throws {
+    @discardableResult
+    func deliver(
+        _ line: String, command: ExecCommand, policy: PollingPolicy, shard: ShardSnapshot? = nil, group: String = ""
+    ) async throws -> Bool {
         var failures = 0
+        var environment: [String: String] = [:]
+        if let shard {
+            environment = [
+                "FIRESTORE_FEED_GROUP": group, "FIRESTORE_FEED_SHARD": "\(shard.shard)",
+                "FIRESTORE_FEED_GENERATION": "\(shard.generation)",
+            ]
+        }
+        func fenceFell() async -> Bool {
+            guard let shard, await !shard.fenceStands() else { return false }
+            Console.error(
+                "note: --exec not run for shard \(shard.shard) at generation \(shard.generation): this member no "
+                    + "longer holds the shard at that generation; its next owner delivers the snapshot again")
+            return true
+        }
         while true {
-            switch await command.run(line) {
-            case .succeeded: return
+            if await fenceFell() { return false }
+            var stop: (@Sendable () async -> Void)?
+            if let shard { stop = { await shard.fenceFalls() } }
+            switch await command.run(line, environment: environment, until: stop) {
+            case .succeeded: return true
+            case .stopped:
+                Console.error(
+                    "warning: --exec was still running when the fence of shard \(shard?.shard ?? 0) at generation "
+                        + "\(shard?.generation ?? 0) fell; it was ended (SIGTERM, then SIGKILL after 5 s), and the "
+                        + "snapshot is left to the shard's next owner")
+                return false
             case .failed(let reason):
+                if await fenceFell() { return false }
                 failures += 1
                 let delay = policy.jittered(
                     policy.delay(afterFailures: failures, retryAfter: nil), random: Double.random(in: 0..<1))
