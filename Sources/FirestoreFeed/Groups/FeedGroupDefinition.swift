@@ -29,7 +29,7 @@ package struct FeedGroupDefinition: Sendable, Hashable {
         let points = try await ShardRanges.splitPoints(of: query, shards: count)
         let created = FeedGroupDefinition(query: identity, ranges: ShardRanges(splitPoints: points, shards: count))
         // A create, not a transaction: a member killed inside a transaction would keep the group's document
-        // locked for the transaction's 60 s idle time (``FirestoreLeaseStore/write(_:member:checkpoints:deadMembers:)``).
+        // locked for the transaction's 60 s idle time (``FirestoreLeaseStore/write(_:member:checkpoints:deadMembers:leaving:)``).
         let result: FeedGroupDefinition
         do {
             _ = try await GroupErrors.typed {

@@ -12,6 +12,7 @@ extension FeedGroupMember {
                 group: document, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
             machine = LeaseMachine(
                 member: options.member, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
+            watchFreeLeases(of: document)
         } catch {
             fail(error)
             return
@@ -21,8 +22,9 @@ extension FeedGroupMember {
             do throws(FirestoreError) {
                 try await tick()
                 failures = 0
-                // A tenth of jitter, so members started together do not renew in step.
-                try? await Task.sleep(for: options.renewInterval * Double.random(in: 0.9...1.1))
+                // A tenth of jitter, so members started together do not renew in step. A lease set free meanwhile
+                // ends the pause at once (``watchFreeLeases(of:)``).
+                await pause(for: options.renewInterval * Double.random(in: 0.9...1.1))
             } catch {
                 // The feeds' retry table: a permanent error (a lease document of another shape, permission denied)
                 // ends the member; a transient one is retried, the shards fenced meanwhile. So does the shutdown of
@@ -113,11 +115,87 @@ extension FeedGroupMember {
         }
     }
 
+    /// Waits `duration`, or less when ``wake()`` comes first (or came since the last pause), or the task is
+    /// cancelled.
+    func pause(for duration: Duration) async {
+        if wakeRequested {
+            wakeRequested = false
+            return
+        }
+        pauses += 1
+        let id = pauses
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            await self?.endPause(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    pauseWaiter = (id, continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.endPause(id) }
+        }
+        timer.cancel()
+    }
+
+    /// Ends pause `id` if it is still under way.
+    func endPause(_ id: Int) {
+        guard let waiter = pauseWaiter, waiter.id == id else { return }
+        pauseWaiter = nil
+        waiter.continuation.resume()
+    }
+
+    /// Renews now: ends the pause under way, or the next one at once.
+    func wake() {
+        guard !ended else { return }
+        if let waiter = pauseWaiter {
+            endPause(waiter.id)
+        } else {
+            wakeRequested = true
+        }
+    }
+
+    /// Listens to the group's free leases (`owner == ""`, so a lease renewed or taken costs no read) and renews at
+    /// once when one is set free: a member that left released its leases (and deleted its record), or one over its
+    /// share released one. The waiting members take them within a Listen round trip and a commit instead of at
+    /// their next renewal. Renewing every ``FeedGroupOptions/renewInterval`` stays the rule (an expired lease
+    /// changes nothing to listen to); a client whose Listen stream falls back to polling stops listening here, so
+    /// that no polls are billed for it.
+    func watchFreeLeases(of group: DocumentReference) {
+        let free = group.collection("shards").whereField("owner", isEqualTo: "")
+        let policy = options.policy
+        freeLeaseWatch = Task { [weak self] in
+            let member = self
+            let feed = free.snapshots(source: .listen, policy: policy) { [weak member] event in
+                if case .fellBackToPolling = event { Task { await member?.stopWatchingFreeLeases() } }
+            }
+            var first = true
+            do {
+                for try await snapshot in feed {
+                    if !first, snapshot.documentChanges.contains(where: { $0.type == .added }) { await self?.wake() }
+                    first = false
+                }
+            } catch {
+                // Renewals go on every interval: listening only makes handovers faster.
+            }
+        }
+    }
+
+    func stopWatchingFreeLeases() {
+        freeLeaseWatch?.cancel()
+        freeLeaseWatch = nil
+    }
+
     /// Stops as a crash would: the loop and the shard feeds end, nothing is written, the leases stay until they
     /// expire.
     func abandon() {
         guard !ended else { return }
         ended = true
+        stopWatchingFreeLeases()
         loop?.cancel()
         for shard in Array(shardTasks.keys) { stopShard(shard) }
         consumer?.resume(returning: nil)
@@ -143,6 +221,7 @@ extension FeedGroupMember {
     private func releaseEverything() async {
         guard !ended else { return }
         ended = true
+        stopWatchingFreeLeases()
         let renewals = loop
         renewals?.cancel()
         for shard in Array(shardTasks.keys) { stopShard(shard) }
@@ -158,7 +237,7 @@ extension FeedGroupMember {
         plan.release = machine.heldLeases
         do {
             let outcome = try await store.write(
-                plan, member: options.member, checkpoints: acknowledged, deadMembers: [])
+                plan, member: options.member, checkpoints: acknowledged, deadMembers: [], leaving: true)
             machine.apply(outcome, startedAt: now)
             for lease in outcome.released {
                 onEvent?(.leaseReleased(shard: lease.shard, generation: lease.generation))

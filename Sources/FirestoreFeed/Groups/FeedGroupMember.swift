@@ -32,6 +32,13 @@ actor FeedGroupMember {
     var ended = false
     /// The one leave under way or done (``leave()``), which later callers await.
     var leaving: Task<Void, Never>?
+    /// The pause between renewals under way (``pause(for:)``), which ``wake()`` ends early.
+    var pauseWaiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+    var pauses = 0
+    /// A ``wake()`` that came while no pause was under way: the next pause returns at once.
+    var wakeRequested = false
+    /// The Listen feed of the group's free leases (``watchFreeLeases(of:)``).
+    var freeLeaseWatch: Task<Void, Never>?
 
     init(base: Query, name: String, options: FeedGroupOptions, onEvent: (@Sendable (FeedEvent) -> Void)?) {
         self.base = base

@@ -2,7 +2,7 @@ import FirestoreREST
 
 /// A feed group's leases and members in Firestore: `{group}/shards/{n}` and `{group}/members/{id}` under the
 /// group's document. Reads are one query per collection; every write is one compare-and-set commit
-/// (``write(_:member:checkpoints:deadMembers:)``).
+/// (``write(_:member:checkpoints:deadMembers:leaving:)``).
 package struct FirestoreLeaseStore: LeaseStore {
     package let group: DocumentReference
     package let shards: Int
@@ -32,7 +32,7 @@ package struct FirestoreLeaseStore: LeaseStore {
         }
     }
 
-    /// How many times ``write(_:member:checkpoints:deadMembers:)`` reads and commits again when another member
+    /// How many times ``write(_:member:checkpoints:deadMembers:leaving:)`` reads and commits again when another member
     /// changed a document between its read and its commit.
     package static let attempts = 5
 
@@ -40,7 +40,9 @@ package struct FirestoreLeaseStore: LeaseStore {
     /// commits what ``LeaseWrites/resolve(_:current:member:checkpoints:)`` decides, the member's heartbeat moved and
     /// the records of `deadMembers` deleted, in one atomic commit whose every lease and member write carries the
     /// read's `updateTime` (`exists: false` for a document that was missing) as its precondition. When another
-    /// member wrote one of them in between, nothing is written and the read and commit are made again.
+    /// member wrote one of them in between, nothing is written and the read and commit are made again. A member
+    /// `leaving` deletes its own record in the same commit instead of moving its heartbeat: the others count it
+    /// gone at once and take its shards beyond their fair share of the members left.
     ///
     /// Not a transaction, on purpose: a transaction holds its reads' locks until it commits, rolls back or has
     /// been idle for 60 s, so a member killed in the middle of one kept every other member from writing those
@@ -52,7 +54,7 @@ package struct FirestoreLeaseStore: LeaseStore {
     ///   commit's other errors.
     /// - Complexity: one batch read and one commit per attempt.
     package func write(
-        _ plan: LeasePlan, member: String, checkpoints: [Int: ShardCheckpoint], deadMembers: [String]
+        _ plan: LeasePlan, member: String, checkpoints: [Int: ShardCheckpoint], deadMembers: [String], leaving: Bool
     ) async throws(FirestoreError) -> LeaseOutcome {
         let named = Array(Set((plan.renew + plan.release).map(\.shard) + plan.acquire.map(\.shard))).sorted()
         let memberReference = memberDocument(member)
@@ -76,11 +78,15 @@ package struct FirestoreLeaseStore: LeaseStore {
                         LeaseRecordCodec.fields(of: lease, expireTime: expireTime), to: shardDocument(lease.shard),
                         as: versions[lease.shard]))
             }
-            let heartbeat = try read.first.map(LeaseRecordCodec.member)??.heartbeat ?? 0
-            writes.append(
-                try Self.write(
-                    ["heartbeat": .integer(heartbeat + 1), "expireTime": .timestamp(expireTime)],
-                    to: memberReference, as: read.first))
+            if leaving {
+                writes.append(.delete(path: try memberReference.resourcePath(), precondition: nil))
+            } else {
+                let heartbeat = try read.first.map(LeaseRecordCodec.member)??.heartbeat ?? 0
+                writes.append(
+                    try Self.write(
+                        ["heartbeat": .integer(heartbeat + 1), "expireTime": .timestamp(expireTime)],
+                        to: memberReference, as: read.first))
+            }
             for dead in deadMembers where dead != member {
                 writes.append(.delete(path: try memberDocument(dead).resourcePath(), precondition: nil))
             }
