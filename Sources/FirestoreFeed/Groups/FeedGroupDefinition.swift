@@ -1,10 +1,17 @@
 import FirestoreREST
 
 /// A feed group's document (`{root}/{group}`): the query it watches (its identity), the number of shards and
-/// their split points, fixed when the group is created.
+/// their split points, fixed when the group is created, and the document's create time (its incarnation: a group
+/// deleted and created again is another group, even with the same split points).
 package struct FeedGroupDefinition: Sendable, Hashable {
     package let query: String
     package let ranges: ShardRanges
+    /// The group document's `createTime`, as the server set it; `nil` when it is not known.
+    package var incarnation: Timestamp?
+
+    package init(query: String, ranges: ShardRanges, incarnation: Timestamp? = nil) {
+        (self.query, self.ranges, self.incarnation) = (query, ranges, incarnation)
+    }
 
     /// The group's definition: read from its document, or, when there is none, created from `query` split into
     /// `shards` (``ShardRanges/splitPoints(of:shards:)``) by a create that only one member starting at the same
@@ -27,12 +34,12 @@ package struct FeedGroupDefinition: Sendable, Hashable {
         }
         let count = shards ?? 1
         let points = try await ShardRanges.splitPoints(of: query, shards: count)
-        let created = FeedGroupDefinition(query: identity, ranges: ShardRanges(splitPoints: points, shards: count))
+        var created = FeedGroupDefinition(query: identity, ranges: ShardRanges(splitPoints: points, shards: count))
         // A create, not a transaction: a member killed inside a transaction would keep the group's document
         // locked for the transaction's 60 s idle time (``FirestoreLeaseStore/write(_:member:checkpoints:deadMembers:leaving:)``).
         let result: FeedGroupDefinition
         do {
-            _ = try await GroupErrors.typed {
+            let written = try await GroupErrors.typed {
                 try await document.create(
                     [
                         "query": .value(.string(identity)), "shards": .value(.integer(Int64(count))),
@@ -40,6 +47,8 @@ package struct FeedGroupDefinition: Sendable, Hashable {
                         "createTime": .serverTimestamp,
                     ])
             }
+            // A created document's first update time is its create time.
+            created.incarnation = written.updateTime
             result = created
         } catch  where error.code == .alreadyExists {
             // Another member created it first: its definition is the group's.
@@ -76,7 +85,9 @@ package struct FeedGroupDefinition: Sendable, Hashable {
         try await GroupErrors.typed { try decode(try await document.getDocument()) }
     }
 
-    private static func decode(_ snapshot: DocumentSnapshot) throws(FirestoreError) -> FeedGroupDefinition? {
+    /// The definition `snapshot` holds, or `nil` when the document does not exist.
+    /// - Throws: `FirestoreError` `.dataLoss` when it is not a group's document.
+    package static func decode(_ snapshot: DocumentSnapshot) throws(FirestoreError) -> FeedGroupDefinition? {
         guard let fields = snapshot.data() else { return nil }
         guard case .string(let query)? = fields["query"], case .integer(let shards)? = fields["shards"],
             (1...1000).contains(shards), case .array(let values)? = fields["splitPoints"]
@@ -93,6 +104,23 @@ package struct FeedGroupDefinition: Sendable, Hashable {
                 code: .dataLoss, message: "\(snapshot.reference.path): splitPoints must be fewer references than shards"
             )
         }
-        return FeedGroupDefinition(query: query, ranges: ShardRanges(splitPoints: points, shards: Int(shards)))
+        return FeedGroupDefinition(
+            query: query, ranges: ShardRanges(splitPoints: points, shards: Int(shards)),
+            incarnation: snapshot.createTime)
+    }
+
+    /// Why `seen` (the group's document read at a renewal) is not this definition, or `nil` when it is: the
+    /// document was deleted, or created again, or holds another query or other shards.
+    package func mismatch(_ seen: FeedGroupDefinition?, document: DocumentReference) -> String? {
+        guard let seen else { return "feed group \(document.path)'s document was deleted while this member ran" }
+        if let incarnation, let other = seen.incarnation, incarnation != other {
+            return "feed group \(document.path) was created again (at \(other.rfc3339); this member's group was "
+                + "created at \(incarnation.rfc3339)) while this member ran"
+        }
+        guard seen.query == query, seen.ranges == ranges else {
+            return "feed group \(document.path)'s document was changed (its query, shards or split points) while "
+                + "this member ran"
+        }
+        return nil
     }
 }

@@ -8,8 +8,10 @@ extension FeedGroupMember {
             let document = base.firestore.collection(options.root).document(name)
             let definition = try await FeedGroupDefinition.load(document, query: base, shards: options.shards)
             self.definition = definition
+            groupDocument = document
             store = FirestoreLeaseStore(
-                group: document, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
+                group: document, shards: definition.ranges.shards, leaseDuration: options.leaseDuration,
+                incarnation: definition.incarnation)
             machine = LeaseMachine(
                 member: options.member, shards: definition.ranges.shards, leaseDuration: options.leaseDuration)
             watchFreeLeases(of: document)
@@ -49,9 +51,16 @@ extension FeedGroupMember {
     /// One renewal: reads the table, writes the plan with the acknowledged checkpoints, and starts and stops shard
     /// feeds by the outcome.
     func tick() async throws(FirestoreError) {
-        guard let store, var machine, let definition else { return }
+        guard let store, var machine, let definition, !stopped else { return }
         let startedAt = now
         let table = try await store.read()
+        if let problem = groupProblem(table, definition: definition) {
+            // Nothing more is delivered from here: every shard feed stops before the member fails and leaves.
+            stopped = true
+            for shard in Array(shardTasks.keys) { stopShard(shard) }
+            fail(problem)
+            return
+        }
         machine.observe(table, at: now)
         let plan = machine.plan(table, at: now)
         for lease in plan.lost {
@@ -65,6 +74,7 @@ extension FeedGroupMember {
         let written = acknowledged
         let dead = machine.deadMembers(at: now, for: options.leaseDuration * 2)
         let outcome = try await store.write(plan, member: options.member, checkpoints: written, deadMembers: dead)
+        lastHeartbeat = outcome.heartbeat ?? lastHeartbeat
         guard var current = self.machine, !ended else { return }
         let appliedAt = now
         let wasFenced = Set(outcome.renewed.map(\.shard).filter { current.deliverable($0, at: appliedAt) == nil })
@@ -84,7 +94,9 @@ extension FeedGroupMember {
             } else {
                 onEvent?(.leaseAcquired(shard: lease.shard, generation: lease.generation))
             }
-            startShard(lease, from: previous?.checkpoint, ranges: definition.ranges)
+            // A checkpoint written under another incarnation of the group is of other split points.
+            let sameGroup = previous?.incarnation == nil || previous?.incarnation == definition.incarnation
+            startShard(lease, from: sameGroup ? previous?.checkpoint : nil, ranges: definition.ranges)
         }
         for lease in outcome.renewed where shardTasks[lease.shard] == nil {
             // Renewed after its fence fell (its feed was stopped): deliver again from the checkpoint just written
@@ -96,6 +108,38 @@ extension FeedGroupMember {
             startShard(lease, from: written[lease.shard] ?? leases[lease.shard]?.checkpoint, ranges: definition.ranges)
         }
         enforceFences()
+    }
+
+    /// Why the member must stop, from what a renewal read: the group's document was deleted, created again or
+    /// changed (members must never deliver under two sets of split points, nor two groups at once), or another live
+    /// process writes this member's record (two processes with one member ID would deliver the same shards at the
+    /// same generation). `nil` when all is well.
+    func groupProblem(_ table: LeaseTable, definition: FeedGroupDefinition) -> FirestoreError? {
+        let path = groupDocument?.path ?? "\(options.root)/\(name)"
+        var seen: FeedGroupDefinition?
+        switch table.group {
+        case .notRead: break
+        case .missing: seen = nil
+        case .present(let definition): seen = definition
+        }
+        if table.group != .notRead, let groupDocument, let reason = definition.mismatch(seen, document: groupDocument) {
+            return FirestoreError(
+                code: .aborted,
+                message: reason + "; this member stopped delivering at once, so that nothing is delivered under two "
+                    + "sets of split points. Start the members again: they join the group as it is now")
+        }
+        // The newcomer stops: the process that holds no lease. The other one (holding the leases under this ID)
+        // goes on.
+        if machine?.held.isEmpty == true, let lastHeartbeat,
+            let record = table.members.first(where: { $0.id == options.member }), record.heartbeat != lastHeartbeat
+        {
+            return FirestoreError(
+                code: .alreadyExists,
+                message: "member \(options.member) of feed group \(path) is in use by another live process (its "
+                    + "record's heartbeat moved from \(lastHeartbeat) to \(record.heartbeat) between this member's "
+                    + "renewals): give each process its own member ID (watch --member, FeedGroupOptions.member)")
+        }
+        return nil
     }
 
     /// Stops delivering `lease`'s shard for good.

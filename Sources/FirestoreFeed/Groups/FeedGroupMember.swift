@@ -39,6 +39,13 @@ actor FeedGroupMember {
     var wakeRequested = false
     /// The Listen feed of the group's free leases (``watchFreeLeases(of:)``).
     var freeLeaseWatch: Task<Void, Never>?
+    /// The group's document.
+    var groupDocument: DocumentReference?
+    /// The heartbeat this member last wrote to its record: a record whose heartbeat moved otherwise was written by
+    /// another process with the same member ID.
+    var lastHeartbeat: Int64?
+    /// Set once a renewal found the member must stop (``groupProblem(_:definition:)``): no renewal follows.
+    var stopped = false
 
     init(base: Query, name: String, options: FeedGroupOptions, onEvent: (@Sendable (FeedEvent) -> Void)?) {
         self.base = base

@@ -7,19 +7,23 @@ package struct FirestoreLeaseStore: LeaseStore {
     package let group: DocumentReference
     package let shards: Int
     package let leaseDuration: Duration
+    /// The group's incarnation (its document's create time), written into every lease.
+    package let incarnation: Timestamp?
 
-    package init(group: DocumentReference, shards: Int, leaseDuration: Duration) {
-        (self.group, self.shards, self.leaseDuration) = (group, shards, leaseDuration)
+    package init(group: DocumentReference, shards: Int, leaseDuration: Duration, incarnation: Timestamp? = nil) {
+        (self.group, self.shards, self.leaseDuration, self.incarnation) = (group, shards, leaseDuration, incarnation)
     }
 
     package func shardDocument(_ shard: Int) -> DocumentReference { group.collection("shards").document("\(shard)") }
 
     package func memberDocument(_ id: String) -> DocumentReference { group.collection("members").document(id) }
 
-    /// Every lease (a shard with no document yet is free) and every member.
-    /// - Throws: the queries' errors; `.dataLoss` for a lease or member document of another shape.
+    /// Every lease (a shard with no document yet is free), every member, and the group's document (so that a member
+    /// notices at its next renewal that the group was deleted or created again: one billed read).
+    /// - Throws: the reads' errors; `.dataLoss` for a lease, member or group document of another shape.
     package func read() async throws(FirestoreError) -> LeaseTable {
         try await GroupErrors.typed {
+            async let groupDocument = group.getDocument()
             async let leaseDocuments = group.collection("shards").getDocuments()
             async let memberDocuments = group.collection("members").getDocuments()
             var leases = (0..<shards).map { ShardLease(shard: $0) }
@@ -28,7 +32,9 @@ package struct FirestoreLeaseStore: LeaseStore {
                 leases[shard] = try LeaseRecordCodec.lease(snapshot, shard: shard)
             }
             let members = try await memberDocuments.documents.compactMap { try LeaseRecordCodec.member($0) }
-            return LeaseTable(shards: leases, members: members)
+            let definition = try FeedGroupDefinition.decode(try await groupDocument)
+            return LeaseTable(
+                shards: leases, members: members, group: definition.map { .present($0) } ?? .missing)
         }
     }
 
@@ -68,8 +74,8 @@ package struct FirestoreLeaseStore: LeaseStore {
             let versions = Dictionary(uniqueKeysWithValues: zip(named, read.dropFirst()))
             var current: [Int: ShardLease] = [:]
             for (shard, snapshot) in versions { current[shard] = try LeaseRecordCodec.lease(snapshot, shard: shard) }
-            let (leases, outcome) = LeaseWrites.resolve(
-                plan, current: current, member: member, checkpoints: checkpoints)
+            var (leases, outcome) = LeaseWrites.resolve(
+                plan, current: current, member: member, checkpoints: checkpoints, incarnation: incarnation)
             let expireTime = Timestamp.now().subtracting(.zero - leaseDuration)
             var writes: [Write] = []
             for lease in leases {
@@ -86,6 +92,7 @@ package struct FirestoreLeaseStore: LeaseStore {
                     try Self.write(
                         ["heartbeat": .integer(heartbeat + 1), "expireTime": .timestamp(expireTime)],
                         to: memberReference, as: read.first))
+                outcome.heartbeat = heartbeat + 1
             }
             for dead in deadMembers where dead != member {
                 writes.append(.delete(path: try memberDocument(dead).resourcePath(), precondition: nil))

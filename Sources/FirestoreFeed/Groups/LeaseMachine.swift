@@ -22,6 +22,8 @@ package struct LeaseMachine: Sendable {
     package private(set) var held: [Int: (generation: Int64, validUntil: Duration)] = [:]
     private var seenLeases: [Int: (version: LeaseVersion, since: Duration)] = [:]
     private var seenMembers: [String: (heartbeat: Int64, since: Duration)] = [:]
+    /// The highest generation seen for each shard, in any table or outcome: no acquisition goes back below it.
+    package private(set) var highestGenerations: [Int: Int64] = [:]
 
     package init(member: String, shards: Int, leaseDuration: Duration, safetyMargin: Duration? = nil) {
         self.member = member
@@ -34,6 +36,7 @@ package struct LeaseMachine: Sendable {
     package mutating func observe(_ table: LeaseTable, at now: Duration) {
         var leases: [Int: (version: LeaseVersion, since: Duration)] = [:]
         for lease in table.shards {
+            highestGenerations[lease.shard] = max(highestGenerations[lease.shard] ?? 0, lease.generation)
             let old = seenLeases[lease.shard]
             leases[lease.shard] = old?.version == lease.version ? old : (lease.version, now)
         }
@@ -69,6 +72,7 @@ package struct LeaseMachine: Sendable {
     /// What to write at `now`, from `table` (observed first, with ``observe(_:at:)``).
     package func plan(_ table: LeaseTable, at now: Duration) -> LeasePlan {
         var plan = LeasePlan()
+        plan.generationFloors = highestGenerations
         let leases = Dictionary(table.shards.map { ($0.shard, $0) }, uniquingKeysWith: { first, _ in first })
         for (shard, held) in self.held.sorted(by: { $0.key < $1.key }) {
             let lease = HeldLease(shard: shard, generation: held.generation)
@@ -113,6 +117,7 @@ package struct LeaseMachine: Sendable {
         let validUntil = startedAt + leaseDuration - safetyMargin
         for lease in outcome.renewed + outcome.acquired {
             held[lease.shard] = (lease.generation, validUntil)
+            highestGenerations[lease.shard] = max(highestGenerations[lease.shard] ?? 0, lease.generation)
         }
         for lease in outcome.released + outcome.lost { held[lease.shard] = nil }
     }

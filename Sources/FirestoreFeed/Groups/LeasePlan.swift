@@ -10,6 +10,9 @@ package struct LeasePlan: Sendable, Hashable {
     /// Leases the member held that the table shows taken by another member or at another generation: it stops
     /// delivering them at once, and writes nothing for them.
     package var lost: [HeldLease] = []
+    /// The highest generation the member has seen for each shard: an acquisition takes a generation above both it
+    /// and the stored one, so a generation never repeats even when a lease document was rewritten by hand.
+    package var generationFloors: [Int: Int64] = [:]
 
     package init() {}
 
@@ -44,6 +47,8 @@ package struct LeaseOutcome: Sendable, Hashable {
     package var lost: [HeldLease] = []
     /// Acquisitions refused: another member wrote the lease first.
     package var missed: [Int] = []
+    /// The heartbeat written to the member's record, when the store wrote one.
+    package var heartbeat: Int64?
 
     package init() {}
 }

@@ -13,6 +13,7 @@ package enum LeaseRecordCodec {
             "expireTime": lease.owner.isEmpty ? .null : .timestamp(expireTime),
             "readTime": .null, "resumeToken": .null,
         ]
+        if let incarnation = lease.incarnation { fields["incarnation"] = .timestamp(incarnation) }
         if let checkpoint = lease.checkpoint {
             fields["readTime"] = .timestamp(checkpoint.readTime)
             fields["resumeToken"] = checkpoint.resumeToken.map { .bytes(Data($0)) } ?? .null
@@ -37,6 +38,11 @@ package enum LeaseRecordCodec {
             }
         case .null?, nil: break
         case let other?: throw wrongType(path, "readTime", "a timestamp", other)
+        }
+        switch fields["incarnation"] {
+        case .timestamp(let incarnation)?: lease.incarnation = incarnation
+        case .null?, nil: break
+        case let other?: throw wrongType(path, "incarnation", "a timestamp", other)
         }
         return lease
     }

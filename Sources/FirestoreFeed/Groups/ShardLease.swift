@@ -13,16 +13,21 @@ package struct ShardLease: Sendable, Hashable {
     package var heartbeat: Int64
     /// The shard's checkpoint: where the next owner resumes.
     package var checkpoint: ShardCheckpoint?
+    /// The incarnation of the group (its document's create time) the lease was last written under; `nil` for a
+    /// lease written before incarnations were recorded. A checkpoint of another incarnation is of other split
+    /// points, and is not resumed from.
+    package var incarnation: Timestamp?
 
     package init(
         shard: Int, owner: String = "", generation: Int64 = 0, heartbeat: Int64 = 0,
-        checkpoint: ShardCheckpoint? = nil
+        checkpoint: ShardCheckpoint? = nil, incarnation: Timestamp? = nil
     ) {
         self.shard = shard
         self.owner = owner
         self.generation = generation
         self.heartbeat = heartbeat
         self.checkpoint = checkpoint
+        self.incarnation = incarnation
     }
 
     /// What a member compares to tell whether the lease was written since it last looked.
@@ -59,10 +64,22 @@ package struct GroupMember: Sendable, Hashable {
     package init(id: String, heartbeat: Int64) { (self.id, self.heartbeat) = (id, heartbeat) }
 }
 
-/// Every lease and member of a group, as read at one time.
+/// Every lease and member of a group, as read at one time, and the group's document as read with them.
 package struct LeaseTable: Sendable, Hashable {
+    /// The group's document as a renewal reads it.
+    package enum GroupDocument: Sendable, Hashable {
+        /// Not read (a store that does not read it).
+        case notRead
+        /// Read, and it does not exist.
+        case missing
+        case present(FeedGroupDefinition)
+    }
+
     package var shards: [ShardLease]
     package var members: [GroupMember]
+    package var group: GroupDocument
 
-    package init(shards: [ShardLease], members: [GroupMember]) { (self.shards, self.members) = (shards, members) }
+    package init(shards: [ShardLease], members: [GroupMember], group: GroupDocument = .notRead) {
+        (self.shards, self.members, self.group) = (shards, members, group)
+    }
 }
