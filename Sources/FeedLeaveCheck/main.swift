@@ -71,15 +71,20 @@ let streamsAtBreak = WatchStreamPool.shared.streamCount
 try await Task.sleep(for: .seconds(3))
 let streamsQuiet = WatchStreamPool.shared.streamCount
 try await listened.document("top/banana").setData(["name": "Banana"])
+// The change reaches the target, which nobody takes: the stream ends. How soon depends on the emulator's delivery
+// and the machine's load, so the output says only whether it ended (30 s is a hang guard), and the time goes to
+// stderr, for the test to print.
 let clock = ContinuousClock()
 let changed = clock.now
 while WatchStreamPool.shared.streamCount > 0, clock.now - changed < .seconds(30) {
     try await Task.sleep(for: .milliseconds(50))
 }
-let within = clock.now - changed < .seconds(10) ? "within 10 s" : "after \(clock.now - changed)"
+let streamsAfter = WatchStreamPool.shared.streamCount
+FileHandle.standardError.write(
+    Data("FeedLeaveCheck: listen: \(streamsAfter) streams \(clock.now - changed) after the change\n".utf8))
 print(
     "top level, listen: \(streamsAtBreak) stream at the break, \(streamsQuiet) 3 s later with nothing new, "
-        + "\(WatchStreamPool.shared.streamCount) \(within) of a change")
+        + "\(streamsAfter) after a change")
 
 // The same in a function: the target is removed at the break.
 func listenInAFunction() async throws {

@@ -42,11 +42,21 @@ import Testing
 
     /// The first snapshot of the feed `make` starts, which is then acknowledged (written) and left; returns once
     /// the key is free again.
+    /// - Throws: `deadline-exceeded` when the left feed still holds the key a minute later: a hang guard, which says
+    ///   what hung (going on, the test would fail later and less clearly, at the next feed refused the key).
     static func firstAndLeave(
         _ make: () -> AsyncThrowingStream<QuerySnapshot, any Error>, store: FeedCheckpointStore, key: String
     ) async throws -> QuerySnapshot? {
         let first = try await firstAcknowledged(make(), store: store, key: key)
-        for _ in 0..<1000 where store.isFeedRunning(key: key) { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while store.isFeedRunning(key: key) {
+            guard ContinuousClock.now < deadline else {
+                throw FirestoreError(
+                    code: .deadlineExceeded,
+                    message: "the feed on key \"\(key)\" still holds it 60 s after it was left")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return first
     }
 

@@ -15,13 +15,15 @@ import Testing
         let result = try await CLIProcess.run(
             [host, project], executable: CLIProcess.builtExecutable("FeedLeaveCheck"), timeout: 90)
         #expect(result.status == 0, "stderr: \(result.stderr)")
+        // How long the Listen stream took to end after the change: a figure of the machine, printed, not asserted.
+        for line in result.stderr.split(separator: "\n") where line.hasPrefix("FeedLeaveCheck: ") { print(line) }
         // A keys poll is two requests: runQuery (names and versions), then batchGet of the new documents.
         #expect(
             result.lines == [
                 "top level, keys polling every 0.1 s: 2 requests at the break, 2 two seconds later",
                 "in a function, keys polling every 0.1 s: 2 requests at the break, 2 two seconds later",
                 "top level, a document polled every 0.1 s: 2 requests at the break, 2 two seconds later",
-                "top level, listen: 1 stream at the break, 1 3 s later with nothing new, 0 within 10 s of a change",
+                "top level, listen: 1 stream at the break, 1 3 s later with nothing new, 0 after a change",
                 "in a function, listen: 0 streams after the loop",
             ])
     }

@@ -8,10 +8,18 @@ import Testing
 /// Feed groups on the emulator, members in one process on clients of their own: a lone member delivers every
 /// shard; a second one gets its fair share after a rebalance; a graceful leave hands the shards over from their
 /// checkpoints (only what changed since is delivered again); the shards' lists together equal the query.
-@Suite(.timeLimit(.minutes(3))) struct FeedGroupLiveTests {
+@Suite(.timeLimit(.minutes(4))) struct FeedGroupLiveTests {
+    /// The lease length. Nothing here relies on a lease expiring: shards change hands by rebalancing and leaving, so
+    /// the generations and the deliveries are exact only while no renewal is late by a lease length (a member
+    /// starved that long has its shards taken over at a new generation). 30 s makes that a hang, not a loaded
+    /// machine. What does wait for a lease length is a member's record: a member that left stays counted live until
+    /// the others have seen its heartbeat unchanged for a lease length, and until then they take only their share
+    /// of two.
+    static let lease = 30.0
+
     static func options(_ member: String) -> FeedGroupOptions {
         FeedGroupOptions(
-            member: member, shards: 3, leaseDuration: .seconds(6), renewInterval: .seconds(1),
+            member: member, shards: 3, leaseDuration: .seconds(lease), renewInterval: .seconds(1),
             policy: PollingPolicy(interval: .milliseconds(200)))
     }
 
@@ -79,7 +87,7 @@ import Testing
         let clientA = try Firestore.emulator(
             host: EmulatorEnvironment.requireHost(), projectID: writer.database.projectID)
         let a = Consumer(clientA.collection("orders").query, member: "a")
-        let reached1 = await eventuallyAsync(seconds: 20) { a.held == [0, 1, 2] }
+        let reached1 = await eventuallyAsync(seconds: 60) { a.held == [0, 1, 2] }
         #expect(reached1)
         #expect(Self.union([a], shards: [[0, 1, 2]]) == ids)
         let groupDocument = try await writer.collection("feedGroups").document("orders").getDocument()
@@ -99,7 +107,7 @@ import Testing
             host: EmulatorEnvironment.requireHost(), projectID: writer.database.projectID)
         let b = Consumer(clientB.collection("orders").query, member: "b")
         // a's share drops to ceil(3 / 2) = 2: it releases shard 2, which b takes.
-        let reached2 = await eventuallyAsync(seconds: 20) {
+        let reached2 = await eventuallyAsync(seconds: 60) {
             let heldByA = await a.group.heldShards()
             return b.held == [2] && heldByA == [0, 1]
         }
@@ -108,21 +116,22 @@ import Testing
 
         try await orders.document("o05").setData(["n": .value(.integer(2))])
         try await orders.document("o25").setData(["n": .value(.integer(2))])
-        let reached3 = await eventuallyAsync(seconds: 20) { a.read { $0.changes.contains("0 modified o05") } }
+        let reached3 = await eventuallyAsync(seconds: 60) { a.read { $0.changes.contains("0 modified o05") } }
         #expect(reached3)
-        let reached4 = await eventuallyAsync(seconds: 20) { b.read { $0.changes.contains("2 modified o25") } }
+        let reached4 = await eventuallyAsync(seconds: 60) { b.read { $0.changes.contains("2 modified o25") } }
         #expect(reached4)
         #expect(!b.read { $0.changes.contains { $0.hasSuffix("o05") } })
 
-        // a leaves gracefully, writing its checkpoints: b takes shards 0 and 1 and resumes them from there.
+        // a leaves gracefully, writing its checkpoints: b takes shards 0 and 1 and resumes them from there (shard 0 at
+        // its next renewal, shard 1 once a is seen gone, a lease length later: hence the wait of a lease and a minute).
         await a.group.leave()
         try await orders.document("o15").setData(["n": .value(.integer(3))])
-        let reached5 = await eventuallyAsync(seconds: 20) { (await b.group.heldShards()) == [0, 1, 2] }
+        let reached5 = await eventuallyAsync(seconds: Self.lease + 60) { (await b.group.heldShards()) == [0, 1, 2] }
         #expect(reached5)
-        let reached6 = await eventuallyAsync(seconds: 20) { b.read { $0.changes.contains("1 modified o15") } }
+        let reached6 = await eventuallyAsync(seconds: 60) { b.read { $0.changes.contains("1 modified o15") } }
         #expect(reached6)
         let direct = try await orders.getDocuments().documents.map(\.documentID)
-        let reached7 = await eventuallyAsync(seconds: 20) { Self.union([b], shards: [[0, 1, 2]]) == direct }
+        let reached7 = await eventuallyAsync(seconds: 60) { Self.union([b], shards: [[0, 1, 2]]) == direct }
         #expect(reached7)
         // b's first snapshot of shards 0 and 1 listed only what changed since a's checkpoint: o15, not o00...o19.
         #expect(b.read { state in state.changes.filter { $0.hasPrefix("0 ") } } == [])
@@ -146,13 +155,13 @@ import Testing
                 seen += shard.snapshot.documentChanges.map { "\(shard.shard) \($0.type) \($0.document.documentID)" }
             }
         }
-        let all = await eventually(seconds: 20) { seen.withLock { $0.count } >= 4 }
+        let all = await eventually(seconds: 60) { seen.withLock { $0.count } >= 4 }
         #expect(all)
         // 4 documents in 3 shards: split at b and c.
         #expect(seen.withLock { $0.sorted() } == ["0 added a", "1 added b", "2 added c", "2 added d"])
         registration.remove()
         let shards = db.collection("feedGroups").document("listener").collection("shards")
-        let released = await eventuallyAsync(seconds: 20) {
+        let released = await eventuallyAsync(seconds: 60) {
             let owners = (try? await shards.getDocuments().documents.map { $0.get("owner") }) ?? []
             return owners == [.string(""), .string(""), .string("")]
         }

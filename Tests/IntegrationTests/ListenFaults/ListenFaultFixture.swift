@@ -13,10 +13,21 @@ struct ListenFaultFixture {
     let events: RecordedEvents
     var feed: AsyncThrowingStream<QuerySnapshot, any Error>.AsyncIterator
 
-    /// A fast policy: back-off 50 ms doubling to 200 ms, no jitter, liveness bound 3 s.
+    /// A fast policy: back-off 50 ms doubling to 200 ms, no jitter. The liveness bound stays the default 60 s: almost
+    /// every script ends in a hang, and a short bound would probe that quiet call and end it (a `listenFailed`, a new
+    /// call on a new connection) a few seconds into the hang, or end a call that a slow scripted server took that
+    /// long to answer, so a check made a little late on a loaded machine would see calls the test did not script.
     static let policy = PollingPolicy(
         interval: .milliseconds(200), errorBackoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)),
-        jitter: 0, listenLivenessTimeout: .seconds(3))
+        jitter: 0)
+
+    /// ``policy`` with the shortest liveness bound, 3 s (a probe after 2 s of silence, the call dead 0.75 s after it,
+    /// looked at every 0.25 s): for the tests of liveness itself, which pass it to ``start(_:policy:)``.
+    static let livenessPolicy: PollingPolicy = {
+        var policy = Self.policy
+        policy.listenLivenessTimeout = .seconds(3)
+        return policy
+    }()
 
     /// Starts the server with one step list per Listen call and opens the feed.
     static func start(_ calls: [[JSONValue]], policy: PollingPolicy = policy) async throws -> ListenFaultFixture {
@@ -32,6 +43,16 @@ struct ListenFaultFixture {
     /// The next snapshot's document IDs.
     mutating func nextIDs() async throws -> [String]? {
         try await feed.next().map { $0.documents.map(\.documentID) }
+    }
+}
+
+extension ScriptedGRPCServer {
+    /// The connection (numbered in order of arrival) that each of the first `count` Listen calls came on, once that
+    /// many calls have been logged (waiting up to `timeout` seconds).
+    func connectionsOfListenCalls(_ count: Int, timeout: Double = 30) async -> [JSONValue?] {
+        _ = await listenCalls(atLeast: count, timeout: timeout)
+        let calls = events("call").filter { $0["path"] == "/google.firestore.v1.Firestore/Listen" }
+        return calls.prefix(count).map { $0["connection"] }
     }
 }
 

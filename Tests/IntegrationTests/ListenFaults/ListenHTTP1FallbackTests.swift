@@ -107,7 +107,10 @@ import Testing
         #expect(
             lines.first?.hasPrefix("fellBackToPolling: unknown (HTTP 505): HTTP 505 instead of a gRPC response") == true
         )
-        #expect(lines.contains { $0.hasPrefix("pollFailed") })
+        // Between the fallback and the restored Listen only the polls' failures: how many fit in the second before
+        // the retry is the machine's speed (none, when the first poll takes longer to fail), so none is required.
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("pollFailed") }, "\(lines)")
+        print("fell back, then restored; polls failed in between: \(lines.count { $0.hasPrefix("pollFailed") })")
         #expect(lines.last == "listenRestored")
         #expect(await fixture.server.listenCalls(atLeast: 2) == 2)
     }

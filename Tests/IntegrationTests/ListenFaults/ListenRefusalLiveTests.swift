@@ -21,13 +21,10 @@ import Testing
         }
         let consumer = Task { for try await _ in feed {} }
         defer { consumer.cancel() }
-        // On a loaded machine the emulator can take longer to refuse than the fixture's short liveness bound, which
-        // then ends that call first ("received nothing for 2.75 s"): such calls are not refusals and are left out.
-        func refusals() -> [String] {
-            events.lines.filter { !$0.hasPrefix("listenFailed deadline-exceeded: the Listen stream received nothing") }
-        }
-        #expect(await events.wait(timeout: 90) { _ in refusals().count >= 3 })
-        #expect(Array(refusals().prefix(3)) == Array(repeating: "listenFailed \(Self.hint)", count: 3))
+        // The fixture's policy keeps the default liveness bound (60 s): a call the emulator has not answered is probed
+        // only after 40 s of silence, and its refusal comes far sooner even on a loaded machine, so every line is one.
+        #expect(await events.wait(timeout: 90) { _ in events.lines.count >= 3 })
+        #expect(Array(events.lines.prefix(3)) == Array(repeating: "listenFailed \(Self.hint)", count: 3))
     }
 
     /// The tool checks the project ID before it listens, so the emulator's bare refusal never reaches a user of
@@ -60,9 +57,11 @@ import Testing
         #expect(
             result.stderr.split(separator: "\n").last
                 == "error: unavailable: overloaded (3 failures in a row: --max-failures 3 ends the watch)")
-        // The third failure ends the watch; a reconnection already under way may have reached the server as a
-        // fourth call before the process exited (seen on a loaded machine).
+        // The third failure ends the watch (the message above says so). How many reconnections were already under
+        // way and reached the server before the process exited is the machine's speed (a fourth call was seen on a
+        // loaded machine), so only the three failures' calls are required.
         let calls = await server.listenCalls(atLeast: 3)
-        #expect(calls == 3 || calls == 4, "\(calls) Listen calls")
+        #expect(calls >= 3, "\(calls) Listen calls")
+        print("watch --max-failures 3: \(calls) Listen calls reached the server")
     }
 }
