@@ -11,7 +11,10 @@ struct ExecOptions: Sendable {
                 line on its stdin, instead of printing it; exit 0 acknowledges
                 the snapshot (moving --checkpoint, or the shard's with --group);
                 a failure is retried with back-off and later snapshots wait
-                (at least once, in order)
+                (at least once, in order); with --group, the environment holds
+                FIRESTORE_FEED_GROUP, FIRESTORE_FEED_SHARD and the fencing token
+                FIRESTORE_FEED_GENERATION, and a run for a shard no longer held
+                at that generation is not made, or is ended
                 """),
         .value("--exec-timeout", "SECONDS", help: "kill a run of --exec still going after SECONDS (a failure)"),
     ]
