@@ -14,10 +14,11 @@ import FirestoreREST
 ///   with jitter: `FeedEvent.listenFailed(_:retryIn:staleSince:)` gives the delay actually slept.
 /// - **Fallback only on proof.** A stream that never received a message falls back to polling when its failure
 ///   shows the server or a proxy cannot carry gRPC over HTTP/2 (`FirestoreError` `lacksHTTP2`: ALPN without `h2`,
-///   an HTTP/1.x answer, 426 or 505, no HTTP/2 settings), when the server does not implement `Listen`
+///   an HTTP/1.x answer, 426 or 505), when the server does not implement `Listen`
 ///   (`UNIMPLEMENTED`), when the database has realtime updates switched off (`FAILED_PRECONDITION` naming
 ///   realtime updates), or after two connections in a row closed before any HTTP/2 settings. A reset or a closed
-///   connection alone is retried as Listen: a server restarting looks the same.
+///   connection alone is retried as Listen: a server restarting looks the same; so is a connection that stays
+///   silent (no HTTP/2 settings within the connect timeout): a dead path looks the same.
 /// - **Recovery is a consistent snapshot.** The failure count (and the back-off with it) is cleared when the reopened
 ///   stream reaches a consistent snapshot point (every target current, a `NO_CHANGE` with a read time): only then is
 ///   the feed's state fresh again, and `FeedEvent.listenRecovered(staleSince:)` says since when it was stale. A

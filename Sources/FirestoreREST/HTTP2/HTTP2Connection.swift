@@ -299,13 +299,15 @@ final class HTTP2Connection {
             ping(now: now)
         }
         if !settingsReceived, now >= settingsDeadline {
-            var error = FirestoreError(
-                code: .unavailable,
-                message: "the server at \(Redaction.url(baseURL)) sent no HTTP/2 settings in "
-                    + "\(Double(settingsTimeout) / 1000) s: it, or a proxy in the way, may not speak HTTP/2, which gRPC "
-                    + "needs")
-            error.lacksHTTP2 = true
-            fail(error)
+            // Silence is no proof that HTTP/2 is missing (a server or proxy without it answers the preface with an
+            // HTTP/1.x error or closes): a path that went dark, a NAT that dropped the connection, look the same. So
+            // the call is retried as gRPC, and neither a Listen feed nor an automatic client falls back for it.
+            fail(
+                FirestoreError(
+                    code: .unavailable,
+                    message: "the server at \(Redaction.url(baseURL)) sent no HTTP/2 settings in "
+                        + "\(Double(settingsTimeout) / 1000) s: the path to it may be dead, or it (or a proxy in the "
+                        + "way) may not speak HTTP/2, which gRPC needs"))
         } else if let pingSent, now - pingSent >= pingTimeout {
             fail(
                 FirestoreError(
