@@ -19,10 +19,24 @@ final class GRPCStream: @unchecked Sendable {
     /// Received bytes of complete messages not yet returned to the server's flow-control window: returned once
     /// the consumer has taken enough that fewer than the limit wait.
     var unconsumedBytes = 0
-    /// Since when (``HTTP2Loop/now()``) the call has sent its whole request and waits for the server: a call that
-    /// waits in silence gets its connection pinged (``HTTP2Connection``). `nil` while the call still sends (a Listen
-    /// call never stops sending, and may rightly hear nothing for a long time).
+    /// Since when (``HTTP2Loop/now()``) the call waits for the server: since it sent request bytes the server has
+    /// not answered yet (a Listen call's added target), or since it sent its whole request. A call that waits in
+    /// silence gets its connection pinged (``HTTP2Connection``). `nil` for a call that sent nothing since the server
+    /// last answered it (a quiet Listen stream, which may rightly hear nothing for a long time).
     var awaitingSince: UInt64?
+    /// Whether the call has sent its whole request (END_STREAM): it then waits until it ends.
+    var sendEnded = false
+
+    /// The call sent request bytes (`ended`: the last of them) at `now`.
+    func sent(ended: Bool, now: UInt64) {
+        if awaitingSince == nil { awaitingSince = now }
+        if ended { sendEnded = true }
+    }
+
+    /// The server sent something on this call: a call still sending waits for nothing until it sends again.
+    func heard() {
+        if !sendEnded { awaitingSince = nil }
+    }
 
     private var decoder: GRPCFrameDecoder
     private var status: Int?

@@ -40,6 +40,9 @@ final class HTTP2Connection {
     private var lastPing: (at: UInt64, heardSince: Bool)?
     /// Whether new calls wait for the answer to a PING first (a call passed its deadline here).
     private(set) var suspect = false
+    /// Set when a call's silence made this connection send a PING: the path to the server is in doubt, and the other
+    /// channels to it are asked to check theirs (``HTTP2PathWatch``). Read and cleared by the loop.
+    var doubted = false
     /// When the connection was set up, for `maxConnectionAge`.
     private let createdAt: UInt64
     private let health: CurlTransport.ConnectionHealth
@@ -297,6 +300,7 @@ final class HTTP2Connection {
             mayPingAgain(now: now)
         {
             ping(now: now)
+            doubted = true
         }
         if !settingsReceived, now >= settingsDeadline {
             // Silence is no proof that HTTP/2 is missing (a server or proxy without it answers the preface with an
@@ -317,9 +321,10 @@ final class HTTP2Connection {
         }
     }
 
-    /// Whether a PING for a silent call may go out now: the server sent a frame since the last one, or 5 minutes
-    /// passed (gRPC servers count more frequent PINGs without data as abuse and end the connection).
-    private func mayPingAgain(now: UInt64) -> Bool {
+    /// Whether a PING for a silent call (or a check another channel asked for) may go out now: the server sent a
+    /// frame since the last one, or 5 minutes passed (gRPC servers count more frequent PINGs without data as abuse and
+    /// end the connection).
+    func mayPingAgain(now: UInt64) -> Bool {
         guard let lastPing else { return true }
         return lastPing.heardSince || now >= lastPing.at + 300_000
     }
@@ -449,6 +454,7 @@ final class HTTP2Connection {
         return stream.state.fields.withLock { fields in
             let available = fields.outbound.count - fields.outboundStart
             if available > 0 {
+                stream.sent(ended: false, now: HTTP2Loop.now())
                 let count = min(available, buffer.count)
                 fields.outbound.withUnsafeBytes { bytes in
                     buffer.copyMemory(
@@ -463,7 +469,7 @@ final class HTTP2Connection {
             }
             if fields.sendClosed || fields.outcome != .running {
                 flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
-                stream.awaitingSince = HTTP2Loop.now()
+                stream.sent(ended: true, now: HTTP2Loop.now())
                 return 0
             }
             fields.sendPaused = true
@@ -479,6 +485,7 @@ final class HTTP2Connection {
             guard let frame, let name, let value, let context else { return 0 }
             let connection = Unmanaged<HTTP2Connection>.fromOpaque(context).takeUnretainedValue()
             guard let stream = connection.streams[frame.pointee.hd.stream_id] else { return 0 }
+            stream.heard()
             stream.receiveHeader(
                 name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
                 value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self),
@@ -494,6 +501,7 @@ final class HTTP2Connection {
                 _ = nghttp2_session_consume_stream(session, id, length)
                 return 0
             }
+            stream.heard()
             let returned = stream.receiveData(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length))
             if returned > 0 { _ = nghttp2_session_consume_stream(session, id, returned) }
             if let refusal = stream.refusal {

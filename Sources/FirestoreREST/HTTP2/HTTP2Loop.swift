@@ -26,6 +26,8 @@ final class HTTP2Loop: @unchecked Sendable {
         case retire(Int)
         case ping(Int)
         case connected(Int, Result<HTTP2Socket, FirestoreError>)
+        /// Another channel to the same server doubts the path: ping every connection now.
+        case checkPath
         case stop
     }
 
@@ -78,7 +80,12 @@ final class HTTP2Loop: @unchecked Sendable {
             close(pipeEnds[1])
             throw FirestoreError(code: .unknown, message: "could not start the gRPC channel's thread")
         }
+        HTTP2PathWatch.register(self, baseURL: baseURL)
     }
+
+    /// Pings every connection of the channel now (``HTTP2PathWatch``): another channel to the same server doubts the
+    /// path (one of its calls waited in silence).
+    func checkPath() { submit(.checkPath) }
 
     /// How many connections the channel has opened.
     var openedConnectionCount: Int { connectionsOpened.load(ordering: .relaxed) }
@@ -178,6 +185,10 @@ final class HTTP2Loop: @unchecked Sendable {
             let now = Self.now()
             for connection in connections {
                 connection.checkDeadlines(now: now)
+                if connection.doubted {
+                    connection.doubted = false
+                    HTTP2PathWatch.pathDoubted(to: baseURL, from: self)
+                }
                 connection.flush()
             }
             sweep()
@@ -221,6 +232,11 @@ final class HTTP2Loop: @unchecked Sendable {
             calls[id]?.connection?.ping(now: Self.now())
         case .connected(let attempt, let result):
             connected(attempt, result)
+        case .checkPath:
+            let now = Self.now()
+            for connection in connections where connection.failure == nil && connection.mayPingAgain(now: now) {
+                connection.ping(now: now)
+            }
         case .stop:
             break
         }
@@ -352,6 +368,7 @@ final class HTTP2Loop: @unchecked Sendable {
     }
 
     private func shutDown() {
+        HTTP2PathWatch.unregister(self)
         for (stream, _) in calls.values { stream.state.end(with: Self.shutDownError) }
         calls = [:]
         pending = []

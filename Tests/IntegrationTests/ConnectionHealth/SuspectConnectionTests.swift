@@ -67,4 +67,22 @@ import Testing
         #expect(try await db.document("c/b").getDocument().exists == false)
         #expect(Self.connections(server) == [1, 2])
     }
+
+    /// Two clients (two channels) to one server: a call of the second waits in silence, and its connection is
+    /// pinged; the first client's connection is pinged too (``HTTP2PathWatch``), since a dead path to the server
+    /// would be dead for it as well.
+    @Test func aCallWaitingInSilenceMakesTheOtherChannelsToItsServerCheckTheirConnections() async throws {
+        let server = try await ScriptedGRPCServer.start(script: #"{"others": [\#(Self.notFound), [{"hang": true}]]}"#)
+        let first = try Self.client(server, health: .init(pingAfterSilence: 0.5))
+        let second = try Self.client(server, health: .init(pingAfterSilence: 0.5))
+        #expect(try await first.document("c/a").getDocument().exists == false)
+        let waiting = Task { try? await second.document("c/b").getDocument() }
+        defer { waiting.cancel() }
+        func pinged(_ connection: Int64) -> Bool {
+            server.events("ping").contains { $0["connection"] == .integer(connection) }
+        }
+        #expect(await server.wait { _ in pinged(2) }, "the silent call's own connection")
+        #expect(await server.wait { _ in pinged(1) }, "the other channel's connection")
+        #expect(Self.connections(server) == [1, 2])
+    }
 }

@@ -104,6 +104,7 @@ import Testing
         print(
             "fence fell during a run: runs \(Self.generations(log)); delivered again \(recovery) after the heal; "
                 + "exited \(exitTook) after SIGTERM")
+        print("fence fell during a run, the member's stderr:\n\(result.stderr)")
         #expect(ended, "stderr:\n\(result.stderr)")
         #expect(ranAgain, "stderr:\n\(result.stderr)")
         // The first run never finished: it was ended when the fence fell (only the second run wrote "end").
