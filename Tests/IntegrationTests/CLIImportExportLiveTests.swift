@@ -93,6 +93,33 @@ import Testing
         #expect(missing.stderr == "error: not-found: no file at /nonexistent.jsonl\n")
     }
 
+    /// A line one byte over the 32 MiB maximum is refused, naming its line, and nothing is written: the lines
+    /// before it are checked as usual but not committed, as for any bad line.
+    @Test func aLineOverTheMaximumWritesNothing() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-import-long")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        let file = Self.temporaryFile("import-long")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let opening = #"{"id":"big","data":{"s":""#
+        let closing = #""}}"#
+        let filler = 33_554_432 + 1 - opening.utf8.count - closing.utf8.count
+        var contents = Data((#"{"id":"a","data":{"n":1}}"# + "\n").utf8)
+        contents.append(contentsOf: opening.utf8)
+        contents.append(Data(repeating: UInt8(ascii: "x"), count: filler))
+        contents.append(contentsOf: closing.utf8)
+        contents.append(contentsOf: "\n".utf8)
+        try contents.write(to: file)
+        let result = try await CLIProcess.run(["import", "c", file.path, "--emulator", host, "--project", project])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: invalid-argument: \(file.path):2: the line is longer than 33554432 bytes, the most import "
+                + "takes for one document\n")
+        #expect(try await db.collection("c").listDocuments().isEmpty)
+    }
+
     /// `-` reads standard input: plain `data` lines, one without an `id` (an automatic one).
     @Test func importReadsStandardInput() async throws {
         let host = try EmulatorEnvironment.requireHost()
