@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The writes `import` makes of a file's lines (`ImportCommand.writes(from:into:)`), before anything is sent:
-/// a line over the maximum is an error naming FILE:LINE, as any bad line is.
+/// a line over the maximum and a document ID holding NUL are errors naming FILE:LINE, as any bad line is.
 @Suite(.timeLimit(.minutes(2))) struct ImportWritesTests {
     static func collection() throws -> CollectionReference {
         try Firestore.emulator(host: "127.0.0.1:1", projectID: "p").collection("c")
@@ -40,6 +40,17 @@ import Testing
                 "in.jsonl:3: the line is longer than 64 bytes, the most import takes for one document")
         ) {
             try Self.writes("{\"id\":\"a\",\"data\":{\"n\":1}}\n\n" + long + "\nnot JSON\n", maximumLength: 64)
+        }
+    }
+
+    /// A document ID with a NUL (`\u0000` in the line's JSON) is refused, naming the line, the ID and its path.
+    @Test func aDocumentIDWithANulNamesItsLine() throws {
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                #"in.jsonl:2: invalid ID "a\u{0}b" at position 1 of path "c/a\u{0}b": "#
+                    + "an ID cannot contain NUL (U+0000)")
+        ) {
+            try Self.writes(#"{"id":"ok","data":{}}"# + "\n" + #"{"id":"a\u0000b","data":{"n":1}}"# + "\n")
         }
     }
 }

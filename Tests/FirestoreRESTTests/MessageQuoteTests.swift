@@ -3,8 +3,8 @@ import Testing
 @testable import FirestoreREST
 
 /// How error messages quote a value from outside (`MessageQuote`): whole up to 80 characters, cut after them with
-/// how many were left out; and the library's messages that quote a value of any length (field paths, JSON object
-/// keys).
+/// how many were left out, control characters written out where asked; and the library's messages that quote a
+/// value of any length (field paths, JSON object keys).
 @Suite(.timeLimit(.minutes(2))) struct MessageQuoteTests {
     @Test func aShortValueIsQuotedWhole() {
         #expect(MessageQuote.quoted("name == 1") == #""name == 1""#)
@@ -30,6 +30,17 @@ import Testing
         let accented = String(repeating: "e\u{301}", count: 81)
         #expect(
             MessageQuote.quoted(accented) == "\"" + String(repeating: "e\u{301}", count: 80) + "…\" (1 more character)")
+    }
+
+    @Test func controlCharactersAreWrittenOut() {
+        #expect(MessageQuote.visible("a\u{0}b") == #"a\u{0}b"#)
+        #expect(MessageQuote.visible("\u{1B}[31m\u{7F}\u{85}\t\n") == #"\u{1B}[31m\u{7F}\u{85}\u{9}\u{A}"#)
+        #expect(MessageQuote.visible(#"a\u{0}"#) == #"a\\u{0}"#)
+        #expect(MessageQuote.visible("é😀 \"x\"") == "é😀 \"x\"")
+        #expect(MessageQuote.quoted("a\u{0}b", escapingControls: true) == #""a\u{0}b""#)
+        #expect(
+            MessageQuote.quoted(String(repeating: "\u{0}", count: 81), escapingControls: true)
+                == "\"" + String(repeating: #"\u{0}"#, count: 80) + "…\" (1 more character)")
     }
 
     @Test func fieldPathMessagesQuoteAtMost80Characters() {

@@ -107,7 +107,7 @@ package struct ImportCommand: ParsableCommand {
     /// One set write per non-blank line of `input`, and each write's line number (from 1).
     /// - Throws: ``FirestoreError`` `.invalidArgument` as `NAME:LINE: problem` for a line that is not valid
     ///   UTF-8, not an ``ImportLine``, longer than `input`'s maximum, or data Firestore refuses (a reserved field
-    ///   name, an array in an array); `.failedPrecondition` when `input` cannot be read.
+    ///   name, an array in an array, an ID with a NUL); `.failedPrecondition` when `input` cannot be read.
     package static func writes(from input: inout InputLines, into collection: CollectionReference)
         throws(FirestoreError) -> (writes: [Write], lines: [Int])
     {
