@@ -157,4 +157,21 @@ import Testing
         await #expect(throws: expected) { try await db.collection("c").document("a/b").setData(["n": 1]) }
         #expect(transport.calls == [])
     }
+
+    /// A document ID with a NUL, which Firestore refuses, is refused before anything is sent, through every way
+    /// of naming the document, with the NUL written out.
+    @Test func documentIDWithANul() async throws {
+        let transport = ScriptedTransport { _, _ in .ok(["name": "unused"]) }
+        let db = try transport.firestore()
+        let expected = FirestoreError.invalidArgument(
+            #"invalid ID "a\u{0}b" at position 1 of path "c/a\u{0}b": an ID cannot contain NUL (U+0000)"#)
+        await #expect(throws: expected) { _ = try await db.collection("c").document("a\u{0}b").getDocument() }
+        await #expect(throws: expected) { try await db.document("c/a\u{0}b").setData(["n": 1]) }
+        await #expect(throws: expected) {
+            let batch = db.batch()
+            try batch.setData(["n": 1], forDocument: db.collection("c").document("a\u{0}b"))
+            _ = try await batch.commit()
+        }
+        #expect(transport.calls == [])
+    }
 }

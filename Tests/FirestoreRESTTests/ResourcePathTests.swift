@@ -75,6 +75,45 @@ struct ResourcePathTests {
         #expect(try ResourcePath(segments: segments).segments == segments)
     }
 
+    /// Firestore refuses a NUL in an ID: it is refused before anything is sent, the ID and the path written with
+    /// the NUL made visible, and the ID's position named.
+    @Test func refusesANulInAnID() {
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                #"invalid ID "a\u{0}b" at position 1 of path "c/a\u{0}b": an ID cannot contain NUL (U+0000)"#)
+        ) { try ResourcePath(segments: ["c", "a\u{0}b"]) }
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                #"invalid ID "\u{0}" at position 2 of path "c/d/\u{0}/e": an ID cannot contain NUL (U+0000)"#)
+        ) { try ResourcePath("c/d/\u{0}/e") }
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                #"invalid ID "x\u{0}" at position 1 of path "c/x\u{0}": an ID cannot contain NUL (U+0000)"#)
+        ) { try ResourcePath("c").appending("x\u{0}") }
+    }
+
+    /// Appending checks only the IDs appended: a path the server named keeps its NUL, and grows.
+    @Test func aNulTheServerNamedIsKept() throws {
+        let database = try DatabaseID(projectID: "p")
+        let named = try database.path(ofResourceName: "projects/p/databases/(default)/documents/c/a\u{0}b")
+        #expect(named.segments == ["c", "a\u{0}b"])
+        #expect(try named.appending("sub").appending(path: "d/e").segments == ["c", "a\u{0}b", "sub", "d", "e"])
+        #expect(try named.appending(serverID: "s\u{0}").segments == ["c", "a\u{0}b", "s\u{0}"])
+        #expect(
+            throws: FirestoreError.invalidArgument(
+                #"invalid ID "x\u{0}" at position 3 of path "c/a\u{0}b/sub/x\u{0}": "#
+                    + "an ID cannot contain NUL (U+0000)")
+        ) { try named.appending(path: "sub/x\u{0}") }
+        #expect(throws: FirestoreError.self) {
+            try database.path(ofResourceName: "projects/p/databases/(default)/documents/c//d")
+        }
+    }
+
+    /// The library refuses only NUL among the control characters; the others are left to the server.
+    @Test func acceptsOtherControlCharacters() throws {
+        #expect(try ResourcePath(segments: ["c", "a\u{1}\tb\u{7F}"]).segments == ["c", "a\u{1}\tb\u{7F}"])
+    }
+
     @Test func appending() throws {
         let collection = try ResourcePath("c")
         #expect(try collection.appending("d").segments == ["c", "d"])

@@ -93,6 +93,94 @@ import Testing
         #expect(missing.stderr == "error: not-found: no file at /nonexistent.jsonl\n")
     }
 
+    /// A line one byte over the 32 MiB maximum is refused, naming its line, and nothing is written: the lines
+    /// before it are checked as usual but not committed, as for any bad line.
+    @Test func aLineOverTheMaximumWritesNothing() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-import-long")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        let file = Self.temporaryFile("import-long")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let opening = #"{"id":"big","data":{"s":""#
+        let closing = #""}}"#
+        let filler = 33_554_432 + 1 - opening.utf8.count - closing.utf8.count
+        var contents = Data((#"{"id":"a","data":{"n":1}}"# + "\n").utf8)
+        contents.append(contentsOf: opening.utf8)
+        contents.append(Data(repeating: UInt8(ascii: "x"), count: filler))
+        contents.append(contentsOf: closing.utf8)
+        contents.append(contentsOf: "\n".utf8)
+        try contents.write(to: file)
+        let result = try await CLIProcess.run(["import", "c", file.path, "--emulator", host, "--project", project])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: invalid-argument: \(file.path):2: the line is longer than 33554432 bytes, the most import "
+                + "takes for one document\n")
+        #expect(try await db.collection("c").listDocuments().isEmpty)
+    }
+
+    /// A line whose "id" holds a NUL (`\u0000` in its JSON) is refused before anything is written, the NUL
+    /// written out in the message.
+    @Test func aDocumentIDWithANulWritesNothing() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-import-nul")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        let file = Self.temporaryFile("import-nul")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data((#"{"id":"a","data":{"n":1}}"# + "\n" + #"{"id":"a\u0000b","data":{"n":2}}"# + "\n").utf8)
+            .write(to: file)
+        let result = try await CLIProcess.run(["import", "c", file.path, "--emulator", host, "--project", project])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: invalid-argument: \(file.path):2: "
+                + #"invalid ID "a\u{0}b" at position 1 of path "c/a\u{0}b": an ID cannot contain NUL (U+0000)"#
+                + "\n")
+        #expect(try await db.collection("c").listDocuments().isEmpty)
+    }
+
+    /// A document another client named with a NUL (the emulator takes one; the library refuses it only in IDs
+    /// the caller gives) is still listed, exported and deleted with what lies below it; importing its line is
+    /// refused, naming the line.
+    @Test func aDocumentNamedWithANulByAnotherClientIsExportedAndDeleted() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("cli-export-nul")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        _ = try await db.rawRequest(
+            "POST", "\(db.database.documentsRoot)/c", queryItems: [("documentId", "a\u{0}b")],
+            body: ["fields": ["n": ["integerValue": "1"]]])
+        _ = try await db.rawRequest(
+            "POST", "\(db.database.documentsRoot)/c/a%00b/s%00", queryItems: [("documentId", "x")], body: [:])
+        let connection = ["--emulator", host, "--project", project]
+
+        let exported = try await CLIProcess.run(["export", "c"] + connection)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(
+            try exported.lines.map(CLILiveTests.stable)
+                == [JSONValue.parse(#"{"fields":{"n":{"integerValue":"1"}},"id":"a\u0000b","path":"c/a\u0000b"}"#)])
+
+        let file = Self.temporaryFile("export-nul")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(exported.stdout.utf8).write(to: file)
+        let imported = try await CLIProcess.run(["import", "copy", file.path] + connection)
+        #expect(imported.status == 1)
+        #expect(
+            imported.stderr
+                == "error: invalid-argument: \(file.path):1: "
+                + #"invalid ID "a\u{0}b" at position 1 of path "copy/a\u{0}b": an ID cannot contain NUL (U+0000)"#
+                + "\n")
+
+        #expect(try await db.collection("c").listDocuments().map(\.documentID) == ["a\u{0}b"])
+        // The recursive delete lists the subcollection "s\u{0}" below the document and deletes through both
+        // names the server gave.
+        let deleted = try await CLIProcess.run(["delete", "c", "--recursive"] + connection)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout == #"{"deleted":2,"path":"c"}"# + "\n")
+        #expect(try await db.collection("c").listDocuments().isEmpty)
+    }
+
     /// `-` reads standard input: plain `data` lines, one without an `id` (an automatic one).
     @Test func importReadsStandardInput() async throws {
         let host = try EmulatorEnvironment.requireHost()

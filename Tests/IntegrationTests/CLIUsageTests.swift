@@ -101,6 +101,22 @@ import Testing
         #expect(lines.count == 3 && lines[1] == "see 'firestore-feed help\(command)'" && lines[2] == "", "\(lines)")
     }
 
+    /// A malformed `--where` clause of 100,008 characters (an argument of Linux's 128 KiB at most): the error line
+    /// quotes its first 80 characters and its VALUE's first 80, not the whole clause twice.
+    @Test func aLongWhereClauseIsQuotedShort() async throws {
+        let result = try await CLIProcess.run([
+            "query", "c", "--dry-run", "--where", "name == " + String(repeating: "a", count: 100_000),
+        ])
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: --where \"name == " + String(repeating: "a", count: 72) + "…\" (99928 more characters): "
+                + "VALUE is not JSON (invalid JSON at byte 0: unexpected character); a string needs JSON quotes: '\""
+                + String(repeating: "a", count: 80) + "…\"' (99920 more characters)\n"
+                + "see 'firestore-feed help query'\n")
+    }
+
     @Test func helpCommandAndVersion() async throws {
         let help = try await CLIProcess.run(["help", "count"])
         #expect(help.status == 0)

@@ -14,7 +14,9 @@ package struct ImportCommand: ParsableCommand {
             document ID; without it an automatic one) and either "data" (plain JSON values, as
             set takes them) or "fields" (Firestore REST values, {"integerValue":"52"}, which
             keep every type); "path", "createTime" and "updateTime" are ignored, so what export
-            prints imports as it is. Every line is checked before anything is written: a bad
+            prints imports as it is. A line may hold at most 32 MiB (33554432 bytes): Firestore
+            stores at most 1 MiB of a document, whose JSON line is at most about 23 MiB; a longer
+            line is read no further. Every line is checked before anything is written: a bad
             line is an error naming FILE:LINE (exit 1) and writes nothing. The writes go in
             commits of up to 500 (each one atomic); a failed commit ends the command with exit 1,
             saying which lines were written. Prints {"collection","commits","documents"}.
@@ -23,6 +25,16 @@ package struct ImportCommand: ParsableCommand {
 
     /// Writes per commit: Firestore's limit (REST reference: `projects.databases.documents.commit`).
     static let batchSize = 500
+
+    /// The most bytes a line of FILE may have: 32 MiB. Firestore stores at most 1 MiB (1,048,576 bytes) of a
+    /// document (Firestore docs, "Usage and limits"; "Storage size calculations"), and a line is one document's
+    /// JSON, which can be much longer than its stored size: in the `fields` form `export` prints, each `false` of
+    /// an array counts 1 byte stored but is 23 bytes of JSON (`{"booleanValue":false},`), the most of any value
+    /// but an empty array or map (which count nothing), so the line of the largest such document is at most
+    /// about 23 MiB. The limit leaves room above that, so what `export` prints imports, and still stops a runaway
+    /// line (a file without line breaks, a 300 MB value) after 32 MiB read instead of reading it whole: parsing
+    /// a line takes several times its size in memory.
+    package static let maximumLineLength = 32 * 1024 * 1024
 
     let collectionPath: String
     /// FILE, `-` for standard input.
@@ -47,7 +59,9 @@ package struct ImportCommand: ParsableCommand {
         let collection = firestore.collection(collectionPath)
         let name = file == "-" ? "standard input" : file
         let parsed = try await CLIError.runtimeErrors {
-            try await Self.writes(from: InputFile.contents(of: file), name: name, into: collection)
+            try await InputFile.withLines(of: file, name: name, maximumLineLength: Self.maximumLineLength) {
+                (lines) throws(FirestoreError) in try Self.writes(from: &lines, into: collection)
+            }
         }
         let commits = try await Self.commit(parsed.writes, lines: parsed.lines, from: name, on: firestore)
         let summary: JSONValue = [
@@ -90,16 +104,18 @@ package struct ImportCommand: ParsableCommand {
         return commits
     }
 
-    /// One set write per non-blank line of `data`, and each write's line number (from 1).
+    /// One set write per non-blank line of `input`, and each write's line number (from 1).
     /// - Throws: ``FirestoreError`` `.invalidArgument` as `NAME:LINE: problem` for a line that is not valid
-    ///   UTF-8, not an ``ImportLine``, or data Firestore refuses (a reserved field name, an array in an array).
-    static func writes(from data: Data, name: String, into collection: CollectionReference) throws(FirestoreError)
-        -> (writes: [Write], lines: [Int])
+    ///   UTF-8, not an ``ImportLine``, longer than `input`'s maximum, or data Firestore refuses (a reserved field
+    ///   name, an array in an array, an ID with a NUL); `.failedPrecondition` when `input` cannot be read.
+    package static func writes(from input: inout InputLines, into collection: CollectionReference)
+        throws(FirestoreError) -> (writes: [Write], lines: [Int])
     {
+        let name = input.name
         let batch = collection.firestore.batch()
         var lines: [Int] = []
-        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
+        while let bytes = try input.next() {
+            let number = input.number
             guard var text = String(validating: bytes, as: UTF8.self) else {
                 throw .invalidArgument("\(name):\(number): not valid UTF-8")
             }

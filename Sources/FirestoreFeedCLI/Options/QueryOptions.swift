@@ -142,30 +142,31 @@ package struct QueryOptions: Sendable {
         }
         if FieldPathArgument.hasUnquoted(in: fieldText, where: { $0 == ":" || $0.properties.isWhitespace }) {
             throw ValidationError(
-                "--order-by \"\(text)\": use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or spaces goes in backticks)"
-            )
+                "--order-by \(MessageQuote.quoted(text)): use FIELD, FIELD:asc or FIELD:desc (a field name with ':' or "
+                    + "spaces goes in backticks)")
         }
         do {
             return QueryOrder(field: try FieldPathArgument.fieldPath(fieldText), descending: descending)
         } catch {
-            throw ValidationError("--order-by \"\(text)\": \(error.message)")
+            throw ValidationError("--order-by \(MessageQuote.quoted(text)): \(error.message)")
         }
     }
 
     /// A cursor's comma-separated JSON values.
     private static func values(_ text: String, cursor: Cursor) throws(ValidationError) -> [FirestoreValue] {
-        let flag = cursor.rawValue
+        let flag = cursor.rawValue + " " + MessageQuote.quoted(text)
         let parsed: JSONValue
         do {
             parsed = try JSONValue.parse("[" + text + "]")
         } catch {
-            throw ValidationError("\(flag) \"\(text)\": not comma-separated JSON values (\(error))")
+            throw ValidationError("\(flag): not comma-separated JSON values (\(error))")
         }
         guard case .array(let values) = parsed, !values.isEmpty else {
-            throw ValidationError("\(flag) \"\(text)\": expected comma-separated JSON values")
+            throw ValidationError("\(flag): expected comma-separated JSON values")
         }
         if let literal = WhereClause.oversizedIntegerLiteral(in: text) {
-            throw ValidationError("\(flag) \"\(text)\": the integer \(literal) does not fit in 64 bits")
+            throw ValidationError(
+                "\(flag): the integer \(MessageQuote.quoted(literal, open: "", close: "")) does not fit in 64 bits")
         }
         return values.map(FirestoreValue.init(plainJSON:))
     }
@@ -177,7 +178,7 @@ package struct QueryOptions: Sendable {
                 try FieldPathArgument.fieldPath(field)
             }
         } catch {
-            throw ValidationError("--select \"\(text)\": \(error.message)")
+            throw ValidationError("--select \(MessageQuote.quoted(text)): \(error.message)")
         }
     }
 
@@ -192,13 +193,16 @@ package struct QueryOptions: Sendable {
     /// extra arguments, `, got N (ARGS)`; for none, nothing.
     static func unquotedWhereHint(positionals: [String], clauses: [String]) -> String {
         guard positionals.count > 1 else { return "" }
-        let got = ", got \(positionals.count) (\(positionals.joined(separator: " ")))"
+        let got =
+            ", got \(positionals.count) "
+            + MessageQuote.quoted(positionals.joined(separator: " "), open: "(", close: ")")
         guard let clause = clauses.first(where: { !$0.contains(" ") }),
             let opIndex = positionals.firstIndex(where: { FilterOperator(symbol: $0) != nil }),
             opIndex + 1 < positionals.count
         else { return got }
         let quoted = "\(clause) \(positionals[opIndex]) \(jsonValue(positionals[opIndex + 1]))"
-        return got + ": quote each --where clause as one argument: --where '\(quoted)'"
+        return got + ": quote each --where clause as one argument: --where "
+            + MessageQuote.quoted(quoted, open: "'", close: "'")
     }
 
     /// `value` as the clause's VALUE must be written: unchanged when it is JSON already (`true`, `3`, `"red"`,

@@ -2,7 +2,8 @@ import FirestoreREST
 
 /// Typed option values (swift-argument-parser's `ExpressibleByArgument`): each reads the option's last value
 /// into its type and range, `nil` when the option is not given, and refuses anything else with the option's
-/// name, the value as given and what was expected.
+/// name, the value as given (cut after its first 80 characters, as ``MessageQuote`` quotes it) and what was
+/// expected.
 extension ArgumentReader {
     /// The value of `option` when the command declares it (an option group shared by commands that declare
     /// only part of it).
@@ -15,7 +16,7 @@ extension ArgumentReader {
     package func positiveInteger(_ option: String) throws(ValidationError) -> Int? {
         guard let text = value(option) else { return nil }
         guard let number = Int(text), number > 0 else {
-            throw ValidationError("\(option) \"\(text)\": expected a whole number above 0")
+            throw ValidationError("\(option) \(MessageQuote.quoted(text)): expected a whole number above 0")
         }
         return number
     }
@@ -28,7 +29,8 @@ extension ArgumentReader {
         guard let text = value(option) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw ValidationError(
-                "\(option) \"\(text)\": expected \(expected) from \(range.lowerBound) to \(range.upperBound)")
+                "\(option) \(MessageQuote.quoted(text)): expected \(expected) from \(range.lowerBound) to "
+                    + "\(range.upperBound)")
         }
         return number
     }
@@ -38,7 +40,7 @@ extension ArgumentReader {
     package func number(_ option: String, in range: ClosedRange<Double>) throws(ValidationError) -> Double? {
         guard let text = value(option) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw ValidationError("\(option) \"\(text)\": expected a number from \(Self.text(range))")
+            throw ValidationError("\(option) \(MessageQuote.quoted(text)): expected a number from \(Self.text(range))")
         }
         return number
     }
@@ -49,7 +51,7 @@ extension ArgumentReader {
     package func seconds(_ option: String, in range: ClosedRange<Double>) throws(ValidationError) -> Duration? {
         guard let text = value(option) else { return nil }
         guard let seconds = SecondsArgument.seconds(text), seconds.isFinite, range.contains(seconds) else {
-            throw ValidationError("\(option) \"\(text)\": expected seconds from \(Self.text(range))")
+            throw ValidationError("\(option) \(MessageQuote.quoted(text)): expected seconds from \(Self.text(range))")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }

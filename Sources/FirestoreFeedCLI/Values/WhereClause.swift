@@ -19,7 +19,8 @@ package struct WhereClause: Equatable, Sendable {
     /// combining mark is one `Character` but still a delimiter (as in ``FieldPath/init(quoted:)``, which reads
     /// bytes).
     /// - Throws: a message naming what is wrong (missing parts, unknown operator, invalid JSON with its byte
-    ///   offset).
+    ///   offset). The message quotes the clause, and the part of it that is wrong, as ``MessageQuote`` does: at
+    ///   most its first 80 characters, then `… (N more characters)`.
     package init(parsing text: String) throws(FirestoreError) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -48,13 +49,16 @@ package struct WhereClause: Equatable, Sendable {
         let opText = token()
         skipSpaces()
         let valueText = String(String.UnicodeScalarView(scalars[index...]))
+        // A clause can be as long as the command line allows (megabytes): the messages quote it, and the part
+        // that is wrong, cut short.
+        let clause = "--where " + MessageQuote.quoted(text)
         guard !fieldText.isEmpty, !opText.isEmpty, !valueText.isEmpty else {
             throw .invalidArgument(
-                "--where \"\(text)\": expected 'FIELD OP VALUE' with spaces around OP, e.g. 'name == \"Apple\"'")
+                "\(clause): expected 'FIELD OP VALUE' with spaces around OP, e.g. 'name == \"Apple\"'")
         }
         guard let op = FilterOperator(symbol: opText) else {
             throw .invalidArgument(
-                "--where \"\(text)\": unknown operator \"\(opText)\" (use one of "
+                "\(clause): unknown operator \(MessageQuote.quoted(opText)) (use one of "
                     + FilterOperator.allCases.map(\.symbol).joined(separator: " ") + ")")
         }
         let json: JSONValue
@@ -62,16 +66,18 @@ package struct WhereClause: Equatable, Sendable {
             json = try JSONValue.parse(valueText)
         } catch {
             let hint =
-                valueText.first.map { $0.isLetter } == true ? "; a string needs JSON quotes: '\"\(valueText)\"'" : ""
-            throw .invalidArgument("--where \"\(text)\": VALUE is not JSON (\(error))\(hint)")
+                valueText.first.map { $0.isLetter } == true
+                ? "; a string needs JSON quotes: " + MessageQuote.quoted(valueText, open: "'\"", close: "\"'") : ""
+            throw .invalidArgument("\(clause): VALUE is not JSON (\(error))\(hint)")
         }
         if let literal = Self.oversizedIntegerLiteral(in: valueText) {
-            throw .invalidArgument("--where \"\(text)\": the integer \(literal) does not fit in 64 bits")
+            throw .invalidArgument(
+                "\(clause): the integer \(MessageQuote.quoted(literal, open: "", close: "")) does not fit in 64 bits")
         }
         do {
             self.field = try FieldPathArgument.fieldPath(fieldText)
         } catch {
-            throw .invalidArgument("--where \"\(text)\": \(error.message)")
+            throw .invalidArgument("\(clause): \(error.message)")
         }
         self.op = op
         self.value = FirestoreValue(plainJSON: json)

@@ -115,7 +115,7 @@ extension Firestore {
         _ document: ResourcePath, exists: Bool, writer: BulkWriter, tally: RecursiveDeleteTally
     ) async throws {
         for id in try await listCollectionIds(parent: document, pageSize: 300, readTime: nil) {
-            try await deleteCollectionTree(try document.appending(id), writer: writer, tally: tally)
+            try await deleteCollectionTree(try document.appending(serverID: id), writer: writer, tally: tally)
         }
         guard exists else { return }
         tally.add(

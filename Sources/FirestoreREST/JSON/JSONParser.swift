@@ -123,7 +123,9 @@ struct JSONByteParser {
             if members[key] != nil {
                 // Swift compares strings by canonical equivalence, so "é" and "e\u{301}" are one key: refuse
                 // rather than silently drop one of the two values.
-                throw fail("duplicate object key \"\(key)\" (or a canonically equivalent spelling)", at: keyOffset)
+                throw fail(
+                    "duplicate object key \(MessageQuote.quoted(key)) (or a canonically equivalent spelling)",
+                    at: keyOffset)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }

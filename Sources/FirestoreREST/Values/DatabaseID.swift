@@ -40,7 +40,8 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
         path.segments.isEmpty ? documentsRoot : documentsRoot + "/" + path.description
     }
 
-    /// The path below the documents root of a full resource name of this database.
+    /// The path below the documents root of a full resource name of this database. An ID holding NUL is kept:
+    /// the name is the server's, and a document another client named so must still be read and deleted.
     /// - Throws: ``FirestoreError`` `.invalidArgument` when `name` belongs to another database or is malformed.
     public func path(ofResourceName name: String) throws(FirestoreError) -> ResourcePath {
         let prefix = documentsRoot + "/"
@@ -48,7 +49,7 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
             if name == documentsRoot { return .root }
             throw .invalidArgument("resource name \"\(name)\" is not below \(documentsRoot)")
         }
-        return try ResourcePath(String(name.dropFirst(prefix.count)))
+        return try ResourcePath(serverPath: String(name.dropFirst(prefix.count)))
     }
 
     /// `projects/{project}/databases/{database}`.

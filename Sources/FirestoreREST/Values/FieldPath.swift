@@ -31,7 +31,8 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a dotted path as the SDKs' `whereField("a.b")` does: split at every `.`, with no quoting.
     /// A literal name that holds a dot needs ``init(_:)``.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty path or an empty segment (`"a..b"`).
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty path or an empty segment (`"a..b"`); the
+    ///   message quotes at most the path's first 80 characters.
     public init(dotted text: String) throws(FirestoreError) {
         if text == "__name__" {
             self = .documentID
@@ -39,14 +40,15 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         }
         let parts = text.splitUTF8(".")
         guard !text.isEmpty, !parts.contains(where: \.isEmpty) else {
-            throw .invalidArgument("invalid field path \"\(text)\": empty segment")
+            throw .invalidArgument("invalid field path \(MessageQuote.quoted(text)): empty segment")
         }
         self.segments = parts
     }
 
     /// Parses the quoted string form (a.\`b.c\`.d is three segments), the inverse of ``description``.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the byte offset for an unterminated quote, a
-    ///   stray character after a quoted segment, or an empty segment.
+    ///   stray character after a quoted segment, or an empty segment; the message quotes at most the path's first
+    ///   80 characters.
     public init(quoted text: String) throws(FirestoreError) {
         var segments: [String] = []
         var current: [UInt8] = []
@@ -54,7 +56,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         var index = 0
         let bytes = Array(text.utf8)
         func fail(_ reason: String) -> FirestoreError {
-            .invalidArgument("invalid field path \"\(text)\" at byte \(index): \(reason)")
+            .invalidArgument("invalid field path \(MessageQuote.quoted(text)) at byte \(index): \(reason)")
         }
         while index < bytes.count {
             let byte = bytes[index]

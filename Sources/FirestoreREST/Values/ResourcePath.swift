@@ -3,7 +3,8 @@
 ///
 /// A segment (document or collection ID) may hold any character except `/` (Firestore docs, "Usage and limits":
 /// document IDs), so paths are kept as segments and percent-encoded one by one for URLs (``urlEncoded``). An empty
-/// segment, a segment that is `.` or `..`, and a `/` inside a segment are refused.
+/// segment, a segment that is `.` or `..`, and a `/` inside a segment are refused; so is a NUL (U+0000) in an ID
+/// the caller gives, but not in an ID the server names (``DatabaseID/path(ofResourceName:)``).
 public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     /// The IDs, outermost first.
     public let segments: [String]
@@ -19,7 +20,7 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `"fruits/apple"`.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the path and the position of an empty segment
-    ///   (`"a//b"`, a leading or trailing `/`) or of a `.`/`..` segment.
+    ///   (`"a//b"`, a leading or trailing `/`), or naming a `.`/`..` segment or one holding NUL.
     public init(_ path: String) throws(FirestoreError) {
         if path.isEmpty {
             self = .root
@@ -29,8 +30,27 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A path from IDs given one by one.
-    /// - Throws: ``FirestoreError`` `.invalidArgument` when a segment is empty, is `.` or `..`, or holds `/`.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` when a segment is empty, is `.` or `..`, or holds `/` or
+    ///   NUL (U+0000); a NUL is named with the segment, its position and the path, written as `\u{0}`.
     public init(segments: [String]) throws(FirestoreError) {
+        try self.init(segments: segments, refusingNulFrom: 0)
+    }
+
+    /// A path the server named (a document's `name`, a reference value, an ID `listCollectionIds` returned):
+    /// checked as ``init(_:)``, except that a NUL is kept.
+    init(serverPath path: String) throws(FirestoreError) {
+        let segments = path.isEmpty ? [] : path.splitUTF8("/")
+        try self.init(segments: segments, refusingNulFrom: segments.count)
+    }
+
+    /// `segments`, checked as ``init(segments:)`` but for a NUL before position `first`.
+    ///
+    /// A NUL is refused, before anything is sent, in the IDs the caller gives (issue 34): such an ID cannot be
+    /// passed on a command line (a NUL ends a C string), typed or seen, so a document named with it could not
+    /// be got, set or deleted by its path afterwards. The IDs before `first` were checked already or named by
+    /// the server, which keeps a NUL (the emulator takes one): a document another client named so is still
+    /// read, exported and deleted.
+    init(segments: [String], refusingNulFrom first: Int) throws(FirestoreError) {
         for (position, segment) in segments.enumerated() {
             if segment.isEmpty {
                 throw .invalidArgument(
@@ -41,6 +61,13 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             }
             if segment.containsUTF8("/") {
                 throw .invalidArgument("invalid ID \"\(segment)\": an ID cannot contain \"/\"")
+            }
+            // The message writes the NUL out: a terminal shows nothing for it.
+            if position >= first, segment.utf8.contains(0) {
+                let path = MessageQuote.quoted(segments.joined(separator: "/"), escapingControls: true)
+                throw .invalidArgument(
+                    "invalid ID \(MessageQuote.quoted(segment, escapingControls: true)) at position \(position) of "
+                        + "path \(path): an ID cannot contain NUL (U+0000)")
             }
         }
         self.segments = segments
@@ -62,13 +89,19 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
     /// This path with one more ID.
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an invalid ID (see ``init(segments:)``).
     public func appending(_ id: String) throws(FirestoreError) -> ResourcePath {
-        try ResourcePath(segments: segments + [id])
+        try ResourcePath(segments: segments + [id], refusingNulFrom: segments.count)
+    }
+
+    /// This path with one more ID the server named (as ``init(serverPath:)``: a NUL is kept).
+    func appending(serverID id: String) throws(FirestoreError) -> ResourcePath {
+        try ResourcePath(segments: segments + [id], refusingNulFrom: segments.count + 1)
     }
 
     /// This path with the segments of a relative slash-separated path appended.
     /// - Throws: ``FirestoreError`` `.invalidArgument` as ``init(_:)``.
     public func appending(path: String) throws(FirestoreError) -> ResourcePath {
-        try ResourcePath(segments: segments + ResourcePath(path).segments)
+        try ResourcePath(
+            segments: segments + (path.isEmpty ? [] : path.splitUTF8("/")), refusingNulFrom: segments.count)
     }
 
     /// The IDs joined with `/`.
