@@ -18,9 +18,11 @@ import Testing
         ).using(protocol: .grpc)
     }
 
-    /// The connection each call arrived on, by call.
-    static func connections(_ server: ScriptedGRPCServer) -> [Int64] {
-        server.events("call").compactMap { call -> Int64? in
+    /// The connection each call arrived on, by call, once the server logged `count` calls (it logs them from its own
+    /// thread, which may come after the client saw the answer; 30 s is a hang guard).
+    static func connections(_ server: ScriptedGRPCServer, count: Int) async -> [Int64] {
+        _ = await server.wait { _ in server.events("call").count >= count }
+        return server.events("call").compactMap { call -> Int64? in
             if case .integer(let number)? = call["connection"] { number } else { nil }
         }
     }
@@ -32,8 +34,10 @@ import Testing
         let late = await #expect(throws: FirestoreError.self) { _ = try await db.document("c/a").getDocument() }
         #expect(late?.code == .deadlineExceeded)
         #expect(try await db.document("c/b").getDocument().exists == false)
-        #expect(Self.connections(server) == [1, 1])
-        #expect(server.events("ping").count >= 1, "the suspect connection was pinged before its next call")
+        #expect(await Self.connections(server, count: 2) == [1, 1])
+        #expect(
+            await server.wait { _ in server.events("ping").count >= 1 },
+            "the suspect connection was pinged before its next call")
     }
 
     @Test func afterADeadlineADeadConnectionIsLeftForANewOne() async throws {
@@ -45,7 +49,7 @@ import Testing
         #expect(late?.code == .deadlineExceeded)
         // Before, this call went to the dark connection too and waited out its own deadline.
         #expect(try await db.document("c/b").getDocument().exists == false)
-        #expect(Self.connections(server) == [1, 2])
+        #expect(await Self.connections(server, count: 2) == [1, 2])
     }
 
     @Test func aConnectionSilentForPingAfterIdleIsPingedWithTheNextCall() async throws {
@@ -56,7 +60,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(1_500))
         #expect(try await db.document("c/b").getDocument().exists == false)
         #expect(await server.wait { _ in server.events("ping").count > pingsBefore })
-        #expect(Self.connections(server) == [1, 1])
+        #expect(await Self.connections(server, count: 2) == [1, 1])
     }
 
     @Test func aConnectionPastItsMaximumAgeTakesNoNewCall() async throws {
@@ -65,7 +69,7 @@ import Testing
         #expect(try await db.document("c/a").getDocument().exists == false)
         try await Task.sleep(for: .milliseconds(1_500))
         #expect(try await db.document("c/b").getDocument().exists == false)
-        #expect(Self.connections(server) == [1, 2])
+        #expect(await Self.connections(server, count: 2) == [1, 2])
     }
 
     /// Two clients (two channels) to one server: a call of the second waits in silence, and its connection is
@@ -83,6 +87,6 @@ import Testing
         }
         #expect(await server.wait { _ in pinged(2) }, "the silent call's own connection")
         #expect(await server.wait { _ in pinged(1) }, "the other channel's connection")
-        #expect(Self.connections(server) == [1, 2])
+        #expect(await Self.connections(server, count: 2) == [1, 2])
     }
 }
