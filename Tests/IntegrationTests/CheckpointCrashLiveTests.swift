@@ -188,8 +188,12 @@ import Testing
             // asked anything. (A window of time before the read time, 5 s until issue 33, was a bound on how long a
             // commit stays under way in the emulator, which a loaded machine can exceed; and it took in the commits
             // made while the watch was down, before its first request, so a first snapshot lacking them passed.)
+            // A first snapshot without a checkpoint resumes nothing, so no write made while the watch was down can be
+            // missing from it: there the quirk may lag behind any earlier commit (seen once in a fresh-clone run: the
+            // first Listen of a new project answered empty at a read time after the seed's 10 commits).
             let times = Set(commits + result.documents.compactMap(\.updateTime)).sorted(by: >)
-            for commit in times where commit <= readTime && acknowledged.map({ commit > $0 }) ?? true {
+            let since = stored == nil ? nil : acknowledged
+            for commit in times where commit <= readTime && since.map({ commit > $0 }) ?? true {
                 let earlier = versions(
                     try await query.getDocuments(readTime: commit.subtracting(.nanoseconds(1_000))))
                 if matches(earlier) {
