@@ -28,7 +28,9 @@ import Testing
             var iterator = db.collection("c").order(by: "n").stream().makeAsyncIterator()
             let first = try await iterator.next()
             #expect(first?.documentID == "d0")
-            #expect(try await server.received().first?.chunksWritten == 2)
+            // Held after its second chunk (the server counts a chunk just after writing it, so the count may still
+            // say 1): the first document came before the rest of the body was written.
+            #expect((1...2).contains(try await server.received().first?.chunksWritten ?? 0))
             try await server.release()
             var rest: [String] = []
             while let document = try await iterator.next() { rest.append(document.documentID) }

@@ -14,10 +14,10 @@ import Testing
 /// documents (90+ writes in 30 s) were delivered by no member, with no message. And two processes with one member ID
 /// were both silently idle.
 @Suite(.timeLimit(.minutes(4))) struct CLIGroupDefinitionLiveTests {
-    static func arguments(host: String, project: String, member: String) -> [String] {
+    static func arguments(host: String, project: String, member: String, lease: String = "3") -> [String] {
         [
-            "watch", "items", "--emulator", host, "--project", project, "--group", "g", "--shards", "2", "--lease", "3",
-            "--renew", "0.5", "--member", member, "--format", "jsonl",
+            "watch", "items", "--emulator", host, "--project", project, "--group", "g", "--shards", "2", "--lease",
+            lease, "--renew", "0.5", "--member", member, "--format", "jsonl",
         ]
     }
 
@@ -87,9 +87,12 @@ import Testing
         let project = EmulatorEnvironment.uniqueProjectID("group-same-member")
         let db = try Firestore.emulator(host: host, projectID: project)
         try await db.document("items/a").setData(["n": .integer(1)])
-        let first = try CLIProcess(Self.arguments(host: host, project: project, member: "x"))
+        // A 30 s lease: the first member's leases cannot expire under a starved renewal, so the second never holds
+        // one (the one holding no lease is the newcomer, and stops).
+        let first = try CLIProcess(Self.arguments(host: host, project: project, member: "x", lease: "30"))
         try #require(await eventually(seconds: 60) { !first.stdout.lines.isEmpty }, "the first delivers")
-        let second = try await CLIProcess.run(Self.arguments(host: host, project: project, member: "x"), timeout: 60)
+        let second = try await CLIProcess.run(
+            Self.arguments(host: host, project: project, member: "x", lease: "30"), timeout: 60)
         #expect(second.status != 0)
         #expect(
             second.stderr.contains("member x of feed group feedGroups/g is in use by another live process"),
