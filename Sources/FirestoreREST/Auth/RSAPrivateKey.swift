@@ -1,3 +1,5 @@
+import FirestoreWire
+
 internal import COpenSSL
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 internal import COpenSSL
 
 /// Membership tests on an existence filter's bloom filter (`google/firestore/v1/bloom_filter.proto`,
