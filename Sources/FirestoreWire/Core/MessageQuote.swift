@@ -1,5 +1,3 @@
-import FirestoreWire
-
 /// How an error message quotes a value that came from outside (a command-line argument, a document ID, a line
 /// of a file): cut short when it is long, so that a 1 MB value does not make a 1 MB message, and, where asked,
 /// with its control characters written out, so that a NUL is seen rather than lost on the terminal.
