@@ -65,7 +65,7 @@ import Testing
         #expect(events.failures >= 1)
         try await emulator.start()
         print("reconnect: emulator started again at \(ContinuousClock.now - events.started)")
-        try await items.document("c").setData(["n": 3])
+        try await Self.settled { try await items.document("c").setData(["n": 3]) }
         print("reconnect: c written at \(ContinuousClock.now - events.started)")
 
         // The restarted emulator holds only "c": the listener must come to exactly that.
@@ -82,5 +82,22 @@ import Testing
         #expect(list == ["c"])
         #expect(try await query.getDocuments().documents.map(\.documentID) == ["c"])
         #expect(events.all.withLock { $0.contains { if case .listenRecovered = $0 { true } else { false } } })
+    }
+
+    /// Runs `write` until the restarted emulator takes it: just after its port opens, the emulator may answer a
+    /// request with an error of its own start (seen: `CANCELLED` "call already cancelled. Use
+    /// ServerCallStreamObserver.setOnCancelHandler() …"), which the client rightly does not retry on its own (the
+    /// server SDKs retry a commit only on `UNAVAILABLE`, `INTERNAL`, `RESOURCE_EXHAUSTED` and `DEADLINE_EXCEEDED`).
+    /// The test is about the listener, so its write waits for the emulator to settle, for at most 30 s.
+    static func settled(_ write: () async throws -> Void) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                return try await write()
+            } catch let error as FirestoreError where ContinuousClock.now < deadline {
+                print("reconnect: the restarted emulator refused a write, trying again: \(error)")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 }
