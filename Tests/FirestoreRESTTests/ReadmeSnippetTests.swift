@@ -82,13 +82,14 @@ import Testing
                 == ["Examples/Readme/UseItInYourPackage/Package.swift"])
     }
 
-    /// The release form in README (`.package(url: "<repository URL>", from: "X.Y.Z")`, in the manifest block and in
-    /// the text) names the version the package says it is.
-    @Test func readmeNamesThePackageVersion() throws {
+    /// README's dependency line names what exists (`branch: "main"`, in the manifest block and in the text: no
+    /// release is tagged), and CHANGELOG.md's first version heading is the version the package says it is.
+    @Test func readmeNamesTheBranchAndTheChangelogTheVersion() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let forms = readme.components(separatedBy: #".package(url: "<repository URL>", from: ""#).dropFirst()
-        #expect(forms.count == 2)
-        let versions = forms.compactMap { $0.components(separatedBy: "\"").first }
-        #expect(versions == [FirestoreFeedPackage.version, FirestoreFeedPackage.version])
+        #expect(readme.components(separatedBy: #".package(url: "<repository URL>", branch: "main")"#).count == 3)
+        #expect(!readme.contains(#".package(url: "<repository URL>", from:"#))
+        let changelog = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let heading = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(heading?.hasPrefix("## \(FirestoreFeedPackage.version)") == true)
     }
 }

@@ -108,6 +108,15 @@ import Testing
                 "shard 1 generation 1: added cherry", "shard 1 generation 1: added date",
                 "shard 1 generation 1: added fig",
             ], "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
+        // SIGTERM leaves the group: the loop ends, the leases are released, the block exits 0.
+        kill(run.process.processIdentifier, SIGTERM)
+        let result = await run.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.last == "left the feed group")
+        let owners = try await db.collection("feedGroups/fruit-mailer/shards").getDocuments().documents.map {
+            $0.get("owner")
+        }
+        #expect(owners == [.string(""), .string("")])
     }
 
     /// The delta block in project `demo`: the first poll is a keys scan, the one that finds the second order is not.
@@ -237,8 +246,8 @@ import Testing
     }
 
     /// README's manifest, as written, is a valid manifest whose dependency is this package (`firestore-feed`, a
-    /// checkout beside the app); with the release form of its comment instead, a URL ending in /firestore-feed
-    /// gives the same package at `FirestoreFeedPackage.version`. The products it names are this package's.
+    /// checkout beside the app); with the repository form of its comment instead, a URL ending in /firestore-feed
+    /// gives the same package at branch main (no release is tagged). The products it names are this package's.
     @Test func theManifestResolvesToThisPackage() async throws {
         let manifest = try String(
             contentsOf: Self.root.appendingPathComponent("Examples/Readme/UseItInYourPackage/Package.swift"),
@@ -248,8 +257,10 @@ import Testing
             Self.first(checkout["dependencies"])?["fileSystem"].flatMap(Self.first)?["identity"] == "firestore-feed")
 
         let release = try #require(
-            manifest.components(separatedBy: "// A release: ").dropFirst().first?.components(separatedBy: "), ")
-                .first)
+            manifest.components(separatedBy: "// From the repository: ").dropFirst().first?.components(
+                separatedBy: "), "
+            )
+            .first)
         let filled =
             release.replacingOccurrences(
                 of: "<repository URL>", with: "https://example.invalid/owner/firestore-feed.git") + "),"
@@ -257,10 +268,7 @@ import Testing
             manifest.replacingOccurrences(of: #".package(path: "../firestore-feed"),"#, with: filled))
         let source = Self.first(tagged["dependencies"])?["sourceControl"].flatMap(Self.first)
         #expect(source?["identity"] == "firestore-feed")
-        #expect(
-            source?["requirement"]?["range"].flatMap(Self.first)?["lowerBound"]
-                == .string(FirestoreFeedPackage.version),
-            "\(tagged)")
+        #expect(source?["requirement"]?["branch"].flatMap(Self.first) == "main", "\(tagged)")
 
         let ours = try await Self.dumpPackage(
             try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8))

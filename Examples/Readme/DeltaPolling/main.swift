@@ -1,5 +1,4 @@
 import FirestoreFeed
-import FirestoreREST
 
 let db = try Firestore.fromEnvironment(projectID: "demo").settingServerTimestamp(on: "updatedAt")
 try await db.document("orders/o1").setData(["status": "open", "item": "Apple"])   // updatedAt: the server time

@@ -1,5 +1,4 @@
 import FirestoreFeed
-import FirestoreREST
 
 let db = try Firestore.fromEnvironment(projectID: "demo-orders")
 func handle(_ change: DocumentChange) async throws { print(change.type, change.document.documentID) }

@@ -1,5 +1,4 @@
 import FirestoreFeed
-import FirestoreREST
 
 let db = try Firestore.fromEnvironment(projectID: "demo-fruits")
 

@@ -1,5 +1,4 @@
 import FirestoreFeed
-import FirestoreREST
 import FirestoreTesting
 import Foundation
 

@@ -5,8 +5,9 @@ let package = Package(
     name: "App",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // A release: .package(url: "<repository URL>", from: "0.1.0"), the URL ending in /firestore-feed;
-        // or a local checkout (SwiftPM names a path dependency after its folder, here firestore-feed):
+        // From the repository: .package(url: "<repository URL>", branch: "main"), the URL ending in
+        // /firestore-feed (no release is tagged yet); or a local checkout (SwiftPM names a path dependency after
+        // its folder, here firestore-feed):
         .package(path: "../firestore-feed"),
     ],
     targets: [

@@ -1,4 +1,3 @@
-import FirestoreREST
 import FirestoreFeed
 
 // FIRESTORE_EMULATOR_HOST=127.0.0.1:PORT (Scripts/emulator start prints it),

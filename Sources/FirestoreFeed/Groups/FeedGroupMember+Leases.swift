@@ -269,9 +269,14 @@ extension FeedGroupMember {
         let renewals = loop
         renewals?.cancel()
         for shard in Array(shardTasks.keys) { stopShard(shard) }
-        if let continuation = consumer {
-            consumer = nil
-            continuation.resume(returning: nil)
+        // The consumer's stream ends only once the leases are released (below): a program whose main loop ends with
+        // the stream (SIGTERM calling `leave()`, then the program's end) would otherwise exit with the release in
+        // flight and leave the leases held for a lease length.
+        defer {
+            if let continuation = consumer {
+                consumer = nil
+                continuation.resume(returning: nil)
+            }
         }
         // A renewal under way ends first (its commit applied or refused): the release would otherwise race it,
         // be refused by its preconditions and read again.

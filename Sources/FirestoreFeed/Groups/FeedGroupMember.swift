@@ -73,7 +73,11 @@ actor FeedGroupMember {
                 await leave()
                 throw failure
             }
-            if ended { return nil }
+            if ended {
+                // A leave under way: the stream ends once its checkpoints are written and its leases released.
+                if let leaving { await leaving.value }
+                return nil
+            }
             if let index = ready.firstIndex(where: isDeliverable) {
                 let snapshot = ready.remove(at: index)
                 outstanding[snapshot.shard] = snapshot

@@ -3,7 +3,8 @@ import FirestoreWire
 /// A ``ListenCall`` over gRPC: a ``GRPCStreamingCall`` of ``FirestoreGRPCMethod/listen`` whose messages are
 /// ``ListenRequest/protobuf`` out and ``ListenResponse/init(protobuf:)`` in. Ending, errors and buffering are the
 /// streaming call's (``GRPCStreamingCall/responses``); a response that does not decode ends the iteration with
-/// the decoder's `.dataLoss` error.
+/// `.internal` naming the bytes (a protocol error of that stream, which the feeds retry on a new one, keeping their
+/// last good state; the decoder's `.dataLoss` reason is in the message).
 package final class GRPCListenCall: ListenCall {
     /// The underlying call.
     package let call: GRPCStreamingCall
@@ -54,11 +55,32 @@ package final class GRPCListenCall: ListenCall {
             var base: GRPCResponseStream.AsyncIterator
 
             /// The next response, or `nil` after `grpc-status` 0.
-            /// - Throws: the call's ``FirestoreError``; `.dataLoss` for a message that does not decode.
+            /// - Throws: the call's ``FirestoreError``; `.internal` for a message that does not decode
+            ///   (``undecodable(_:_:)``).
             package mutating func next() async throws -> ListenResponse? {
                 guard let message = try await base.next() else { return nil }
-                return try ListenResponse(protobuf: message)
+                do {
+                    return try ListenResponse(protobuf: message)
+                } catch {
+                    throw GRPCListenCall.undecodable(message, error)
+                }
             }
         }
+    }
+
+    /// The error for a Listen message that does not decode: `.internal`, with the message's size, its first 32 bytes
+    /// in hex and the decoder's reason. Seen from the emulator restarted under a live stream; a feed reports it
+    /// (`listenFailed`) and listens again, as it does for a document outside its query.
+    static func undecodable(_ message: [UInt8], _ error: FirestoreError) -> FirestoreError {
+        let shown = message.prefix(32).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }
+        let more = message.count > shown.count ? " +\(message.count - shown.count)" : ""
+        return FirestoreError(
+            code: .internal,
+            message: "Listen: the server sent a message that does not decode as a ListenResponse (\(message.count) "
+                + (message.count == 1 ? "byte" : "bytes") + ": \(shown.joined(separator: " "))\(more)): "
+                + "\(error.message); a protocol error, not data")
     }
 }

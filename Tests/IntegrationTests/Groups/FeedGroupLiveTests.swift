@@ -130,6 +130,11 @@ import Testing
         #expect(reached5)
         let reached6 = await eventuallyAsync(seconds: 60) { b.read { $0.changes.contains("1 modified o15") } }
         #expect(reached6)
+        if !reached6 {
+            // What each member saw, for the closing note of a failure: leases, checkpoints, resumes.
+            print("feed group handover: a's events:\n" + a.read { $0.events.joined(separator: "\n") })
+            print("feed group handover: b's events:\n" + b.read { $0.events.joined(separator: "\n") })
+        }
         let direct = try await orders.getDocuments().documents.map(\.documentID)
         let reached7 = await eventuallyAsync(seconds: 60) { Self.union([b], shards: [[0, 1, 2]]) == direct }
         #expect(reached7)

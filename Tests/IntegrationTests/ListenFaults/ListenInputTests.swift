@@ -56,6 +56,22 @@ import Testing
             ])
     }
 
+    /// A message that does not decode as a ListenResponse (field number 0: the bytes of a restarted emulator were
+    /// seen to do this once) fails that stream, naming the bytes; the feed listens again and keeps its state.
+    @Test func aMessageThatDoesNotDecodeIsAProtocolErrorOfTheStream() async throws {
+        var fixture = try await ListenFaultFixture.start([
+            [S.awaitRequests(1), S.target("ADD", [1]), ["respondHex": "00"], S.hang],
+            S.snapshot(["a"], token: [1], readTime: 10) + [S.hang],
+        ])
+        #expect(try await fixture.nextIDs() == ["a"])
+        #expect(
+            fixture.events.lines == [
+                "listenFailed internal: Listen: the server sent a message that does not decode as a ListenResponse (1 "
+                    + "byte: 00): ListenResponse: field number 0 at byte 0; a protocol error, not data",
+                "listenRecovered",
+            ])
+    }
+
     /// A snapshot point read before the last one (as the emulator sends after a resume) publishes nothing: its
     /// changes wait for the next point after the published one, so the feed's read time never goes back and no
     /// snapshot holds an older version under a later time.
