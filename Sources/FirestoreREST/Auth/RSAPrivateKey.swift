@@ -1,6 +1,5 @@
-import FirestoreWire
-
 internal import COpenSSL
+import FirestoreWire
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
