@@ -41,9 +41,15 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The wire, below the Firestore API: JSON, Protobuf, curl HTTP, HTTP/2 and gRPC, with the error type and the
+        // primitives the codecs need. No product: FirestoreREST re-exports what users need.
+        .target(
+            name: "FirestoreWire",
+            dependencies: ["CCurl", "COpenSSL", "CNghttp2"]
+        ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["CCurl", "COpenSSL", "CNghttp2"]
+            dependencies: ["FirestoreWire", "CCurl", "COpenSSL", "CNghttp2"]
         ),
         .target(
             name: "FirestoreFeed",

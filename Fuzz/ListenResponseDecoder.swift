@@ -1,6 +1,6 @@
 import Foundation
 
-// fuzz-modules: FirestoreREST
+// fuzz-modules: FirestoreWire FirestoreREST
 // fuzz-seeds: listen
 @testable import FirestoreREST
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// fuzz-modules: FirestoreREST FirestoreFeed
+// fuzz-modules: FirestoreWire FirestoreREST FirestoreFeed
 // fuzz-seeds: none
 @testable import FirestoreFeed
 

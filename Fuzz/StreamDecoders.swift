@@ -1,6 +1,6 @@
 import Foundation
 
-// fuzz-modules: FirestoreREST
+// fuzz-modules: FirestoreWire FirestoreREST
 // fuzz-seeds: stream
 @testable import FirestoreREST
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// fuzz-modules: FirestoreREST
+// fuzz-modules: FirestoreWire FirestoreREST
 // fuzz-sources: Sources/FirestoreFeedCLI/Parsing/WhereClause.swift Sources/FirestoreFeedCLI/Parsing/FieldPathArgument.swift Sources/FirestoreFeedCLI/Parsing/SecondsArgument.swift
 // fuzz-seeds: where
 @testable import FirestoreREST

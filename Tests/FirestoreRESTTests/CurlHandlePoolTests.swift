@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 /// The connection pool's priorities (issue 19): change-feed polls leave connections to writes and reads, and
 /// the commit or rollback that ends a transaction never waits. No network: easy handles are only allocated.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 /// Regression tests for faults found by feeding the client hostile input: each input is written out with
 /// the behaviour the project promises (no trap, no silent change, a clear error naming where).

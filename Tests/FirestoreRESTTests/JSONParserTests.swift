@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 @Suite("JSON parser", .timeLimit(.minutes(2)))
 struct JSONParserTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 /// The bounded connection pool against the real emulator: many concurrent queries, few connections.
 @Suite(.timeLimit(.minutes(2))) struct ConnectionPoolLiveTests {

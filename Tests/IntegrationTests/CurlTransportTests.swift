@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 /// `CurlTransport` against loopback sockets only: a closed port and a `python3` HTTP server started by each
 /// test (see `LoopbackHTTPServer`). No Firestore emulator needed.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FirestoreREST
+@testable import FirestoreWire
 
 /// `CurlTransport` hardening against loopback servers: TLS verification with and without a custom CA bundle,
 /// the User-Agent, the low-speed abort, proxies (explicit and from the environment) and the bounded pool.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Supplies the `Authorization` header value for each request.
 ///
 /// Implementations cache tokens; ``authorizationHeader()`` is called once per request attempt and must be

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Which servers a ``Credentials`` provider's header may be sent to (the emulator's owner token only to an
 /// emulator, real credentials never to one: `AuthorizationPathTests`).
 public enum CredentialsAudience: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The Firestore emulator's admin token: `Authorization: Bearer owner` bypasses security rules
 /// (Firebase Local Emulator Suite docs: the emulator treats `Bearer owner` as an admin;
 /// `AuthorizationPathTests.theOwnerTokenIsNeverSentToProduction`). It is sent only to an emulator: a client for

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Sends no `Authorization` header (an emulator judged by its security rules as an anonymous client, or a
 /// test double). Allowed towards any server.
 public struct NoCredentials: Credentials {

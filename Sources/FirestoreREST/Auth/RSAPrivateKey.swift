@@ -1,4 +1,5 @@
 internal import COpenSSL
+import FirestoreWire
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A fixed bearer token, e.g. one printed by `gcloud auth print-access-token`. It is never refreshed, so a
 /// `401` is returned to the caller as `.unauthenticated`.
 public struct StaticTokenCredentials: Credentials, CustomStringConvertible, CustomDebugStringConvertible,

@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 #if canImport(FoundationEssentials)

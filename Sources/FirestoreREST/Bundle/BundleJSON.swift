@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A JSON value with its object members in a fixed order, written as JavaScript's `JSON.stringify` writes it: what
 /// a bundle element must be byte for byte to equal the Node SDK's (`BundleBuilder.build()` writes
 /// `JSON.stringify(message.toJSON())`, protobuf.js's JSON form, whose members follow the field numbers).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The result of one batchWrite (REST `BatchWriteResponse`: `{"writeResults": [...], "status": [...]}`): one outcome
 /// per write, in request order, each applied or refused on its own (the request is not atomic).
 package struct BatchWriteResponse: Sendable {

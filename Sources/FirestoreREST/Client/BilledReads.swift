@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The document reads Firestore bills for a request, by the rules of Firestore pricing
 /// (https://firebase.google.com/docs/firestore/pricing, "Reads"; https://cloud.google.com/firestore/pricing):
 /// the meter behind FirestoreFeed's `PollStatistics.billedReads`. The emulator bills nothing; these are what

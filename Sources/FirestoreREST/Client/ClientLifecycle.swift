@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// Whether a client (and its copies: ``Firestore/using(protocol:)``, ``Firestore/settingServerTimestamp(on:)``) is

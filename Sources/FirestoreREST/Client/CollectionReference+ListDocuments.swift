@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One page of a collection's documents (REST `ListDocumentsResponse`).
 public struct ListDocumentsResponse: Sendable, Hashable {
     /// The page's documents in the order asked for; with `showMissing`, a document that exists only as the

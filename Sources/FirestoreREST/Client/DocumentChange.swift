@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One change between two snapshots of a query, with the SDKs' index semantics (conformance `listen-*.json` in
 /// `Tests/ConformanceTests/Resources/conformance`, run by `ListenConformanceTests`): removals first, then additions,
 /// then modifications, each in query order; the indexes refer to the working list as the changes are applied one by

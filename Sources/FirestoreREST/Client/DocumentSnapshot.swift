@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A document as read at one moment: its reference, and its data when it exists.
 ///
 /// Two snapshots are equal when their references and documents (fields, create and update times) are equal;

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// batchWrite: POST `/v1/{database}/documents:batchWrite` with the writes (or gRPC `BatchWrite`, as
     /// ``wireProtocol`` says), applied one by one and not atomically,

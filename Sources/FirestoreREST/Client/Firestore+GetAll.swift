@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Reads several documents in one batchGet (REST reference: `projects.databases.documents.batchGet`), as
     /// the Node SDK's `Firestore.getAll(...refs, {fieldMask})`: the snapshots come back in the order of

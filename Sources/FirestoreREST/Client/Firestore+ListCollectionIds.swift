@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One page of collection IDs (REST `ListCollectionIdsResponse`).
 public struct ListCollectionIdsResponse: Sendable, Hashable {
     /// The page's collection IDs, sorted.

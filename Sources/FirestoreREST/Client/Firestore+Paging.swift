@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Fetches every page of a paged list method, following `nextPageToken` until the server sends none
     /// (`ListCollectionIdsTests.followsPageTokensAtTheRootAndBelowADocument`), and decodes the elements of member

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Sends one request that no builder makes, through this client's credentials, retries and transport, and
     /// returns the decoded response: the escape hatch the server SDKs keep in their generated low-level clients

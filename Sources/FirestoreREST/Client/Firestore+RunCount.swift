@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The result of one `count()` aggregation.
 package struct CountResponse: Sendable, Hashable {
     /// The number of documents counted.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Shuts this client down: every call in flight ends, its connections close and its threads finish; every
     /// later call fails at once. Idempotent: a second call (or one made meanwhile) returns once the first has

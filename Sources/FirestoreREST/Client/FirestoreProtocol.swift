@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The wire protocol of a client's requests (every call but the Listen stream, which is gRPC whatever this says):
 /// Firestore's REST API (JSON over HTTP/1.1 or HTTP/2) or its gRPC API (protobuf over HTTP/2), the same service
 /// defined twice (`google/firestore/v1/firestore.proto`, googleapis/googleapis; the REST reference at

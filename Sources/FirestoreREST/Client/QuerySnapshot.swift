@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The result of a query at one moment.
 ///
 /// A value: its parts are kept in one shared, immutable box, so handing a snapshot to 1,000 listeners copies one

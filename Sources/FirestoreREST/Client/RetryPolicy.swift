@@ -1,3 +1,5 @@
+import FirestoreWire
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

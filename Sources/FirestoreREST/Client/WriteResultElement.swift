@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One element of a response's `writeResults` (`commit`, `batchWrite`): `{}` for a delete, or
 /// `{"updateTime": RFC 3339, "transformResults": [Value...]}` (REST `WriteResult`:
 /// https://cloud.google.com/firestore/docs/reference/rest/v1/WriteResult). Shared by ``CommitResponse`` and

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Where a value sits in the tree being encoded or decoded: a linked list from the value up to the root, so
 /// that the `[CodingKey]` array of `codingPath` is only built when someone asks for it (an error message,
 /// a type that reads `codingPath`), not for every field.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The documents of a query result decoded into `T`, with the documents that did not decode (pinned by
 /// `CodableFieldCaseTests.c12IgnoreKeepsTheDecodableDocumentsAndListsTheFailure`).
 ///

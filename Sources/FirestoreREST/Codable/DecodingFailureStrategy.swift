@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What decoding a list of documents does with a document that does not decode, as the SDK's
 /// `DecodingFailureStrategy` of `@FirestoreQuery` (the Firebase Apple SDK's `DecodingFailureStrategy`; a document that
 /// does not decode is skipped or fails the result, pinned by `CodableFieldCaseTests.c12...`).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One document that did not decode: its path and the error. ``DocumentSnapshot/data(as:decoder:)`` (and so
 /// `getDocument(as:)`, `getDocuments(as:)` and `documents(as:)`) throws it, so that `print(error)` shows
 /// `fruits/u2: name: expected String, found integerValue` rather than the `DecodingError`'s long form; the

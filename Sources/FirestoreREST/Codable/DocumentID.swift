@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension String: DocumentIDWrappable {
     /// The document ID, the last path segment.
     public static func wrap(_ reference: DocumentReference) throws -> String { reference.documentID }

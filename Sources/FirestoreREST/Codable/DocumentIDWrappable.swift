@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A type a ``DocumentID`` can hold: `String` (the document ID) or ``DocumentReference`` (the reference).
 public protocol DocumentIDWrappable {
     /// The value for the document at `reference`.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``DocumentReference`` is a `referenceValue` (the full resource name) to ``FirestoreEncoder`` and
 /// ``FirestoreDecoder``; any other coder cannot hold one and throws, as in the SDK
 /// (the Firebase Apple SDK's `DocumentReference+Codable.swift`; `CodableSupportTypesTests`).

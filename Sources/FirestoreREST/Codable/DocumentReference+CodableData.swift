@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension DocumentReference {
     /// Reads the document and decodes it into `type`: ``getDocument()`` then
     /// ``DocumentSnapshot/data(as:decoder:)``. A missing document is `nil` for an optional `type`

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A missing document as a value: `nil` for an optional type
 /// (`CodableFieldCaseTests.c13MissingDocumentIsNilForAnOptionalAndNotFoundOtherwise`).
 private protocol OptionalDecodingTarget {

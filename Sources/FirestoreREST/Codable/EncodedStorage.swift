@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What the encoder builds: reference-typed boxes, so that a nested container or a super encoder writes into
 /// its parent after the parent's container has been handed out (as the `Encoder` protocol requires).
 final class EncodedBox {

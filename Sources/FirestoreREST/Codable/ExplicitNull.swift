@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// An optional property whose `nil` is written as `nullValue` instead of being left out, as the SDK's
 /// `@ExplicitNull` (the Firebase Apple SDK's property wrapper; `CodableFieldCaseTests.c15...`):
 ///

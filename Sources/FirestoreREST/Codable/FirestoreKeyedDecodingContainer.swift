@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The keyed container of a `mapValue`: a struct's properties or a dictionary's entries.
 struct FirestoreKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: FirestoreDecoderImpl

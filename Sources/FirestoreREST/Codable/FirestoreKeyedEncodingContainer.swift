@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The keyed container of a `mapValue` being encoded.
 struct FirestoreKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: FirestoreEncoderImpl

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The single-value container: the value the decoder stands at.
 struct FirestoreSingleValueDecodingContainer: SingleValueDecodingContainer {
     let decoder: FirestoreDecoderImpl

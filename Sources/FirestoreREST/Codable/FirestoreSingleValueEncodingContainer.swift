@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The single-value container: it sets the value of the encoder's box.
 struct FirestoreSingleValueEncodingContainer: SingleValueEncodingContainer {
     let encoder: FirestoreEncoderImpl

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The unkeyed container of an `arrayValue`. The position advances only after an element decoded.
 struct FirestoreUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: FirestoreDecoderImpl

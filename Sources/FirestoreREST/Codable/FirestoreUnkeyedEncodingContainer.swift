@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The unkeyed container of an `arrayValue` being encoded.
 struct FirestoreUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let encoder: FirestoreEncoderImpl

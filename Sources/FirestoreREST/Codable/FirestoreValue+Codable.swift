@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``FirestoreValue`` property holds whatever the field holds, unchanged, with ``FirestoreEncoder`` and
 /// ``FirestoreDecoder`` (for a field whose type varies). Other coders throw: a ``FirestoreValue`` has no
 /// faithful plain form (integers and doubles, bytes and strings would merge).

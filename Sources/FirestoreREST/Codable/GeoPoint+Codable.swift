@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``GeoPoint`` is a `geoPointValue` to ``FirestoreEncoder`` and ``FirestoreDecoder``, and a
 /// `{"latitude": Double, "longitude": Double}` object to any other coder, as in the SDK
 /// (the Firebase Apple SDK's `GeoPoint+Codable.swift`; `CodableSupportTypesTests`).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension KeyedDecodingContainer {
     /// Decodes a ``ServerTimestamp`` property whose field may be absent: absent or `nullValue` is `nil`, with
     /// any decoder (`CodableFieldCaseTests.c14AbsentOrNullServerTimestampIsNil`). Synthesized `Decodable` conformances

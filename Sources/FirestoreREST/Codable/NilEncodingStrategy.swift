@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension FirestoreEncoder {
     /// What a `nil` optional property becomes (`CodableFieldCaseTests.c15...`).
     ///

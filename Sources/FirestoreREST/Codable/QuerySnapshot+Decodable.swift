@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension QuerySnapshot {
     /// The documents decoded into `type`, with the documents that did not decode
     /// (`CodableFieldCaseTests.c12IgnoreKeepsTheDecodableDocumentsAndListsTheFailure`).

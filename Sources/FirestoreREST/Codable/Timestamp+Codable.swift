@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``Timestamp`` is a `timestampValue` to ``FirestoreEncoder`` and ``FirestoreDecoder`` (nanoseconds exact),
 /// and a `{"seconds": Int64, "nanoseconds": Int32}` object to any other coder, as in the SDK
 /// (the Firebase Apple SDK's `Timestamp+Codable.swift`; `CodableSupportTypesTests`).

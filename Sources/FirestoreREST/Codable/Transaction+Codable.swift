@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Transaction {
     /// Reads `document` in the transaction and decodes it into `type`; a missing document is `nil` for an
     /// optional `type` (see ``DocumentSnapshot/data(as:decoder:)``).

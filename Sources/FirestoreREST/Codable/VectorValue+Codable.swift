@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``VectorValue`` is a vector (the `__vector__` map) to ``FirestoreEncoder`` and ``FirestoreDecoder``, and an
 /// `{"array": [Double]}` object to any other coder, as in the Firebase Apple SDK (`VectorValue+Codable.swift`).
 /// A `[Double]` property stays an array: only a `VectorValue` property becomes a vector

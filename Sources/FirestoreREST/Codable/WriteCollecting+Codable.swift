@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension WriteCollecting {
     /// Adds a set of `document` with `value` encoded by `encoder` (``FirestoreEncoder/encodeForWrite(_:)``), to a
     /// ``WriteBatch`` or ``Transaction``; see ``DocumentReference/setData(from:merge:encoder:)``.

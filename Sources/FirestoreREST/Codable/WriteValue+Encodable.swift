@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``WriteValue`` (``FieldValue``) property writes its value or sentinel with ``FirestoreEncoder``:
 /// `var views = FieldValue.increment(Int64(1))` becomes the `increment` transform when the model is written
 /// with ``DocumentReference/setData(from:merge:encoder:)``. Any other encoder throws, as the SDK's

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import FirestoreWire
 
 /// Membership tests on an existence filter's bloom filter (`google/firestore/v1/bloom_filter.proto`,
 /// `BloomFilter`): whether a document's full resource name may be among the documents that match a target.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension CurlTransport: ListenTransport {
     /// A ``GRPCChannel`` to `firestore`'s gRPC server (``Firestore/grpcBaseURL``) with this transport's connect
     /// timeout, user agent, CA bundle and proxy (``GRPCChannel/Configuration/init(_:)``).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension GRPCChannel: ListenChannel {
     /// A ``GRPCListenCall`` on this channel (``makeCall(method:metadata:)`` of ``FirestoreGRPCMethod/listen``).
     /// - Throws: as ``makeCall(method:metadata:)``.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A ``ListenCall`` over gRPC: a ``GRPCStreamingCall`` of ``FirestoreGRPCMethod/listen`` whose messages are
 /// ``ListenRequest/protobuf`` out and ``ListenResponse/init(protobuf:)`` in. Ending, errors and buffering are the
 /// streaming call's (``GRPCStreamingCall/responses``); a response that does not decode ends the iteration with

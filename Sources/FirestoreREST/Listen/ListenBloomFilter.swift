@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.BloomFilter` (`google/firestore/v1/bloom_filter.proto`) as it arrives in
 /// `ExistenceFilter.unchanged_names`: `BitSequence bits = 1` (`bytes bitmap = 1`, `int32 padding = 2`) and
 /// `int32 hash_count = 2`. Bit `n` is `bitmap[n / 8] & (1 << (n % 8))`; entries are hashed with MD5 as

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One call of `rpc Listen(stream ListenRequest) returns (stream ListenResponse)` (`google/firestore/v1/
 /// firestore.proto`): the client adds and removes targets with ``send(_:)``, the server's messages arrive in
 /// ``responses``. The Listen feed (FirestoreFeed's `WatchStream`) drives it; ``GRPCListenCall`` runs it over

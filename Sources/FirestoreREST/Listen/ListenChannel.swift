@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Opens Listen calls (``ListenCall``) to one server for one client: a ``GRPCChannel`` (one HTTP/2 connection
 /// shared by its calls), or FirestoreTesting's recording and replaying channels. A Listen feed keeps one
 /// channel per client and opens a new call on it whenever the stream is (re)opened.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.DocumentChange` (`google/firestore/v1/write.proto`), the Listen stream's wire
 /// message (not the feed's `DocumentChange` with its indexes): a document's new state and the targets
 /// it now matches or no longer matches.

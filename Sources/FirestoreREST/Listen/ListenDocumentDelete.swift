@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.DocumentDelete` (`google/firestore/v1/write.proto`): a document was deleted.
 ///
 /// Field numbers: `string document = 1`, `repeated int32 removed_target_ids = 6`,

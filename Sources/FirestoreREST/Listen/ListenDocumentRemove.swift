@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.DocumentRemove` (`google/firestore/v1/write.proto`): a document went out of view of
 /// some targets (it may still exist; the server may send this instead of a change or a delete).
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.ExistenceFilter` (`google/firestore/v1/write.proto`): how many documents match a
 /// target now, and optionally a bloom filter of the names that did not change, so a client whose count
 /// differs can find the removed documents.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.ListenRequest` (`google/firestore/v1/firestore.proto`), one message the client
 /// sends on the Listen stream: `string database = 1`, oneof `target_change` { `Target add_target = 2`,
 /// `int32 remove_target = 3` }, `map<string, string> labels = 4`.

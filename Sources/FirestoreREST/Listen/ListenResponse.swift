@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.ListenResponse` (`google/firestore/v1/firestore.proto`), one message the server
 /// sends on the Listen stream: oneof `response_type` { `TargetChange target_change = 2`,
 /// `DocumentChange document_change = 3`, `DocumentDelete document_delete = 4`,

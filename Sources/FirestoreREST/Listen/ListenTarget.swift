@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.Target` (`google/firestore/v1/firestore.proto`, message `Target`): what one
 /// target of a Listen stream watches, where it resumes, and the ID that the stream's responses name it by.
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A `google.firestore.v1.TargetChange` (`google/firestore/v1/firestore.proto`): targets were added,
 /// removed, became current or were reset, or only a new resume token arrived.
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Where this client logs (trace and debug only): requests with their method, status, attempt and duration,
     /// and its feeds' events. `nil` (the default) logs nothing. Shared by the clients made from this one

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A log level, as swift-log's `Logger.Level` (https://github.com/apple/swift-log): the library logs only at
 /// ``trace`` and ``debug``, swift-log's guidance for libraries.
 public enum FirestoreLogLevel: String, Sendable, Hashable, CaseIterable {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A counter, as swift-metrics' `CounterHandler` (https://github.com/apple/swift-metrics).
 public protocol FirestoreCounter: Sendable {
     /// Adds `amount` (at least 0).

@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// A client's log handler and metrics factory, and the metric handlers made so far (one per label and

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Document {
     /// Decodes a `google.firestore.v1.Document` message (`google/firestore/v1/document.proto`:
     /// `string name = 1`, `map<string, Value> fields = 2`, `google.protobuf.Timestamp create_time = 3`,

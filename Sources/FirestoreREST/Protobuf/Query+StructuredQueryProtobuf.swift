@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Query {
     /// This query as a serialized protobuf `google.firestore.v1.StructuredQuery` message
     /// (`google/firestore/v1/query.proto`): ``structuredQuery()`` translated by ``StructuredQueryProtobuf``,

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The inverse of ``StructuredQueryProtobuf/encode(_:)``: a serialized `google.firestore.v1.StructuredQuery`
 /// (`google/firestore/v1/query.proto`) back to the REST StructuredQuery JSON that ``Query/structuredQuery()``
 /// builds, so a recorded Listen target reads as the same JSON a `runQuery` request body holds.

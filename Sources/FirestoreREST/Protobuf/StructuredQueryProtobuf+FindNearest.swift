@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension StructuredQueryProtobuf {
     /// The `FindNearest.DistanceMeasure` numbers (`query.proto`).
     static let distanceMeasures: [String: Int32] = ["EUCLIDEAN": 1, "COSINE": 2, "DOT_PRODUCT": 3]

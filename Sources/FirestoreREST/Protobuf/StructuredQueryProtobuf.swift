@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Translates the REST StructuredQuery JSON that ``Query/structuredQuery()`` builds into the protobuf
 /// `google.firestore.v1.StructuredQuery` message (`google/firestore/v1/query.proto`).
 ///

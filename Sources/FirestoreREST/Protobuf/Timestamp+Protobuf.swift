@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Timestamp {
     /// Decodes a `google.protobuf.Timestamp` message (`google/protobuf/timestamp.proto`: `int64 seconds = 1`,
     /// `int32 nanos = 2`; absent fields are 0) from the current message of `reader`. Unknown fields are

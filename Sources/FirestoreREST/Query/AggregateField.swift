@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One aggregation of an ``AggregateQuery``: a count (optionally capped), or the sum or average of a
 /// numeric field (REST reference: `StructuredAggregationQuery.Aggregation`), under an alias of the caller's
 /// choosing or one the query picks.

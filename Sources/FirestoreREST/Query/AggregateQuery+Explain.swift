@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension AggregateQuery {
     /// Plans the aggregation and, with `options.analyze`, runs it: one runAggregationQuery with `explainOptions`,
     /// over the client's protocol (REST reference: `RunAggregationQueryRequest.explain_options`,

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Aggregations over a query, run with runAggregationQuery (REST reference:
 /// `projects.databases.documents.runAggregationQuery`): `try await query.count.getAggregation().count` or
 /// `try await query.aggregate([.count(), .sum("kcal", alias: "total"), .average("kcal")]).getAggregation()`.

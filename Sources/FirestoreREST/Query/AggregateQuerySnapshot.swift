@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The results of an ``AggregateQuery``.
 public struct AggregateQuerySnapshot: Sendable {
     /// The aggregate query this answers.

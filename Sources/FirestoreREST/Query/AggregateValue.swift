@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One aggregation result as the server typed it.
 public enum AggregateValue: Sendable, Hashable {
     /// An `integerValue`: every count, and a sum of integers that fits in 64 bits.

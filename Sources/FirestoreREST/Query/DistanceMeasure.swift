@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// How ``VectorQuery`` measures the distance between a stored vector and the query vector (REST
 /// `StructuredQuery.FindNearest.DistanceMeasure`, https://cloud.google.com/firestore/docs/vector-search ; the SDKs'
 /// `DistanceMeasure`). For two vectors `a` and `b`:

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// How the server planned and, with ``ExplainOptions/analyze``, ran a query (REST reference: `ExplainMetrics`; Node
 /// `ExplainMetrics`, Python `ExplainMetrics`).
 public struct ExplainMetrics: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What ``QueryRepresentable/explain(options:)`` and ``AggregateQuery/explain(options:)`` ask the server (REST
 /// reference: `ExplainOptions`; Node `ExplainOptions`, Python `ExplainOptions`).
 public struct ExplainOptions: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What ``QueryRepresentable/explain(options:)`` (`Snapshot` ``QuerySnapshot``) and
 /// ``AggregateQuery/explain(options:)`` (``AggregateQuerySnapshot``) return (Node `ExplainResults`, Python
 /// `ExplainMetrics` beside the results): the server's metrics and, when the query ran, its results.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A query filter in Firebase SDK terms: a field comparison, or an AND / OR of filters, nested as deep as
 /// needed. Pass it to ``QueryRepresentable/whereFilter(_:)``:
 ///

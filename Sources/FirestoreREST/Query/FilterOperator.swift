@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A comparison operator of a field filter, named as StructuredQuery `FieldFilter.Operator`.
 public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     case lessThan = "LESS_THAN"

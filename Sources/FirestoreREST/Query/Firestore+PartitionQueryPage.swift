@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// One page of PartitionQuery split points, over the client's protocol (``routed(grpc:rest:)``): REST POST
     /// `{parent}:partitionQuery` with `{"structuredQuery", "partitionCount", "pageToken"}`, or gRPC

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Query {
     /// Splits this collection-group query into parts of roughly equal size that can be read in parallel (Node.js
     /// `CollectionGroup.getPartitions`): POST `{parent}:partitionQuery` with the query ordered by `__name__` and

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Query {
     /// The REST StructuredQuery JSON of this query (REST reference: `StructuredQuery`; conformance `query-*.json`):
     /// `select`, `from`, `where` (one filter bare, several in an `AND` composite), `orderBy`, `startAt`,

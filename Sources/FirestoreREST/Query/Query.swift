@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A query over one collection (or, for ``Firestore/collectionGroup(_:)``, every collection with an ID):
 /// filters, orders, cursors, a projection, an offset and a limit, sent as a REST `StructuredQuery` (REST
 /// reference: `projects.databases.documents.runQuery`; `google/firestore/v1/query.proto`).

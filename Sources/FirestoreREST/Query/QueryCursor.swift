@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A start or end position of a query: explicit values for the order fields, or a document snapshot whose
 /// values (and reference, for `__name__`) are taken (REST reference: `StructuredQuery.start_at`, `Cursor`).
 public struct QueryCursor: Sendable, Hashable {

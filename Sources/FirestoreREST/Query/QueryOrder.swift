@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One `orderBy` entry.
 public struct QueryOrder: Sendable, Hashable {
     /// The field ordered by.

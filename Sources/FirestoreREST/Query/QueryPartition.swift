@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One part of a collection-group query split by ``Query/getPartitions(desiredPartitionCount:)``: the documents
 /// from ``startAt`` (inclusive) to ``endBefore`` (exclusive) in `__name__` order; `nil` is the start or the end of
 /// the whole result (Node.js `QueryPartition`).

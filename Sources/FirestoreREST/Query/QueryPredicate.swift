@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One query condition as a value, the enum `@FirestoreQuery` takes in the iOS SDK
 /// (the Firebase Apple SDK's `QueryPredicate`), so a list of predicates can describe a whole query:
 /// `[.whereField("isFavourite", isEqualTo: true), .order(by: "name"), .limit(to: 20)]`.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Builder methods in Firebase SDK terms. Each returns a new ``Query``; field names are dotted paths
 /// (`"address.city"`), or ``FieldPath`` values for names that hold dots or other special characters.
 extension QueryRepresentable {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension QueryRepresentable {
     /// Plans the query and, with `options.analyze`, runs it: one runQuery with `explainOptions`, over the client's protocol (REST reference:
     /// `RunQueryRequest.explain_options`, `RunQueryResponse.explain_metrics`; gRPC fields 10 and 11), as the Node SDK's

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Vector search builders, as the SDKs' `Query.findNearest` (Firestore docs, "Search with vector embeddings":
 /// https://cloud.google.com/firestore/docs/vector-search). Like every builder they never throw: an invalid input is
 /// kept and thrown by ``VectorQuery/getDocuments(readTime:)`` before anything is sent.

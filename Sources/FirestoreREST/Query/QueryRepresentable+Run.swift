@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension QueryRepresentable {
     /// Runs the query once (runQuery) and returns its documents in the query's order: for
     /// `limit(toLast:)` the rows of the flipped request are reversed back.

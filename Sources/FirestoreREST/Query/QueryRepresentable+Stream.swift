@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension QueryRepresentable {
     /// Runs the query once and delivers its documents one by one as the response arrives (Node `Query.stream()`,
     /// Python `Query.stream()`): runQuery's JSON array is decoded element by element while it downloads, so memory

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Anything that can be queried: a ``Query`` itself or a ``CollectionReference`` (the whole collection).
 /// Every builder method (`whereField`, `order(by:)`, `limit(to:)`, cursors) and every way to run a query is
 /// defined on this protocol, so `db.collection("fruits").whereField("isFavourite", isEqualTo: true)` reads

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A nearest-neighbour search over a query's documents: the `limit` documents whose vector field is nearest to a
 /// query vector, nearest first (Firestore docs, "Search with vector embeddings":
 /// https://cloud.google.com/firestore/docs/vector-search ; the REST `StructuredQuery.findNearest`, REST reference

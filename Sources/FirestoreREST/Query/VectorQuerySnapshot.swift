@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The result of a ``VectorQuery``: the nearest documents, nearest first (the SDKs' `VectorQuerySnapshot`).
 public struct VectorQuerySnapshot: Sendable {
     /// The vector query this is a result of.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension BatchWriteResponse {
     /// Decodes a `BatchWriteResponse` message (`google/firestore/v1/firestore.proto`) to a batchWrite of
     /// `writeCount` writes, with the REST decoder's rules (``init(decoding:writeCount:)``):

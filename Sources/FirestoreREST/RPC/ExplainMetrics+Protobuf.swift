@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension ExplainOptions {
     /// Writes `ExplainOptions` (`bool analyze = 1`, `google/firestore/v1/query_profile.proto`) as message field
     /// `number` of a request: `RunQueryRequest.explain_options = 10`, `RunAggregationQueryRequest.explain_options = 8`.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// BatchGetDocuments over gRPC (`rpc BatchGetDocuments(BatchGetDocumentsRequest) returns (stream
     /// BatchGetDocumentsResponse)`, `google/firestore/v1/firestore.proto`): the same request and result as the REST

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// BatchWrite over gRPC (`rpc BatchWrite(BatchWriteRequest) returns (BatchWriteResponse)`,
     /// `google/firestore/v1/firestore.proto`): the same request and result as the REST ``batchWrite(_:)`` (whose

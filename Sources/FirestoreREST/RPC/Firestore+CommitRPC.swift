@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Commit over gRPC (`rpc Commit(CommitRequest) returns (CommitResponse)`, `google/firestore/v1/firestore.proto`):
     /// the same request and result as the REST ``commit(_:transaction:)`` (whose caller has already stamped the

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// RunQuery with `explain_options` over gRPC: the request of
     /// ``runQueryRPC(parent:structuredQuery:readTime:transaction:newTransaction:priority:)`` with

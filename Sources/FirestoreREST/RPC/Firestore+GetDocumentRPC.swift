@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// GetDocument over gRPC (`rpc GetDocument(GetDocumentRequest) returns (Document)`,
     /// `google/firestore/v1/firestore.proto`): the same read as the REST GET of a document.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// One page of ListCollectionIds over gRPC (`rpc ListCollectionIds(ListCollectionIdsRequest) returns
     /// (ListCollectionIdsResponse)`, `google/firestore/v1/firestore.proto`): the same request and page as the REST

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// One page of PartitionQuery over gRPC (`rpc PartitionQuery(PartitionQueryRequest) returns
     /// (PartitionQueryResponse)`, `google/firestore/v1/firestore.proto`): the same request and page as the REST POST

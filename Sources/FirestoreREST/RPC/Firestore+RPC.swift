@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Runs one unary or server-streaming gRPC call until it succeeds or may not be retried, decoding each message
     /// as it arrives, and returns the decoded result and the bytes of all messages (without gRPC framing).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// RunAggregationQuery over gRPC (`rpc RunAggregationQuery(RunAggregationQueryRequest) returns (stream
     /// RunAggregationQueryResponse)`, `google/firestore/v1/firestore.proto`): the same request and result as the

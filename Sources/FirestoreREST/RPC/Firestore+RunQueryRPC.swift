@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// RunQuery over gRPC (`rpc RunQuery(RunQueryRequest) returns (stream RunQueryResponse)`,
     /// `google/firestore/v1/firestore.proto`): the same request and result as the REST

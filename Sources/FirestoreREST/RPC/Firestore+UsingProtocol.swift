@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// A client like this one (same database, credentials, transport, retries, server-time field and gRPC
     /// channel) whose calls use `wireProtocol`.

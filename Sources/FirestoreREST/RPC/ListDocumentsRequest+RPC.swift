@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension ListDocumentsRequest {
     /// The page `pageToken` over gRPC (`rpc ListDocuments(ListDocumentsRequest) returns (ListDocumentsResponse)`,
     /// `google/firestore/v1/firestore.proto`): the same request and page as the REST GET.

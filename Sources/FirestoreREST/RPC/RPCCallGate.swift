@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// How many of a client's gRPC calls run at once, by ``HTTPRequest/Priority``, with the rule of ``CurlTransport``'s

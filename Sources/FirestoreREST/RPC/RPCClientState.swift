@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// What a client remembers of its gRPC calls, shared by the copies of a client (``Firestore/using(protocol:)``,

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The `consistency_selector` oneof of Firestore's read requests (`google/firestore/v1/firestore.proto`): at most one
 /// of a transaction ID (`bytes`), a new transaction (`TransactionOptions`) and a read time
 /// (`google.protobuf.Timestamp`), whose field numbers differ from request to request.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The layout every paged list response of the Firestore service shares (`ListDocumentsResponse`,
 /// `ListCollectionIdsResponse`, `PartitionQueryResponse` in `google/firestore/v1/firestore.proto`): the page's
 /// elements in `repeated ... = 1`, and `string next_page_token = 2`, empty on the last page.

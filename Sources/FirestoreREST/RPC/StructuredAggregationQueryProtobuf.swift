@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Translates the REST `structuredAggregationQuery` JSON that ``AggregateQuery`` builds into the protobuf
 /// `google.firestore.v1.StructuredAggregationQuery` (`google/firestore/v1/query.proto`), as
 /// ``StructuredQueryProtobuf`` does for the query inside it, so every aggregation rule lives once.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension TransactionMode {
     /// Writes the fields of this mode's `google.firestore.v1.TransactionOptions` (`google/firestore/v1/common.proto`):
     /// `read_only = 2` (`ReadOnly`: `read_time = 2`) or `read_write = 3` (`ReadWrite`: `bytes retry_transaction = 1`).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Write {
     /// Writes this write's `google.firestore.v1.Write` fields (`google/firestore/v1/write.proto`) for `database`,
     /// the protobuf twin of ``restJSON(database:)`` with the same rules for what is left out:

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A resource name compared and hashed by its UTF-8 bytes. Swift's `String` equality is canonical
 /// equivalence, under which `c/é` (U+00E9) and `c/e\u{301}` are equal, but Firestore holds them as two
 /// documents; keying by bytes keeps them apart. Equality is ``Swift/String/utf8Equals(_:)``, the rule every

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A Firestore database: a project ID and a database ID (`(default)` unless a named database is used).
 public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     /// The Google Cloud project ID, e.g. `demo-fruits`.

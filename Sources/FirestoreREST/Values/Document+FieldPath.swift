@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Document {
     /// The value at `path` inside ``fields``, or `nil` when a segment is missing or a non-final segment is not
     /// a map.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A REST `Document`: its full resource name, fields and server times (REST reference: `Document`).
 ///
 /// `fields` is empty when the wire left it out (keys-only `select` results, empty documents); the times are

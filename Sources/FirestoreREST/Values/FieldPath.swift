@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A path to a field inside a document: a list of segments, each a field name that may hold any character.
 ///
 /// The string form joins segments with `.` and wraps every segment that is not `[A-Za-z_][A-Za-z0-9_]*` in

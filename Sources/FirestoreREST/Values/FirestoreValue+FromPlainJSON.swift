@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension FirestoreValue {
     /// A value from plain JSON, the inverse of ``plainJSON`` where plain JSON can tell: `null` is
     /// `nullValue`, `true`/`false` a `booleanValue`, an integer literal (no fraction, no exponent) an

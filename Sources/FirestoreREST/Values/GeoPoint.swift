@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A latitude/longitude pair in degrees, Firestore's `geoPointValue`.
 public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
     /// Degrees north, -90 ... 90.

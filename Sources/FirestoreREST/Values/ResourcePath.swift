@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A slash-separated path below a database's `documents` root: `fruits` (a collection), `fruits/apple`
 /// (a document), `fruits/apple/reviews/r1` (a nested document).
 ///

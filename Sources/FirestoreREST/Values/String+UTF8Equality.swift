@@ -1,3 +1,5 @@
+import FirestoreWire
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

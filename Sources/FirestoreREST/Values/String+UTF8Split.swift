@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension String {
     /// Splits at every `separator` byte, keeping empty parts. Works on UTF-8 bytes, not `Character`s: a `/`
     /// followed by a combining mark is one `Character` but still a separator in a Firestore path.

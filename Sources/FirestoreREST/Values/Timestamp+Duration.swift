@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Timestamp {
     /// This instant moved back by `duration` (nanoseconds kept, attoseconds below them dropped), clamped to
     /// ``minimum``; a negative duration moves it forward, clamped to ``maximum``.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A vector embedding: a list of doubles that Firestore stores, indexes and searches as a vector (Firestore docs,
 /// "Search with vector embeddings": https://cloud.google.com/firestore/docs/vector-search ; the SDKs'
 /// `VectorValue` and `FieldValue.vector(_:)`).

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Update masks and nested field maps built from field paths (conformance `set-merge*`, `update-*`).
 enum FieldMask {
     /// Every leaf path of `data`, sorted by their quoted form: the mask of `setData(_:merge: true)`. A

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One server-side change to one field, applied after a write's `update` (REST `FieldTransform`,
 /// `google/firestore/v1/write.proto`). The `FieldValue` sentinels other than `delete()` become these.
 public struct FieldTransform: Sendable, Hashable {

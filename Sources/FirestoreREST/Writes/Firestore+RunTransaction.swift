@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Runs `updateBlock` in a read-write transaction and commits its writes atomically, retrying the whole
     /// closure when the transaction loses a conflict (`ABORTED`, REST reference:

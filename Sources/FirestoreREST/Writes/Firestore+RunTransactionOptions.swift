@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// Runs `updateBlock` in a transaction of the kind `options` names: read-write (commits the buffered writes
     /// atomically and retries an attempt that lost a conflict, as ``runTransaction(maxAttempts:isolation:_:)``) or

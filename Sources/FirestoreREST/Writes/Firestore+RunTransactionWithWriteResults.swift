@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What a committed transaction returned: the closure's result and the server's result for each write.
 public struct TransactionResult<Value> {
     /// The result of the closure's attempt that committed.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// A client like this one (same database, credentials, transport and retries) that sets `field` to the server
     /// time in every write it makes: `setData`, `updateData`, `create`, a ``WriteBatch``, a transaction's writes and

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A condition the server checks before applying a write (REST reference: `Precondition`).
 ///
 /// A failed condition fails the whole commit: `exists(false)` on an existing document with `.alreadyExists`,

@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// One attempt of a read-write transaction, handed to the closure of

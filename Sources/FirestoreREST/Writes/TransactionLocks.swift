@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// The documents the open read-write transactions of one client have read or are about to write, so that

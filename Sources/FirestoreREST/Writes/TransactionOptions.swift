@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// How ``Firestore/runTransaction(options:isolation:_:)`` runs a transaction: read-write or read-only, how many
 /// attempts, and when the transaction begins (the Node SDK's `ReadWriteTransactionOptions` /
 /// `ReadOnlyTransactionOptions`, the Python SDK's `Client.transaction(max_attempts=, read_only=)`; REST reference:

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Write {
     /// This write with `field` set to the server's request time (`updateTransforms` `REQUEST_TIME`, as
     /// `FieldValue.serverTimestamp()`), replacing whatever the write itself gives the field: its value is taken

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One operation of a commit: a REST `Write` (REST reference: `Write`; `google/firestore/v1/write.proto`).
 ///
 /// The SDK operations map onto it as the conformance tests pin: create = `update` + `exists: false`;

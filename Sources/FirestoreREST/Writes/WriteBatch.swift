@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// Writes collected and committed together, atomically: all apply or none (one commit,

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Something that collects writes to send in one commit: a ``WriteBatch`` or a ``Transaction``. Every
 /// builder (`setData`, `create`, `updateData`, `deleteDocument`) encodes its write at once, with the rules
 /// of ``WriteValue`` and the conformance tests, so bad data throws when it is added, not at commit.

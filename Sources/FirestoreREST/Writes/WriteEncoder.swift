@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// How `setData` combines the data with the stored document.
 enum SetMergeOption: Sendable, Hashable {
     /// Replace the whole document (no mask).

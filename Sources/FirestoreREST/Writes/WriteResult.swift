@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What the server said about one write of a commit, as the server SDKs return it (Node `WriteResult`, REST
 /// `WriteResult`: https://cloud.google.com/firestore/docs/reference/rest/v1/WriteResult).
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The write methods of ``BulkWriter``, with the names and rules of ``WriteBatch`` (each write is encoded at once, so
 /// bad data throws here, not when sent). Each returns the enqueued ``BulkWriter/Operation`` (its `result` is the
 /// server's answer) and waits only while ``BulkWriter/Options/maxPendingOperations`` writes are pending.

@@ -1,3 +1,4 @@
+import FirestoreWire
 import Synchronization
 
 /// Many independent writes, sent in parallel batches of up to 20 over `batchWrite`, throttled, each retried on its own

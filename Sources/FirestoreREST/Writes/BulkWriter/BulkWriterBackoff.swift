@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The Node SDK's BulkWriter retry rules (`bulk-writer.ts`, `backoff.ts`): which failed writes are retried by
 /// default, and how long a retried write waits.
 package enum BulkWriterBackoff {

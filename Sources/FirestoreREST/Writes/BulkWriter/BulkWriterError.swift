@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Why one ``BulkWriter`` write failed, as the Node SDK's `BulkWriterError`: the server's (or the transport's) error
 /// for that write, the document, the kind of write and how many attempts have failed so far. The error callback
 /// (``BulkWriter/onWriteError(_:)``) sees one per failed attempt; ``BulkWriter/Operation/result`` throws the last.

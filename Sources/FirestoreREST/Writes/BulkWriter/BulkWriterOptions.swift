@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension BulkWriter {
     /// How fast a ``BulkWriter`` may send: the ramp-up of Firestore's 500/50/5 rule, or no limit.
     public enum Throttling: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The gRPC method paths of the Firestore service (`service Firestore` in `google/firestore/v1/firestore.proto`,
 /// googleapis/googleapis); a call is `POST {base}/{package}.{Service}/{Method}` (`PROTOCOL-HTTP2.md`, `Path`).
 package enum FirestoreGRPCMethod {

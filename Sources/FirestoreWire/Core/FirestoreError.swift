@@ -109,7 +109,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
     /// Whether the server itself named the status (a `google.rpc.Status` body), as opposed to a bare HTTP
     /// status from a body that was not a Firestore error (a proxy's HTML page, an empty body). Only a
     /// server-named `NOT_FOUND` means "no such document".
-    public internal(set) var isServerStatus: Bool = false
+    public package(set) var isServerStatus: Bool = false
 
     /// Whether the transport knows the request never reached the server (the connection, DNS lookup or TLS
     /// handshake failed first), so even a non-idempotent request such as a `commit` can be sent again safely.
@@ -131,7 +131,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Whether sending the request again cannot help whatever the code says: a response larger than the
     /// transport's size cap (`.resourceExhausted`) would only be downloaded and refused again.
-    var isNeverRetried: Bool = false
+    package var isNeverRetried: Bool = false
 
     /// An error with `code` and `message` (credentials in it replaced, see ``message``) and the response's HTTP
     /// status when there was one.

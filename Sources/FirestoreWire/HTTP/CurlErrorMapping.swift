@@ -1,7 +1,7 @@
 internal import CCurl
 
 /// Turns a failed libcurl transfer into a ``FirestoreError`` whose message names the URL and curl's reason.
-enum CurlErrorMapping {
+package enum CurlErrorMapping {
     /// The error for a transfer that ended with `code`.
     ///
     /// - `COULDNT_CONNECT`, `COULDNT_RESOLVE_HOST`, `COULDNT_RESOLVE_PROXY`, `SEND_ERROR`, `RECV_ERROR`,
@@ -112,7 +112,7 @@ enum CurlErrorMapping {
     }
 
     /// The error for a request that was cancelled before or while it ran.
-    static func cancelled(url: String) -> FirestoreError {
+    package static func cancelled(url: String) -> FirestoreError {
         FirestoreError(code: .cancelled, message: "request cancelled: \(Redaction.url(url))")
     }
 

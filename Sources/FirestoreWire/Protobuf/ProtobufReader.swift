@@ -22,7 +22,7 @@
 /// Every failure is a thrown ``FirestoreError`` with code `.dataLoss`; no input traps.
 package struct ProtobufReader {
     /// Where the reader is in the message path, for error messages.
-    enum PathElement {
+    package enum PathElement {
         /// A field: `.document` (or the message name at the root).
         case field(StaticString)
         /// A map entry's value under its key: `["name"]`.
@@ -126,7 +126,7 @@ package struct ProtobufReader {
     }
 
     /// ``readMessage(_:_:_:)`` with the path element given explicitly (a map key, a repeated index).
-    mutating func readMessage<T>(
+    package mutating func readMessage<T>(
         _ field: ProtobufField, element: PathElement, _ body: (inout ProtobufReader) throws(FirestoreError) -> T
     ) throws(FirestoreError) -> T {
         path.append(element)
@@ -205,7 +205,7 @@ package struct ProtobufReader {
     }
 
     /// Checks that `field` has the wire type its schema declares.
-    mutating func expect(_ field: ProtobufField, _ wireType: ProtobufWireType, _ name: StaticString? = nil)
+    package mutating func expect(_ field: ProtobufField, _ wireType: ProtobufWireType, _ name: StaticString? = nil)
         throws(FirestoreError)
     {
         guard field.wireType == wireType else {

@@ -4,7 +4,7 @@ extension CurlTransport {
     /// keepalive (gRPC's `A8-client-side-keepalive.md`): without it, every later call on such a connection would wait
     /// out its whole deadline, for ever.
     ///
-    /// gRPC connections (HTTP/2, ``GRPCChannel`` under ``Firestore/using(protocol:)`` `.grpc`):
+    /// gRPC connections (HTTP/2, the gRPC channel under ``Firestore/using(protocol:)`` `.grpc`):
     /// - A call that has sent its whole request and has heard nothing for ``pingAfterSilence`` sends an HTTP/2 PING
     ///   on its connection; a connection reused after ``pingAfterIdle`` without a byte from the server is pinged
     ///   as the call goes out; a call that passed its deadline makes its connection suspect: the next calls wait

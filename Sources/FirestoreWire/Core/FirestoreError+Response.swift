@@ -58,7 +58,7 @@ extension FirestoreError {
     }
 
     /// The `error` member of `json` or of the first array element that has one.
-    static func findErrorObject(in json: JSONValue) -> JSONValue? {
+    package static func findErrorObject(in json: JSONValue) -> JSONValue? {
         switch json {
         case .object(let members): return members["error"]
         case .array(let elements):
@@ -70,7 +70,7 @@ extension FirestoreError {
 
     /// Decodes a `google.rpc.Status`-shaped error object (`code`, `message`, `status`); an `error` that is a
     /// bare string keeps the string as the message and takes its code from the HTTP status.
-    static func decode(errorObject: JSONValue, httpStatus: Int) -> FirestoreError {
+    package static func decode(errorObject: JSONValue, httpStatus: Int) -> FirestoreError {
         if case .string(let text) = errorObject {
             return FirestoreError(
                 code: Code.forHTTPStatus(httpStatus == 200 ? 500 : httpStatus), message: text,

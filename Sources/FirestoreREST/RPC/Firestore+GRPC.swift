@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension Firestore {
     /// The gRPC server of this client: ``baseURL`` without its `/v1/` path, e.g. `http://127.0.0.1:8080` for the
     /// emulator (which serves gRPC on its REST port) or `https://firestore.googleapis.com`.

@@ -1,8 +1,8 @@
 /// Calendar arithmetic on proleptic Gregorian dates, for the RFC 3339 timestamps and the HTTP dates the client reads.
-enum CivilCalendar {
+package enum CivilCalendar {
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
     /// - Complexity: O(1).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -180,7 +180,7 @@ package final class GRPCStreamingCall: Sendable {
         state.fields.withLock { $0.outcome == .succeeded }
     }
 
-    static func cancelledError(url: String) -> FirestoreError {
+    package static func cancelledError(url: String) -> FirestoreError {
         FirestoreError(code: .cancelled, message: "gRPC call cancelled: \(CurlErrorMapping.redacted(url))")
     }
 }

@@ -40,14 +40,14 @@ public struct HTTPStreamedResponse: Sendable {
 public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// A chunk of body bytes.
     public typealias Element = Data
-    let source: any HTTPBodySource
+    package let source: any HTTPBodySource
 
     /// A body of chunks given at once (for transports that receive the whole body first, and for tests).
     public init(chunks: [Data]) {
         source = FixedBodySource(chunks: chunks)
     }
 
-    init(source: any HTTPBodySource) {
+    package init(source: any HTTPBodySource) {
         self.source = source
     }
 
@@ -66,7 +66,7 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
 }
 
 /// Where an ``HTTPBodyStream``'s chunks come from.
-protocol HTTPBodySource: Sendable {
+package protocol HTTPBodySource: Sendable {
     func next() async throws -> Data?
     /// Stops the transfer behind the body; the reader gets `error`.
     func cancel(error: FirestoreError)
@@ -76,9 +76,9 @@ protocol HTTPBodySource: Sendable {
 
 extension HTTPBodySource {
     /// Nothing to stop: the body is in memory.
-    func cancel(error: FirestoreError) {}
+    package func cancel(error: FirestoreError) {}
     /// Nothing to wait for: the body is in memory.
-    func ended() async {}
+    package func ended() async {}
 }
 
 /// Chunks known in advance.
