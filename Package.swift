@@ -53,12 +53,12 @@ let package = Package(
         ),
         .target(
             name: "FirestoreFeed",
-            dependencies: ["FirestoreREST", "CSQLite"]
+            dependencies: ["FirestoreREST", "FirestoreWire", "COpenSSL", "CSQLite"]
         ),
         // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
         .target(
             name: "FirestoreTesting",
-            dependencies: ["FirestoreREST"]
+            dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
         // The command-line tool's commands, option declarations and parsers; the executable is a thin main.
         .target(

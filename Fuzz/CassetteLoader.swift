@@ -1,6 +1,6 @@
 import Foundation
 
-// fuzz-modules: FirestoreWire FirestoreREST FirestoreTesting
+// fuzz-modules: FirestoreWire FirestoreREST FirestoreFeed FirestoreTesting
 // fuzz-seeds: files
 @testable import FirestoreREST
 @testable import FirestoreTesting

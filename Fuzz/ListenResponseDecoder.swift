@@ -1,7 +1,8 @@
 import Foundation
 
-// fuzz-modules: FirestoreWire FirestoreREST
+// fuzz-modules: FirestoreWire FirestoreREST FirestoreFeed
 // fuzz-seeds: listen
+@testable import FirestoreFeed
 @testable import FirestoreREST
 
 // Fuzz target ListenResponseDecoder: bytes -> `ListenResponse(protobuf:)` (one Listen stream message body,

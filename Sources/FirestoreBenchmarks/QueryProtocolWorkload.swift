@@ -74,7 +74,7 @@ enum QueryProtocolWorkload {
         var writer = ProtobufWriter()
         writer.writeStringField(1, db.database.documentsRoot)
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredQueryProtobuf.write(try db.collection("items").query.structuredQuery(), to: &query)
+            try db.collection("items").query.structured().write(to: &query)
         }
         return writer.bytes.map { String(format: "%02x", $0) }.joined()
     }

@@ -25,8 +25,14 @@ import Testing
         let test = try ConformanceData.test(name)
         let spec = try #require(test["query"])
         var outcome = try Self.run(spec)
-        if wire == .grpc, case .query(let json) = outcome {
-            outcome = .query(try StructuredQueryProtobuf.decode(try StructuredQueryProtobuf.encode(json)))
+        if wire == .grpc, case .query = outcome {
+            // The protobuf printer of the wire model, checked against the JSON translation written a second way.
+            let structured = try Self.query(spec).structured()
+            let bytes = try structured.protobuf()
+            #expect(
+                bytes == (try StructuredQueryProtobuf.encode(structured.restJSON)),
+                "\(name): StructuredQuery.protobuf() differs from the translation of its REST JSON")
+            outcome = .query(try StructuredQueryProtobuf.decode(bytes))
         }
         if spec["isError"] == .bool(true) {
             guard case .refused = outcome else {
@@ -53,16 +59,21 @@ import Testing
             transport: NoNetworkTransport(refused), isEmulator: true)
     }()
 
-    /// Applies the clauses and encodes; any error (from the builder inputs or from encoding) is a refusal.
-    static func run(_ spec: JSONValue) throws -> Outcome {
+    /// The query the clauses build.
+    static func query(_ spec: JSONValue) throws -> Query {
         let prefix = db.database.documentsRoot + "/"
         let collPath = spec["collPath"]?.stringValue ?? ""
         var query = db.collection(String(collPath.dropFirst(prefix.count))).query
+        for clause in spec["clauses"]?.arrayValue ?? [] {
+            query = try apply(clause, to: query)
+        }
+        return query
+    }
+
+    /// Applies the clauses and encodes; any error (from the builder inputs or from encoding) is a refusal.
+    static func run(_ spec: JSONValue) throws -> Outcome {
         do {
-            for clause in spec["clauses"]?.arrayValue ?? [] {
-                query = try apply(clause, to: query)
-            }
-            return .query(try query.structuredQuery())
+            return .query(try query(spec).structuredQuery())
         } catch let error as FirestoreError {
             return .refused(error.message)
         } catch let sentinel as ConformanceValues.SentinelFound {

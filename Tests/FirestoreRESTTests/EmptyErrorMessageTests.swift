@@ -24,7 +24,7 @@ import Testing
         let db = try transport.firestore(
             credentials: NoCredentials(), retryPolicy: RetryPolicy(maxAttempts: 1, jitter: 0, clock: CountingClock()))
         let error = await #expect(throws: FirestoreError.self) {
-            try await db.runQuery(parent: .root, structuredQuery: ["from": [["collectionId": "c"]]])
+            try await db.runQuery(parent: .root, structuredQuery: StructuredQuery(from: .init(collectionID: "c")))
         }
         #expect(error?.code == code)  // the body's status, else the HTTP status's code
         #expect(error?.httpStatus == 500)

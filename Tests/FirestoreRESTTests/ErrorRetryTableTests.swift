@@ -42,7 +42,7 @@ import Testing
         }
         let db = try transport.firestore(
             credentials: NoCredentials(), retryPolicy: RetryPolicy(jitter: 0, clock: clock))
-        let query: JSONValue = ["from": [["collectionId": "c"]]]
+        let query = StructuredQuery(from: .init(collectionID: "c"))
         if row.retriesRequest {
             let result = try await db.runQuery(parent: .root, structuredQuery: query)
             #expect(result.documents.map(\.name) == ["projects/p/databases/(default)/documents/c/d"])

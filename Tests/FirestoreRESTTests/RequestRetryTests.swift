@@ -13,7 +13,7 @@ struct RequestRetryTests {
         RetryPolicy(maxAttempts: maxAttempts, jitter: 0, clock: clock)
     }
 
-    static let structuredQuery: JSONValue = ["from": [["collectionId": "c"]]]
+    static let structuredQuery = StructuredQuery(from: .init(collectionID: "c"))
 
     @Test func runQueryIsRetriedOn503And429HonouringRetryAfter() async throws {
         let clock = CountingClock()

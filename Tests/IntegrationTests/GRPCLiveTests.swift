@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreTestSupport
 import Foundation
 import Synchronization

@@ -87,7 +87,7 @@ struct RPCLiveTests {
         let overREST = try await rest.collection("fruits").aggregate(aggregations).getAggregation()
         #expect(overGRPC.data() == overREST.data())
         let counted = try await grpc.runCount(
-            parent: .root, structuredQuery: try grpc.collection("fruits").query.structuredQuery(), readTime: nil)
+            parent: .root, structuredQuery: try grpc.collection("fruits").query.structured(), readTime: nil)
         #expect(counted.count == 3)
         #expect(counted.readTime != nil)
     }

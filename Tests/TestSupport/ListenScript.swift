@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 
 /// Steps of a `Scripts/grpc-script-server` script: Listen responses in ProtoJSON (`google/firestore/v1/

@@ -12,13 +12,18 @@ package struct QueryIdentity: Hashable, Sendable, CustomStringConvertible {
     package let structuredQuery: String
     /// Whether the query is `limit(toLast:)`.
     package let limitToLast: Bool
+    /// The same `StructuredQuery` as protobuf bytes (``StructuredQuery/protobuf()``), what a Listen target sends: the
+    /// query is resolved once and printed once for each wire, however often its target is added again.
+    package let structuredQueryProtobuf: [UInt8]
 
     /// The identity of `query`.
-    /// - Throws: `FirestoreError` `.invalidArgument` when the query cannot be encoded (a feed then ends before
-    ///   anything is sent).
+    /// - Throws: `FirestoreError` `.invalidArgument` when the query cannot be encoded for either wire (a feed then
+    ///   ends before anything is sent).
     package init(_ query: Query) throws(FirestoreError) {
         parent = query.firestore.database.resourceName(of: try query.parentPath())
-        structuredQuery = try query.structuredQuery().serializedString()
+        let structured = try query.structured()
+        structuredQuery = structured.restJSON.serializedString()
+        structuredQueryProtobuf = try structured.protobuf()
         limitToLast = query.limitType == .last
     }
 

@@ -91,7 +91,7 @@ extension WatchStream {
             state.outbox = []
             state.machine.callOpened()
             for (id, target) in state.targets.sorted(by: { $0.key < $1.key }) {
-                Self.queueAdd(id, query: target.query, in: &state, firestore)
+                Self.queueAdd(id, key: target.key, in: &state, firestore)
             }
             return true
         }
@@ -133,7 +133,7 @@ extension WatchStream {
                         state.byKey[target.key] = newID
                         state.aggregator.moveTarget(from: id, to: newID)
                         state.outbox.append(ListenRequest(removing: id, database: firestore.database.name))
-                        Self.queueAdd(newID, query: target.query, in: &state, firestore)
+                        Self.queueAdd(newID, key: target.key, in: &state, firestore)
                         notices.append((target.fanOut, .listenTargetReset(reason: reason)))
                     }
                 }

@@ -188,7 +188,7 @@ package final class WatchStream: Sendable {
                 state.aggregator.addTarget(
                     targetID, ordering: DocumentOrdering(query: query), limit: DocumentLimit(query), scope: scope)
             }
-            if state.call != nil { Self.queueAdd(targetID, query: query, in: &state, firestore) }
+            if state.call != nil { Self.queueAdd(targetID, key: key, in: &state, firestore) }
             if state.task == nil {
                 state.task = Task { [self] in await run() }
                 state.sweeper = Task { [self] in await sweepIdleTargets() }
@@ -323,15 +323,13 @@ package final class WatchStream: Sendable {
     /// Queues `add_target` for target `id`: from its resume token when it has one, with `expected_count` (the
     /// documents its view holds) so that the server can answer a mismatch with a bloom filter, as the Firebase SDKs
     /// do (`firestore.proto`, `Target.expected_count`). A query that cannot be encoded was refused before it got a
-    /// target (`WatchTargetKey`).
-    static func queueAdd(_ id: Int32, query: Query, in state: inout State, _ firestore: Firestore) {
+    /// target (`WatchTargetKey`), which holds the query's bytes: adding it again encodes nothing.
+    static func queueAdd(_ id: Int32, key: WatchTargetKey, in state: inout State, _ firestore: Firestore) {
         let view = state.aggregator.targets[id]
         let token = view?.resumeToken
-        guard
-            let target = try? ListenTarget(
-                query: query, targetID: id, resumePoint: token.map { .resumeToken($0) },
-                expectedCount: token == nil ? nil : Int32(clamping: view?.documents.count ?? 0))
-        else { return }
+        let target = ListenTarget(
+            query: key.query, targetID: id, resumePoint: token.map { .resumeToken($0) },
+            expectedCount: token == nil ? nil : Int32(clamping: view?.documents.count ?? 0))
         state.outbox.append(ListenRequest(adding: target, database: firestore.database.name))
     }
 

@@ -47,16 +47,17 @@ package struct QueryCommand: ParsableCommand {
             firestore = try await connection.makeClient()
         }
         let query = query.query(on: firestore)
-        let body: JSONValue
+        let structured: StructuredQuery
         let parent: ResourcePath
         do {
-            body = try query.runQueryBody()
+            structured = try query.structured()
             parent = try query.parentPath()
         } catch {
             throw .usage(error.message)
         }
         if dryRun {
-            await Console.output(try Self.dryRunRequest(firestore, parent: parent, body: body).serializedString())
+            await Console.output(
+                try Self.dryRunRequest(firestore, parent: parent, query: structured).serializedString())
             return
         }
         try await CLIError.runtimeErrors {
@@ -72,22 +73,23 @@ package struct QueryCommand: ParsableCommand {
     /// `--protocol grpc` the gRPC call (`POST /google.firestore.v1.Firestore/RunQuery`), its `RunQueryRequest` in
     /// proto3 JSON (`parent` and `structuredQuery`) and the protobuf bytes sent, base64 (`protobuf`).
     /// - Throws: ``CLIError/usage(_:)`` for a query the protobuf codec cannot carry.
-    static func dryRunRequest(_ firestore: Firestore, parent: ResourcePath, body: JSONValue) throws(CLIError)
-        -> JSONValue
+    static func dryRunRequest(_ firestore: Firestore, parent: ResourcePath, query: StructuredQuery)
+        throws(CLIError) -> JSONValue
     {
         let name = firestore.database.resourceName(of: parent)
-        guard firestore.wireProtocol == .grpc, case .object(var message) = body else {
+        let body: JSONValue = ["structuredQuery": query.restJSON]
+        guard firestore.wireProtocol == .grpc else {
             return ["method": "POST", "path": .string("/v1/\(name):runQuery"), "body": body]
         }
         let bytes: [UInt8]
         do {
-            bytes = try firestore.runQueryRequest(parent: parent, structuredQuery: body["structuredQuery"] ?? .null)
+            bytes = try firestore.runQueryRequest(parent: parent, structuredQuery: query)
         } catch {
             throw .usage(error.message)
         }
-        message["parent"] = .string(name)
+        let message: JSONValue = ["structuredQuery": query.restJSON, "parent": .string(name)]
         return [
-            "method": "POST", "path": .string(FirestoreGRPCMethod.runQuery), "body": .object(message),
+            "method": "POST", "path": .string(FirestoreGRPCMethod.runQuery), "body": message,
             "protobuf": .string(Data(bytes).base64EncodedString()),
         ]
     }

@@ -13,7 +13,7 @@ extension Firestore {
     /// row, `skippedResults` rows) are skipped, never decoded (`RunQueryDecodingTests`).
     /// - Parameters:
     ///   - parent: the documents root or a document path (for subcollections).
-    ///   - structuredQuery: the StructuredQuery JSON.
+    ///   - structuredQuery: the query, as the wire model holds it (REST sends its ``StructuredQuery/restJSON``).
     ///   - readTime: read the result as of this time (within the last 270 seconds), or now.
     ///   - transaction: read inside this transaction (the ID from ``beginTransaction(_:)``), or outside any.
     ///   - priority: how urgently the request needs a connection: ``HTTPRequest/Priority/background`` for a
@@ -25,7 +25,7 @@ extension Firestore {
     ///   some documents), or `.internal` naming the element index when an element is malformed, or when the body
     ///   is empty.
     package func runQuery(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
+        parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp? = nil, transaction: String? = nil,
         newTransaction: TransactionMode? = nil, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
         try await routed {
@@ -41,10 +41,10 @@ extension Firestore {
 
     /// runQuery over REST (``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``).
     func runQueryREST(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?, transaction: String?,
+        parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp?, transaction: String?,
         newTransaction: TransactionMode?, priority: HTTPRequest.Priority
     ) async throws -> RunQueryResponse {
-        var body: [String: JSONValue] = ["structuredQuery": structuredQuery]
+        var body: [String: JSONValue] = ["structuredQuery": structuredQuery.restJSON]
         try Self.addConsistency(
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
         let (decoded, bytes) = try await callDecoding(

@@ -16,17 +16,16 @@ extension Firestore {
     /// `readTime` of another read.
     /// - Parameters:
     ///   - parent: the documents root or a document path.
-    ///   - structuredQuery: the StructuredQuery JSON counted.
+    ///   - structuredQuery: the query counted.
     ///   - readTime: count as of this time (within the last 270 seconds), or now.
     /// - Throws: ``FirestoreError`` from the server or the transport; `.internal` when the response holds no
     ///   count, or one that is not a non-negative integer.
-    package func runCount(parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?) async throws
+    package func runCount(parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp?) async throws
         -> CountResponse
     {
         try await routed {
-            let aggregation: JSONValue = [
-                "structuredQuery": structuredQuery, "aggregations": [["alias": "count", "count": [:]]],
-            ]
+            let aggregation = StructuredAggregationQuery(
+                query: structuredQuery, aggregations: [.init(alias: "count", operation: .count(upTo: nil))])
             let (result, bytes) = try await runAggregationQueryRPC(
                 parent: parent, structuredAggregationQuery: aggregation, readTime: readTime, transaction: nil,
                 newTransaction: nil)
@@ -42,13 +41,13 @@ extension Firestore {
     }
 
     /// runCount over REST (``runCount(parent:structuredQuery:readTime:)``).
-    func runCountREST(parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?) async throws
+    func runCountREST(parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp?) async throws
         -> CountResponse
     {
         var body: [String: JSONValue] = [
-            "structuredAggregationQuery": [
-                "structuredQuery": structuredQuery, "aggregations": [["alias": "count", "count": [:]]],
-            ]
+            "structuredAggregationQuery": StructuredAggregationQuery(
+                query: structuredQuery, aggregations: [.init(alias: "count", operation: .count(upTo: nil))]
+            ).restJSON
         ]
         try Self.addConsistency(readTime: readTime, transaction: nil, to: &body)
         let (json, bytes) = try await callMeasured(

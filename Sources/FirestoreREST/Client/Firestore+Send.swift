@@ -42,54 +42,33 @@ extension Firestore {
     func perform<Decoded>(
         _ request: HTTPRequest, what: String, idempotent: Bool, decode: (Data) throws(FirestoreError) -> Decoded
     ) async throws -> (value: Decoded, bytes: Int) {
-        var retry = 0
         // What the request sent that a server could echo back into an error (the Authorization token above all).
         var credentials = request.credentialValues
         let method = Self.methodName(of: request)
-        while true {
-            let failure: FirestoreError
-            var serverDelay: Duration?
-            let mayRetry: Bool
+        return try await withRetries(method: method, cancelled: CurlErrorMapping.cancelled(url: request.url)) {
+            attempt in
             let started = ContinuousClock.now
             do {
                 let (response, sent) = try await sendAuthorized(request)
                 credentials.formUnion(sent.credentialValues)
                 observe(
-                    method: method, status: "\(response.status)", attempt: retry + 1, bytes: response.body.count,
+                    method: method, status: "\(response.status)", attempt: attempt, bytes: response.body.count,
                     since: started)
-                if (200..<300).contains(response.status) {
-                    return (try decode(response.body), response.body.count)
-                } else {
+                guard (200..<300).contains(response.status) else {
                     var error = FirestoreError(
                         status: response.status, body: response.body, known: Array(credentials))
                     if error.message.isEmpty || response.body.isEmpty {
                         error.message = FirestoreError.noMessage(asked: what, body: response.body, known: credentials)
                     }
                     error.retryAfter = response.header("Retry-After").flatMap(FirestoreError.parseRetryAfter)
-                    failure = error
-                    serverDelay = RetryPolicy.serverDelay(of: response)
+                    throw FailedAttempt(
+                        error: error, mayRetry: idempotent, serverDelay: RetryPolicy.serverDelay(of: response))
                 }
-                mayRetry = idempotent
+                return (try decode(response.body), response.body.count)
             } catch let error as FirestoreError {
-                failure = error.redacting(known: credentials)
-                mayRetry = idempotent || error.requestWasNotSent
-                observe(method: method, status: "error", attempt: retry + 1, bytes: 0, since: started)
-            }
-            retry += 1
-            guard mayRetry, retryPolicy.isRetryable(failure), !failure.isNeverRetried, retry < retryPolicy.maxAttempts,
-                let delay = retryPolicy.delay(
-                    beforeRetry: retry, serverDelay: serverDelay, randomUnit: Double.random(in: 0..<1))
-            else {
-                throw failure
-            }
-            observability.count("firestore_retries_total", [("method", method)])
-            observability.log(
-                .debug, "retrying \(method) in \(delay) after \(failure.code)",
-                metadata: logMetadata.merging(["firestore.method": method, "firestore.attempt": "\(retry)"]) { $1 })
-            do {
-                try await retryPolicy.clock.sleep(for: delay)
-            } catch {
-                throw CurlErrorMapping.cancelled(url: request.url)
+                observe(method: method, status: "error", attempt: attempt, bytes: 0, since: started)
+                throw FailedAttempt(
+                    error: error.redacting(known: credentials), mayRetry: idempotent || error.requestWasNotSent)
             }
         }
     }

@@ -1,240 +1,236 @@
 import FirestoreWire
 
-/// Translates the REST StructuredQuery JSON that ``Query/structuredQuery()`` builds into the protobuf
-/// `google.firestore.v1.StructuredQuery` message (`google/firestore/v1/query.proto`).
+/// Reads a serialized `google.firestore.v1.StructuredQuery`
+/// (`google/firestore/v1/query.proto`) back to the REST StructuredQuery JSON that ``Query/structuredQuery()``
+/// builds, so a recorded Listen target reads as the same JSON a `runQuery` request body holds.
 ///
-/// Why a translation of the JSON tree rather than a second encoder of ``Query``: every query rule (unary
-/// `IS_NULL`/`IS_NAN`, `__name__` expansion, normalised orders for document cursors, the `limit(toLast:)`
-/// flip, validation) lives once, in `Query+StructuredQuery.swift`, checked against Google's conformance
-/// `query-*.json` tests; this file only maps proto3 JSON names to field numbers, so the two wire forms cannot
-/// drift apart. Any member it does not know is an `.internal` error, so a member the REST encoder starts
-/// emitting cannot be dropped silently from Listen targets. The cost is one walk of a small tree per target.
-///
-/// Field numbers (all from `query.proto` unless noted):
-/// - `StructuredQuery`: `select = 1` (`Projection`), `from = 2` (repeated `CollectionSelector`),
-///   `where = 3` (`Filter`), `order_by = 4` (repeated `Order`), `limit = 5`
-///   (`google.protobuf.Int32Value`, `wrappers.proto`: `value = 1`), `offset = 6` (`int32`), `start_at = 7`,
-///   `end_at = 8` (`Cursor`).
-/// - `Projection`: `repeated FieldReference fields = 2`; `FieldReference`: `string field_path = 2`.
-/// - `CollectionSelector`: `collection_id = 2`, `all_descendants = 3`.
-/// - `Filter` oneof: `composite_filter = 1`, `field_filter = 2`, `unary_filter = 3`.
-/// - `CompositeFilter`: `op = 1` (`AND` 1, `OR` 2), `repeated Filter filters = 2`.
-/// - `FieldFilter`: `field = 1`, `op = 2` (`LESS_THAN` 1 ... `NOT_IN` 10), `value = 3` (`Value`).
-/// - `UnaryFilter`: `op = 1` (`IS_NAN` 2, `IS_NULL` 3, `IS_NOT_NAN` 4, `IS_NOT_NULL` 5), `field = 2`.
-/// - `Order`: `field = 1`, `direction = 2` (`ASCENDING` 1, `DESCENDING` 2).
-/// - `Cursor`: `repeated Value values = 1`, `bool before = 2`.
-/// - `find_nearest = 9` (`FindNearest`, ``writeFindNearest(_:to:)``).
-///
-/// Fields are written in field-number order with proto3's default omission (`false`, `0`, empty), as the
-/// reference protobuf serializers do, so the bytes are canonical.
+/// The JSON follows the REST encoder's shapes: `orderBy` entries with `field` and `direction`, cursors with
+/// `values` and `before` only when true, `select.fields` always present, `limit` a JSON number, `offset` left
+/// out when 0, values in their REST form (``FirestoreValue/restJSON``). Fields the encoder never writes are
+/// skipped; proto3 default values are left out, so printing the decoded query again gives the same bytes for every
+/// message ``StructuredQuery/protobuf()`` produces (`ListenProtoJSONTests`).
 package enum StructuredQueryProtobuf {
-    /// The serialized `StructuredQuery` message for `json`, a REST StructuredQuery object.
-    /// - Throws: ``FirestoreError`` `.internal` for a member or enum name without a protobuf encoding here or
-    ///   a member of the wrong JSON type; `.invalidArgument` for an `offset` or `limit` outside `Int32`, which
-    ///   the protobuf fields cannot hold; the REST value decoder's errors for a malformed `Value`.
-    /// - Complexity: O(n) in the size of the query.
-    package static func encode(_ json: JSONValue) throws(FirestoreError) -> [UInt8] {
-        var writer = ProtobufWriter()
-        try write(json, to: &writer)
-        return writer.bytes
+    /// The `FieldFilter.Operator` numbers by REST name (``StructuredQuery/number(of:)-(FilterOperator)``).
+    package static let fieldOperators: [String: Int32] = Dictionary(
+        uniqueKeysWithValues: FilterOperator.allCases.map { ($0.rawValue, StructuredQuery.number(of: $0)) })
+
+    /// The `UnaryFilter.Operator` numbers by REST name.
+    package static let unaryOperators: [String: Int32] = Dictionary(
+        uniqueKeysWithValues: StructuredQuery.UnaryOperator.allCases.map {
+            ($0.rawValue, StructuredQuery.number(of: $0))
+        })
+
+    /// The `CompositeFilter.Operator` numbers by REST name.
+    package static let compositeOperators: [String: Int32] = ["AND": 1, "OR": 2]
+
+    /// The REST StructuredQuery JSON of one serialized `StructuredQuery` message.
+    /// - Throws: ``FirestoreError`` `.dataLoss` naming the field path and byte offset for malformed wire data,
+    ///   a malformed `Value`, or an operator or direction number `query.proto` does not define.
+    /// - Complexity: O(n) in `bytes.count`.
+    package static func decode(_ bytes: [UInt8]) throws(FirestoreError) -> JSONValue {
+        try ProtobufReader.read(bytes, message: "StructuredQuery") { (reader) throws(FirestoreError) in
+            try readQuery(&reader)
+        }
     }
 
-    /// Writes the fields of the `StructuredQuery` message for `json` to `writer`.
-    /// - Throws: as ``encode(_:)``.
-    package static func write(_ json: JSONValue, to writer: inout ProtobufWriter) throws(FirestoreError) {
-        let query = try members(
-            json, "StructuredQuery",
-            allowed: ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"])
-        if let select = query["select"] {
-            let projection = try members(select, "StructuredQuery.select", allowed: ["fields"])
-            try writer.writeMessageField(1) { (nested) throws(FirestoreError) in
-                for reference in try array(projection["fields"] ?? .array([]), "StructuredQuery.select.fields") {
-                    try nested.writeMessageField(2) { (field) throws(FirestoreError) in
-                        try writeFieldReference(reference, "StructuredQuery.select.fields", to: &field)
+    private static func readQuery(_ reader: inout ProtobufReader) throws(FirestoreError) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        var selected: [JSONValue]?
+        var from: [JSONValue] = []
+        var orders: [JSONValue] = []
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1:
+                try reader.readMessage(field, "select") { (projection) throws(FirestoreError) in
+                    var fields = selected ?? []
+                    while let member = try projection.nextField() {
+                        guard member.number == 2 else {
+                            try projection.skip(member)
+                            continue
+                        }
+                        fields.append(
+                            try projection.readMessage(member, "fields") { (nested) throws(FirestoreError) in
+                                try readFieldReference(&nested)
+                            })
                     }
+                    selected = fields
                 }
-            }
-        }
-        for selector in try array(query["from"] ?? .array([]), "StructuredQuery.from") {
-            let from = try members(selector, "StructuredQuery.from", allowed: ["collectionId", "allDescendants"])
-            try writer.writeMessageField(2) { (nested) throws(FirestoreError) in
-                let collectionID = try string(from["collectionId"] ?? "", "StructuredQuery.from.collectionId")
-                if !collectionID.isEmpty { nested.writeStringField(2, collectionID) }
-                if try bool(from["allDescendants"] ?? false, "StructuredQuery.from.allDescendants") {
-                    nested.writeBoolField(3, true)
+            case 2:
+                from.append(
+                    try reader.readMessage(field, "from") { (selector) throws(FirestoreError) in
+                        var collection: [String: JSONValue] = [:]
+                        while let member = try selector.nextField() {
+                            switch member.number {
+                            case 2:
+                                collection["collectionId"] = .string(try selector.readString(member, "collection_id"))
+                            case 3:
+                                if try selector.readBool(member, "all_descendants") {
+                                    collection["allDescendants"] = true
+                                }
+                            default: try selector.skip(member)
+                            }
+                        }
+                        return .object(collection)
+                    })
+            case 3:
+                members["where"] = try reader.readMessage(field, "where") { (nested) throws(FirestoreError) in
+                    try readFilter(&nested)
                 }
-            }
-        }
-        if let filter = query["where"] {
-            try writer.writeMessageField(3) { (nested) throws(FirestoreError) in
-                try writeFilter(filter, "StructuredQuery.where", to: &nested)
-            }
-        }
-        for order in try array(query["orderBy"] ?? .array([]), "StructuredQuery.orderBy") {
-            let members = try members(order, "StructuredQuery.orderBy", allowed: ["field", "direction"])
-            try writer.writeMessageField(4) { (nested) throws(FirestoreError) in
-                if let field = members["field"] {
-                    try nested.writeMessageField(1) { (reference) throws(FirestoreError) in
-                        try writeFieldReference(field, "StructuredQuery.orderBy.field", to: &reference)
+            case 4:
+                orders.append(
+                    try reader.readMessage(field, "order_by") { (order) throws(FirestoreError) in
+                        var entry: [String: JSONValue] = [:]
+                        while let member = try order.nextField() {
+                            switch member.number {
+                            case 1:
+                                entry["field"] = try order.readMessage(member, "field") {
+                                    (nested) throws(FirestoreError) in try readFieldReference(&nested)
+                                }
+                            case 2:
+                                entry["direction"] = try enumName(
+                                    &order, member, "direction", ["ASCENDING": 1, "DESCENDING": 2])
+                            default: try order.skip(member)
+                            }
+                        }
+                        return .object(entry)
+                    })
+            case 5:
+                members["limit"] = try reader.readMessage(field, "limit") { (wrapper) throws(FirestoreError) in
+                    var value: Int32 = 0
+                    while let member = try wrapper.nextField() {
+                        if member.number == 1 {
+                            value = try wrapper.readInt32(member, "value")
+                        } else {
+                            try wrapper.skip(member)
+                        }
                     }
+                    return .integer(Int64(value))
                 }
-                if let direction = members["direction"] {
-                    let number = try enumNumber(
-                        direction, "StructuredQuery.orderBy.direction", ["ASCENDING": 1, "DESCENDING": 2])
-                    nested.writeInt32Field(2, number)
+            case 6:
+                let offset = try reader.readInt32(field, "offset")
+                members["offset"] = offset == 0 ? nil : .integer(Int64(offset))
+            case 7:
+                members["startAt"] = try reader.readMessage(field, "start_at") { (nested) throws(FirestoreError) in
+                    try readCursor(&nested)
                 }
-            }
-        }
-        if let limit = query["limit"] {
-            let value = try int32(limit, "StructuredQuery.limit")
-            writer.writeMessageField(5) { wrapper in
-                if value != 0 { wrapper.writeInt32Field(1, value) }
-            }
-        }
-        if let offset = query["offset"] {
-            let value = try int32(offset, "StructuredQuery.offset")
-            if value != 0 { writer.writeInt32Field(6, value) }
-        }
-        for (number, name) in [(UInt32(7), "startAt"), (8, "endAt")] {
-            guard let cursor = query[name] else { continue }
-            let path = "StructuredQuery.\(name)"
-            let members = try members(cursor, path, allowed: ["values", "before"])
-            try writer.writeMessageField(number) { (nested) throws(FirestoreError) in
-                for value in try array(members["values"] ?? .array([]), path + ".values") {
-                    let decoded = try FirestoreValue(restJSON: value, at: path + ".values")
-                    nested.writeMessageField(1) { decoded.writeProtobuf(to: &$0) }
+            case 8:
+                members["endAt"] = try reader.readMessage(field, "end_at") { (nested) throws(FirestoreError) in
+                    try readCursor(&nested)
                 }
-                if try bool(members["before"] ?? false, path + ".before") { nested.writeBoolField(2, true) }
+            default: try reader.skip(field)
             }
         }
-        if let nearest = query["findNearest"] {
-            try writer.writeMessageField(9) { (nested) throws(FirestoreError) in
-                try writeFindNearest(nearest, to: &nested)
-            }
-        }
+        if let selected { members["select"] = ["fields": .array(selected)] }
+        if !from.isEmpty { members["from"] = .array(from) }
+        if !orders.isEmpty { members["orderBy"] = .array(orders) }
+        return .object(members)
     }
 
-    /// The `FieldFilter.Operator` numbers (`query.proto`).
-    static let fieldOperators: [String: Int32] = [
-        "LESS_THAN": 1, "LESS_THAN_OR_EQUAL": 2, "GREATER_THAN": 3, "GREATER_THAN_OR_EQUAL": 4, "EQUAL": 5,
-        "NOT_EQUAL": 6, "ARRAY_CONTAINS": 7, "IN": 8, "ARRAY_CONTAINS_ANY": 9, "NOT_IN": 10,
-    ]
-
-    /// The `UnaryFilter.Operator` numbers (`query.proto`).
-    static let unaryOperators: [String: Int32] = ["IS_NAN": 2, "IS_NULL": 3, "IS_NOT_NAN": 4, "IS_NOT_NULL": 5]
-
-    /// The `CompositeFilter.Operator` numbers (`query.proto`).
-    static let compositeOperators: [String: Int32] = ["AND": 1, "OR": 2]
-
-    /// Writes the fields of a `Filter` (oneof `composite_filter = 1`, `field_filter = 2`, `unary_filter = 3`).
-    private static func writeFilter(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
-        throws(FirestoreError)
-    {
-        let filter = try members(json, path, allowed: ["compositeFilter", "fieldFilter", "unaryFilter"])
-        guard filter.count == 1, let (kind, body) = filter.first else {
-            throw .init(code: .internal, message: "\(path): a Filter has exactly one member, found \(filter.count)")
-        }
-        switch kind {
-        case "compositeFilter":
-            let composite = try members(body, path + ".compositeFilter", allowed: ["op", "filters"])
-            try writer.writeMessageField(1) { (nested) throws(FirestoreError) in
-                if let op = composite["op"] {
-                    nested.writeInt32Field(1, try enumNumber(op, path + ".compositeFilter.op", compositeOperators))
-                }
-                let parts = try array(composite["filters"] ?? .array([]), path + ".compositeFilter.filters")
-                for part in parts {
-                    try nested.writeMessageField(2) { (inner) throws(FirestoreError) in
-                        try writeFilter(part, path + ".compositeFilter.filters", to: &inner)
+    /// A `Filter` (oneof `composite_filter = 1`, `field_filter = 2`, `unary_filter = 3`; the last one wins).
+    private static func readFilter(_ reader: inout ProtobufReader) throws(FirestoreError) -> JSONValue {
+        var filter: JSONValue = .object([:])
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1:
+                filter = try reader.readMessage(field, "composite_filter") { (composite) throws(FirestoreError) in
+                    var members: [String: JSONValue] = [:]
+                    var parts: [JSONValue] = []
+                    while let member = try composite.nextField() {
+                        switch member.number {
+                        case 1: members["op"] = try enumName(&composite, member, "op", compositeOperators)
+                        case 2:
+                            parts.append(
+                                try composite.readMessage(member, "filters") { (nested) throws(FirestoreError) in
+                                    try readFilter(&nested)
+                                })
+                        default: try composite.skip(member)
+                        }
                     }
+                    members["filters"] = .array(parts)
+                    return ["compositeFilter": .object(members)]
                 }
-            }
-        case "fieldFilter":
-            let field = try members(body, path + ".fieldFilter", allowed: ["field", "op", "value"])
-            try writer.writeMessageField(2) { (nested) throws(FirestoreError) in
-                if let reference = field["field"] {
-                    try nested.writeMessageField(1) { (inner) throws(FirestoreError) in
-                        try writeFieldReference(reference, path + ".fieldFilter.field", to: &inner)
+            case 2:
+                filter = try reader.readMessage(field, "field_filter") { (nested) throws(FirestoreError) in
+                    var members: [String: JSONValue] = [:]
+                    while let member = try nested.nextField() {
+                        switch member.number {
+                        case 1:
+                            members["field"] = try nested.readMessage(member, "field") {
+                                (inner) throws(FirestoreError) in try readFieldReference(&inner)
+                            }
+                        case 2: members["op"] = try enumName(&nested, member, "op", fieldOperators)
+                        case 3:
+                            members["value"] = try nested.readMessage(member, "value") {
+                                (inner) throws(FirestoreError) in try FirestoreValue(reading: &inner).restJSON
+                            }
+                        default: try nested.skip(member)
+                        }
                     }
+                    return ["fieldFilter": .object(members)]
                 }
-                if let op = field["op"] {
-                    nested.writeInt32Field(2, try enumNumber(op, path + ".fieldFilter.op", fieldOperators))
-                }
-                if let value = field["value"] {
-                    let decoded = try FirestoreValue(restJSON: value, at: path + ".fieldFilter.value")
-                    nested.writeMessageField(3) { decoded.writeProtobuf(to: &$0) }
-                }
-            }
-        default:
-            let unary = try members(body, path + ".unaryFilter", allowed: ["op", "field"])
-            try writer.writeMessageField(3) { (nested) throws(FirestoreError) in
-                if let op = unary["op"] {
-                    nested.writeInt32Field(1, try enumNumber(op, path + ".unaryFilter.op", unaryOperators))
-                }
-                if let reference = unary["field"] {
-                    try nested.writeMessageField(2) { (inner) throws(FirestoreError) in
-                        try writeFieldReference(reference, path + ".unaryFilter.field", to: &inner)
+            case 3:
+                filter = try reader.readMessage(field, "unary_filter") { (nested) throws(FirestoreError) in
+                    var members: [String: JSONValue] = [:]
+                    while let member = try nested.nextField() {
+                        switch member.number {
+                        case 1: members["op"] = try enumName(&nested, member, "op", unaryOperators)
+                        case 2:
+                            members["field"] = try nested.readMessage(member, "field") {
+                                (inner) throws(FirestoreError) in try readFieldReference(&inner)
+                            }
+                        default: try nested.skip(member)
+                        }
                     }
+                    return ["unaryFilter": .object(members)]
                 }
+            default: try reader.skip(field)
             }
         }
+        return filter
     }
 
-    /// Writes the fields of a `FieldReference` (`string field_path = 2`) from `{"fieldPath": "a.b"}`.
-    static func writeFieldReference(_ json: JSONValue, _ path: String, to writer: inout ProtobufWriter)
-        throws(FirestoreError)
-    {
-        let reference = try members(json, path, allowed: ["fieldPath"])
-        let fieldPath = try string(reference["fieldPath"] ?? "", path + ".fieldPath")
-        if !fieldPath.isEmpty { writer.writeStringField(2, fieldPath) }
-    }
-
-    // MARK: - JSON shapes
-
-    static func mismatch(_ path: String, _ expected: String, _ json: JSONValue) -> FirestoreError {
-        FirestoreError(code: .internal, message: "\(path): expected \(expected), found \(json.typeName)")
-    }
-
-    static func members(_ json: JSONValue, _ path: String, allowed: Set<String>) throws(FirestoreError)
-        -> [String: JSONValue]
-    {
-        guard case .object(let members) = json else { throw mismatch(path, "an object", json) }
-        if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw FirestoreError(
-                code: .internal, message: "\(path): member \"\(unknown)\" has no protobuf encoding in this client")
+    /// A `Cursor`: `repeated Value values = 1`, `bool before = 2`.
+    private static func readCursor(_ reader: inout ProtobufReader) throws(FirestoreError) -> JSONValue {
+        var values: [JSONValue] = []
+        var before = false
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1:
+                values.append(
+                    try reader.readMessage(field, "values") { (nested) throws(FirestoreError) in
+                        try FirestoreValue(reading: &nested).restJSON
+                    })
+            case 2: before = try reader.readBool(field, "before")
+            default: try reader.skip(field)
+            }
         }
-        return members
+        var cursor: [String: JSONValue] = ["values": .array(values)]
+        if before { cursor["before"] = true }
+        return .object(cursor)
     }
 
-    static func array(_ json: JSONValue, _ path: String) throws(FirestoreError) -> [JSONValue] {
-        guard case .array(let elements) = json else { throw mismatch(path, "an array", json) }
-        return elements
-    }
-
-    static func string(_ json: JSONValue, _ path: String) throws(FirestoreError) -> String {
-        guard case .string(let text) = json else { throw mismatch(path, "a string", json) }
-        return text
-    }
-
-    static func bool(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Bool {
-        guard case .bool(let flag) = json else { throw mismatch(path, "a boolean", json) }
-        return flag
-    }
-
-    static func int32(_ json: JSONValue, _ path: String) throws(FirestoreError) -> Int32 {
-        guard case .integer(let number) = json else { throw mismatch(path, "an integer", json) }
-        guard let value = Int32(exactly: number) else {
-            throw .invalidArgument("\(path) \(number) does not fit the protobuf int32 field")
+    /// A `FieldReference` (`string field_path = 2`) as `{"fieldPath": "a.b"}` (empty: `{}`).
+    private static func readFieldReference(_ reader: inout ProtobufReader) throws(FirestoreError) -> JSONValue {
+        var reference: [String: JSONValue] = [:]
+        while let field = try reader.nextField() {
+            if field.number == 2 {
+                let path = try reader.readString(field, "field_path")
+                reference["fieldPath"] = path.isEmpty ? nil : .string(path)
+            } else {
+                try reader.skip(field)
+            }
         }
-        return value
+        return .object(reference)
     }
 
-    static func enumNumber(_ json: JSONValue, _ path: String, _ numbers: [String: Int32])
-        throws(FirestoreError) -> Int32
-    {
-        let name = try string(json, path)
-        guard let number = numbers[name] else {
-            throw FirestoreError(code: .internal, message: "\(path): unknown enum value \"\(name)\"")
+    /// The enum value name of `field` (a varint) in `numbers`, as proto3 JSON writes enums.
+    private static func enumName(
+        _ reader: inout ProtobufReader, _ field: ProtobufField, _ name: StaticString, _ numbers: [String: Int32]
+    ) throws(FirestoreError) -> JSONValue {
+        let number = try reader.readInt32(field, name)
+        guard let match = numbers.first(where: { $0.value == number }) else {
+            throw reader.failure("unknown enum value \(number)", at: field.offset, field: name)
         }
-        return number
+        return .string(match.key)
     }
 }

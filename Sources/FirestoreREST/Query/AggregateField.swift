@@ -89,17 +89,20 @@ public struct AggregateField: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The REST aggregation object with `alias`.
-    func restJSON(alias: String) throws(FirestoreError) -> JSONValue {
+    /// The aggregation under `alias`, as the wire model holds it.
+    /// - Throws: ``FirestoreError`` `.invalidArgument` for a `count(upTo:)` bound that is not positive, or the error
+    ///   of an invalid field path given to ``sum(_:alias:)-swift.type.method`` or ``average(_:alias:)-swift.type.method``.
+    func resolved(alias: String) throws(FirestoreError) -> StructuredAggregationQuery.Aggregation {
         switch kind {
         case .count(let upTo):
-            guard let upTo else { return ["alias": .string(alias), "count": [:]] }
-            guard upTo > 0 else { throw .invalidArgument("count(upTo:) needs a positive bound, got \(upTo)") }
-            return ["alias": .string(alias), "count": ["upTo": .string(String(upTo))]]
+            if let upTo, upTo <= 0 {
+                throw .invalidArgument("count(upTo:) needs a positive bound, got \(upTo)")
+            }
+            return .init(alias: alias, operation: .count(upTo: upTo))
         case .sum(let field):
-            return ["alias": .string(alias), "sum": ["field": ["fieldPath": .string(field.description)]]]
+            return .init(alias: alias, operation: .sum(field))
         case .average(let field):
-            return ["alias": .string(alias), "avg": ["field": ["fieldPath": .string(field.description)]]]
+            return .init(alias: alias, operation: .average(field))
         case .invalid(let error):
             throw error
         }

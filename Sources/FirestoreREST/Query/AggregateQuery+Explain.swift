@@ -28,7 +28,7 @@ extension AggregateQuery {
         -> ExplainResults<AggregateQuerySnapshot>
     {
         let (response, metrics) = try await query.firestore.runExplainedAggregationQuery(
-            parent: try query.parentPath(), structuredAggregationQuery: try structuredAggregationQuery(),
+            parent: try query.parentPath(), structuredAggregationQuery: try structuredAggregation(),
             options: options)
         let ran = options.analyze || metrics == nil
         return ExplainResults(
@@ -43,14 +43,14 @@ extension Firestore {
     /// (``runExplainedAggregationQueryRPC(parent:structuredAggregationQuery:options:)``).
     /// - Throws: as ``AggregateQuery/getAggregation()``, and as ``decodeExplainedRunAggregationQuery(_:)``.
     package func runExplainedAggregationQuery(
-        parent: ResourcePath, structuredAggregationQuery: JSONValue, options: ExplainOptions
+        parent: ResourcePath, structuredAggregationQuery: StructuredAggregationQuery, options: ExplainOptions
     ) async throws -> (RunAggregationQueryResponse, ExplainMetrics?) {
         try await routed {
             try await runExplainedAggregationQueryRPC(
                 parent: parent, structuredAggregationQuery: structuredAggregationQuery, options: options)
         } rest: {
             let body: JSONValue = [
-                "structuredAggregationQuery": structuredAggregationQuery, "explainOptions": options.restJSON,
+                "structuredAggregationQuery": structuredAggregationQuery.restJSON, "explainOptions": options.restJSON,
             ]
             return try Self.decodeExplainedRunAggregationQuery(
                 try await call("POST", encodedName(of: parent) + ":runAggregationQuery", body: body))

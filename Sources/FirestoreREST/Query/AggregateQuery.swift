@@ -26,20 +26,26 @@ public struct AggregateQuery: Sendable {
     ///   no aggregation, more than 5, an invalid field path, an invalid alias, or an alias used twice (the
     ///   server's rule: "Aggregation aliases contain duplicate alias").
     package func structuredAggregationQuery() throws(FirestoreError) -> JSONValue {
+        try structuredAggregation().restJSON
+    }
+
+    /// The wire model of this aggregation (``StructuredAggregationQuery``), every aggregation under its alias.
+    /// - Throws: as ``structuredAggregationQuery()``.
+    package func structuredAggregation() throws(FirestoreError) -> StructuredAggregationQuery {
         guard !aggregations.isEmpty else { throw .invalidArgument("an aggregate query needs an aggregation") }
         guard aggregations.count <= 5 else {
             throw .invalidArgument("an aggregate query takes at most 5 aggregations, got \(aggregations.count)")
         }
-        var encoded: [JSONValue] = []
+        var resolved: [StructuredAggregationQuery.Aggregation] = []
         var used: Set<String> = []
         for (aggregation, alias) in zip(aggregations, aliases) {
             if aggregation.alias != nil { try AggregateField.checkAlias(alias) }
             guard used.insert(alias).inserted else {
                 throw .invalidArgument("aggregation alias \"\(alias)\" is used twice (\(aggregation))")
             }
-            encoded.append(try aggregation.restJSON(alias: alias))
+            resolved.append(try aggregation.resolved(alias: alias))
         }
-        return ["structuredQuery": try query.structuredQuery(), "aggregations": .array(encoded)]
+        return StructuredAggregationQuery(query: try query.structured(), aggregations: resolved)
     }
 
     /// Runs the aggregation: POST `/v1/{parent}:runAggregationQuery`.
@@ -61,7 +67,7 @@ public struct AggregateQuery: Sendable {
     func run(readTime: Timestamp?, transaction: String?, newTransaction: TransactionMode? = nil) async throws
         -> RunAggregationQueryResponse
     {
-        let aggregation = try structuredAggregationQuery()
+        let aggregation = try structuredAggregation()
         let firestore = query.firestore
         let parent = try query.parentPath()
         return try await firestore.routed {
@@ -70,7 +76,7 @@ public struct AggregateQuery: Sendable {
                 newTransaction: newTransaction
             ).response
         } rest: {
-            var body: [String: JSONValue] = ["structuredAggregationQuery": aggregation]
+            var body: [String: JSONValue] = ["structuredAggregationQuery": aggregation.restJSON]
             try Firestore.addConsistency(
                 readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &body)
             let json = try await firestore.call(

@@ -14,7 +14,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError``: the server's or the transport's; `.internal` (REST) or `.dataLoss` (gRPC) for a
     ///   split point that is not one document reference.
     func partitionQueryPage(
-        parent: ResourcePath, structuredQuery: JSONValue, partitionCount: Int, pageToken: String?, what: String
+        parent: ResourcePath, structuredQuery: StructuredQuery, partitionCount: Int, pageToken: String?, what: String
     ) async throws -> (elements: [FirestoreValue], nextPageToken: String?) {
         try await routed {
             try await partitionQueryRPC(
@@ -22,7 +22,7 @@ extension Firestore {
                 pageToken: pageToken, what: what)
         } rest: {
             var body: [String: JSONValue] = [
-                "structuredQuery": structuredQuery, "partitionCount": .string(String(partitionCount)),
+                "structuredQuery": structuredQuery.restJSON, "partitionCount": .string(String(partitionCount)),
             ]
             if let pageToken { body["pageToken"] = .string(pageToken) }
             let page = try await call("POST", encodedName(of: parent) + ":partitionQuery", body: .object(body))

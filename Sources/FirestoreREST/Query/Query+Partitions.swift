@@ -34,7 +34,7 @@ extension Query {
         let ordered = order(by: .documentID)
         var points: [FirestoreValue] = []
         if desiredPartitionCount > 1 {
-            let structuredQuery = try ordered.structuredQuery()
+            let structuredQuery = try ordered.structured()
             let parent = try parentPath()
             let what = "partitionQuery of collection group \"\(collectionID)\""
             points = try await firestore.collectDecodedPages(what) { pageToken in

@@ -19,21 +19,22 @@ extension Query {
     ///   more values than orders, a document cursor from another collection or missing an ordered field,
     ///   `limit(toLast:)` without an order, or a negative limit or offset.
     package func structuredQuery() throws(FirestoreError) -> JSONValue {
+        try structured().restJSON
+    }
+
+    /// This query resolved into the wire model both protocols print (``StructuredQuery``), every rule of
+    /// ``structuredQuery()`` applied.
+    /// - Throws: as ``structuredQuery()``.
+    /// - Complexity: O(n) in the size of the query.
+    package func structured() throws(FirestoreError) -> StructuredQuery {
         if let pendingError { throw pendingError }
         let parentPath = try parent.get()
-        var from: [String: JSONValue] = ["collectionId": .string(collectionID)]
-        if allDescendants { from["allDescendants"] = true }
-        var members: [String: JSONValue] = ["from": [.object(from)]]
-
-        var encodedFilters: [JSONValue] = []
+        var encodedFilters: [StructuredQuery.FilterNode] = []
         for filter in filters {
             if let encoded = try encode(filter, parentPath: parentPath) { encodedFilters.append(encoded) }
         }
-        if encodedFilters.count == 1, let only = encodedFilters.first {
-            members["where"] = only
-        } else if encodedFilters.count > 1 {
-            members["where"] = ["compositeFilter": ["op": "AND", "filters": .array(encodedFilters)]]
-        }
+        let filter: StructuredQuery.FilterNode? =
+            encodedFilters.count > 1 ? .composite(.and, encodedFilters) : encodedFilters.first
 
         let usesDocumentCursor = [start, end].contains { cursor in
             if case .document? = cursor?.position { return true }
@@ -52,32 +53,15 @@ extension Query {
             }
             sentOrders = sentOrders.map { QueryOrder(field: $0.field, descending: !$0.descending) }
             (startCursor, endCursor) = (
-                endCursor.map { ($0.values, !$0.before) },
-                startCursor.map { ($0.values, !$0.before) }
+                endCursor.map { StructuredQuery.Cursor(values: $0.values, before: !$0.before) },
+                startCursor.map { StructuredQuery.Cursor(values: $0.values, before: !$0.before) }
             )
         }
-        if !sentOrders.isEmpty {
-            members["orderBy"] = .array(
-                sentOrders.map { order in
-                    [
-                        "field": ["fieldPath": .string(order.field.description)],
-                        "direction": order.descending ? "DESCENDING" : "ASCENDING",
-                    ]
-                })
-        }
-        if let (values, before) = startCursor {
-            members["startAt"] = Self.cursorJSON(values, before: before)
-        }
-        if let (values, before) = endCursor {
-            members["endAt"] = Self.cursorJSON(values, before: before)
-        }
-        if let selection {
-            let fields = selection.isEmpty ? [FieldPath.documentID] : selection
-            members["select"] = ["fields": .array(fields.map { ["fieldPath": .string($0.description)] })]
-        }
-        if let offset, offset != 0 { members["offset"] = .integer(Int64(offset)) }
-        if let limit { members["limit"] = .integer(Int64(limit)) }
-        return .object(members)
+        return StructuredQuery(
+            select: selection.map { $0.isEmpty ? [FieldPath.documentID] : $0 },
+            from: StructuredQuery.CollectionSelector(collectionID: collectionID, allDescendants: allDescendants),
+            filter: filter, orderBy: sentOrders, startAt: startCursor, endAt: endCursor,
+            offset: offset == 0 ? nil : offset, limit: limit, findNearest: nil)
     }
 
     /// The `runQuery` request body, `{"structuredQuery": ...}`.
@@ -86,52 +70,47 @@ extension Query {
         ["structuredQuery": try structuredQuery()]
     }
 
-    private static func cursorJSON(_ values: [FirestoreValue], before: Bool) -> JSONValue {
-        var cursor: [String: JSONValue] = ["values": .array(values.map(\.restJSON))]
-        if before { cursor["before"] = true }
-        return .object(cursor)
-    }
-
     // MARK: - Filters
 
-    private func encode(_ filter: Filter, parentPath: ResourcePath) throws(FirestoreError) -> JSONValue? {
+    private func encode(_ filter: Filter, parentPath: ResourcePath) throws(FirestoreError)
+        -> StructuredQuery.FilterNode?
+    {
         switch filter.node {
         case .invalid(let error):
             throw error
         case .field(let field, let op, let value):
             return try encodeField(field, op, value, parentPath: parentPath)
         case .composite(let op, let parts):
-            var encoded: [JSONValue] = []
+            var encoded: [StructuredQuery.FilterNode] = []
             for part in parts {
-                if let json = try encode(part, parentPath: parentPath) { encoded.append(json) }
+                if let node = try encode(part, parentPath: parentPath) { encoded.append(node) }
             }
             if encoded.isEmpty {
                 if op == .or { throw .invalidArgument("an OR filter needs at least one filter") }
                 return nil
             }
             if encoded.count == 1 { return encoded.first }
-            return ["compositeFilter": ["op": .string(op.rawValue), "filters": .array(encoded)]]
+            return .composite(op, encoded)
         }
     }
 
     private func encodeField(
         _ field: FieldPath, _ op: FilterOperator, _ filterValue: FirestoreValue,
         parentPath: ResourcePath
-    ) throws(FirestoreError) -> JSONValue {
-        let fieldJSON: JSONValue = ["fieldPath": .string(field.description)]
-        let unary: String?
+    ) throws(FirestoreError) -> StructuredQuery.FilterNode {
+        let unary: StructuredQuery.UnaryOperator?
         switch (filterValue, op) {
-        case (.null, .equal): unary = "IS_NULL"
-        case (.null, .notEqual): unary = "IS_NOT_NULL"
-        case (let value, .equal) where value.isNaN: unary = "IS_NAN"
-        case (let value, .notEqual) where value.isNaN: unary = "IS_NOT_NAN"
+        case (.null, .equal): unary = .isNull
+        case (.null, .notEqual): unary = .isNotNull
+        case (let value, .equal) where value.isNaN: unary = .isNaN
+        case (let value, .notEqual) where value.isNaN: unary = .isNotNaN
         case (.null, _):
             throw .invalidArgument("invalid filter \(field) \(op.symbol) null: null only supports == and !=")
         case (let value, _) where value.isNaN:
             throw .invalidArgument("invalid filter \(field) \(op.symbol) NaN: NaN only supports == and !=")
         default: unary = nil
         }
-        if let unary { return ["unaryFilter": ["op": .string(unary), "field": fieldJSON]] }
+        if let unary { return .unary(unary, field) }
         var value = filterValue
         if op.takesArray {
             guard case .array(let elements) = value, !elements.isEmpty else {
@@ -141,13 +120,13 @@ extension Query {
         if field.isDocumentID {
             value = try expandDocumentID(value, parentPath: parentPath)
         }
-        return ["fieldFilter": ["field": fieldJSON, "op": .string(op.rawValue), "value": value.restJSON]]
+        return .field(field, op, value)
     }
 
     // MARK: - Cursors
 
     private func encode(_ cursor: QueryCursor, orders: [QueryOrder], parentPath: ResourcePath, name: String)
-        throws(FirestoreError) -> (values: [FirestoreValue], before: Bool)
+        throws(FirestoreError) -> StructuredQuery.Cursor
     {
         switch cursor.position {
         case .values(let given):
@@ -163,7 +142,7 @@ extension Query {
             for (value, order) in zip(given, orders) {
                 values.append(order.field.isDocumentID ? try expandDocumentID(value, parentPath: parentPath) : value)
             }
-            return (values, cursor.before)
+            return StructuredQuery.Cursor(values: values, before: cursor.before)
         case .document(let snapshot):
             let documentPath = try snapshot.reference.resourcePath()
             let collectionPath = documentPath.parent
@@ -191,7 +170,7 @@ extension Query {
                     )
                 }
             }
-            return (values, cursor.before)
+            return StructuredQuery.Cursor(values: values, before: cursor.before)
         }
     }
 

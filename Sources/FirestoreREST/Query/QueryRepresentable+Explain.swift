@@ -24,7 +24,7 @@ extension QueryRepresentable {
     public func explain(options: ExplainOptions = ExplainOptions()) async throws -> ExplainResults<QuerySnapshot> {
         let query = self.query
         var (response, metrics) = try await query.firestore.runExplainedQuery(
-            parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), options: options)
+            parent: try query.parentPath(), structuredQuery: try query.structured(), options: options)
         if query.limitType == .last, query.limit != nil { response.documents.reverse() }
         let ran = options.analyze || metrics == nil
         return ExplainResults(metrics: metrics, snapshot: ran ? query.snapshot(of: response) : nil)
@@ -37,7 +37,7 @@ extension Firestore {
     /// `explain_options` (``runExplainedQueryRPC(parent:structuredQuery:options:)``).
     /// - Throws: as ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``, and as
     ///   ``decodeExplainedRunQuery(_:)``.
-    package func runExplainedQuery(parent: ResourcePath, structuredQuery: JSONValue, options: ExplainOptions)
+    package func runExplainedQuery(parent: ResourcePath, structuredQuery: StructuredQuery, options: ExplainOptions)
         async throws -> (RunQueryResponse, ExplainMetrics?)
     {
         try await routed {
@@ -48,10 +48,10 @@ extension Firestore {
     }
 
     /// runQuery with `explainOptions` over REST.
-    private func runExplainedQueryREST(parent: ResourcePath, structuredQuery: JSONValue, options: ExplainOptions)
+    private func runExplainedQueryREST(parent: ResourcePath, structuredQuery: StructuredQuery, options: ExplainOptions)
         async throws -> (RunQueryResponse, ExplainMetrics?)
     {
-        let body: JSONValue = ["structuredQuery": structuredQuery, "explainOptions": options.restJSON]
+        let body: JSONValue = ["structuredQuery": structuredQuery.restJSON, "explainOptions": options.restJSON]
         let (decoded, _) = try await callDecoding("POST", encodedName(of: parent) + ":runQuery", body: body) {
             (data) throws(FirestoreError) in
             guard !data.isEmpty else {

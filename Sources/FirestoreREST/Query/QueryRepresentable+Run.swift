@@ -23,7 +23,7 @@ extension QueryRepresentable {
     ) async throws -> RunQueryResponse {
         let query = self.query
         var response = try await query.firestore.runQuery(
-            parent: try query.parentPath(), structuredQuery: try query.structuredQuery(), readTime: readTime,
+            parent: try query.parentPath(), structuredQuery: try query.structured(), readTime: readTime,
             transaction: transaction, newTransaction: newTransaction, priority: priority)
         if query.limitType == .last, query.limit != nil { response.documents.reverse() }
         return response

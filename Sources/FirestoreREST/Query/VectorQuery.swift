@@ -89,20 +89,18 @@ public struct VectorQuery: Sendable {
     ///   vector field path, an empty query vector, a limit outside 1 ... 1000, an empty result field or a threshold
     ///   that is not finite.
     package func structuredQuery() throws(FirestoreError) -> JSONValue {
+        try structured().restJSON
+    }
+
+    /// The wire model (``StructuredQuery``): the base query's with ``StructuredQuery/findNearest``.
+    /// - Throws: as ``structuredQuery()``.
+    package func structured() throws(FirestoreError) -> StructuredQuery {
         if let pendingError { throw pendingError }
-        guard case .object(var members) = try query.structuredQuery() else {
-            throw FirestoreError(code: .internal, message: "findNearest: the base query did not encode as an object")
-        }
-        var nearest: [String: JSONValue] = [
-            "vectorField": ["fieldPath": .string(vectorField.description)],
-            "queryVector": queryVector.firestoreValue.restJSON,
-            "distanceMeasure": .string(distanceMeasure.rawValue),
-            "limit": .integer(Int64(limit)),
-        ]
-        if let distanceResultField { nearest["distanceResultField"] = .string(distanceResultField) }
-        if let distanceThreshold { nearest["distanceThreshold"] = .double(distanceThreshold) }
-        members["findNearest"] = .object(nearest)
-        return .object(members)
+        var structured = try query.structured()
+        structured.findNearest = StructuredQuery.FindNearest(
+            vectorField: vectorField, queryVector: queryVector.firestoreValue, distanceMeasure: distanceMeasure,
+            limit: limit, distanceResultField: distanceResultField, distanceThreshold: distanceThreshold)
+        return structured
     }
 
     /// Runs the search once (runQuery) and returns the documents nearest first.
@@ -114,7 +112,7 @@ public struct VectorQuery: Sendable {
     public func getDocuments(readTime: Timestamp? = nil) async throws -> VectorQuerySnapshot {
         let firestore = query.firestore
         let response = try await firestore.runQuery(
-            parent: try query.parentPath(), structuredQuery: try structuredQuery(), readTime: readTime)
+            parent: try query.parentPath(), structuredQuery: try structured(), readTime: readTime)
         return VectorQuerySnapshot(
             query: self,
             documents: response.documents.map {

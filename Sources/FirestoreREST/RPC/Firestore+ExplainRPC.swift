@@ -9,13 +9,13 @@ extension Firestore {
     /// read time, as over REST (``decodeExplainedRunQuery(_:)``).
     /// - Throws: ``FirestoreError`` as the REST call; `.dataLoss` for a message that does not decode; `.internal`
     ///   for an answer with neither metrics nor a read time.
-    func runExplainedQueryRPC(parent: ResourcePath, structuredQuery: JSONValue, options: ExplainOptions)
+    func runExplainedQueryRPC(parent: ResourcePath, structuredQuery: StructuredQuery, options: ExplainOptions)
         async throws -> (RunQueryResponse, ExplainMetrics?)
     {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.resourceName(of: parent))
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredQueryProtobuf.write(structuredQuery, to: &query)
+            try structuredQuery.write(to: &query)
         }
         options.write(field: 10, to: &writer)
         let (decoded, bytes) = try await performRPC(

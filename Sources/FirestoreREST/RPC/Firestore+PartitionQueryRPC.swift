@@ -6,16 +6,16 @@ extension Firestore {
     /// `{parent}:partitionQuery`.
     ///
     /// `PartitionQueryRequest`: `string parent = 1`, `StructuredQuery structured_query = 2`
-    /// (``StructuredQueryProtobuf``), `int64 partition_count = 3`, `string page_token = 4`.
+    /// (``StructuredQuery/write(to:)``), `int64 partition_count = 3`, `string page_token = 4`.
     /// - Throws: ``FirestoreError`` as the REST call (the Firestore emulator answers `.unimplemented`); `.dataLoss`
     ///   for a response that does not decode or a split point that is not one document reference.
     func partitionQueryRPC(
-        parent: ResourcePath, structuredQuery: JSONValue, partitionCount: Int, pageToken: String?, what: String
+        parent: ResourcePath, structuredQuery: StructuredQuery, partitionCount: Int, pageToken: String?, what: String
     ) async throws -> (elements: [FirestoreValue], nextPageToken: String?) {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.resourceName(of: parent))
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredQueryProtobuf.write(structuredQuery, to: &query)
+            try structuredQuery.write(to: &query)
         }
         writer.writeInt64Field(3, Int64(partitionCount))
         if let pageToken { writer.writeStringField(4, pageToken) }

@@ -6,8 +6,8 @@ extension Firestore {
     ///
     /// Every attempt fetches the metadata anew (``grpcMetadata()``: credentials checked as for REST). The server's
     /// `UNAUTHENTICATED` makes the credentials fetch a new token once (``Credentials/invalidate(refusedHeader:)``),
-    /// as a REST `401` does. A failed attempt is retried per ``retryPolicy`` exactly as a REST request is
-    /// (``perform(_:what:idempotent:decode:)``): when its code is retryable and the call is idempotent, or nothing
+    /// as a REST `401` does. A failed attempt goes through the REST requests' own retry loop
+    /// (``withRetries(method:cancelled:_:)``): retried when its code is retryable and the call is idempotent, or nothing
     /// reached the server; the server's `RetryInfo` delay is honoured as `Retry-After` is. Each attempt starts
     /// decoding from `initial` again.
     ///
@@ -31,64 +31,53 @@ extension Firestore {
         let rpcTransport = transport as? any RPCTransport
         let timeout = rpcTransport?.rpcTimeout
         let gate = rpcState.gate(capacity: rpcTransport?.rpcConcurrency ?? 8)
-        var retry = 0
         var refreshed = false
         var known: Set<String> = []
         // The method's name as REST spells it (`/google.firestore.v1.Firestore/RunQuery` is `runQuery`).
         let name = method.split(separator: "/").last.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? method
-        while true {
-            let failure: FirestoreError
-            let mayRetry: Bool
-            var authorization: String?
-            let started = ContinuousClock.now
-            do {
-                let metadata: [HTTPHeader]
+        return try await withRetries(
+            method: name, cancelled: GRPCStreamingCall.cancelledError(url: grpcBaseURL + method)
+        ) { attempt in
+            while true {
+                var authorization: String?
+                let started = ContinuousClock.now
                 do {
-                    metadata = try await grpcMetadata()
-                } catch var error as FirestoreError {
-                    error.requestWasNotSent = true
-                    throw error
+                    let metadata: [HTTPHeader]
+                    do {
+                        metadata = try await grpcMetadata()
+                    } catch var error as FirestoreError {
+                        error.requestWasNotSent = true
+                        throw error
+                    }
+                    authorization = metadata.first { $0.matches("authorization") }?.value
+                    if let authorization { known.insert(authorization) }
+                    try await gate.enter(priority)
+                    defer { gate.leave() }
+                    let call = try channel.makeRPCCall(
+                        method: method, request: request, metadata: metadata, timeout: timeout)
+                    var decoded = initial
+                    let bytes = try await Self.drain(call) { (message) throws(FirestoreError) in
+                        try add(&decoded, message)
+                    }
+                    observe(method: name, status: "OK", attempt: attempt, bytes: bytes, since: started)
+                    return (decoded, bytes)
+                } catch let error as FirestoreError {
+                    observe(
+                        method: name, status: error.isServerStatus ? error.code.rawValue : "error", attempt: attempt,
+                        bytes: 0, since: started)
+                    // The channel's calls end with its own `.cancelled` when the client is shut down.
+                    try lifecycle.check()
+                    // One fresh token per call after the server refused one: not a retry.
+                    if error.code == .unauthenticated, error.isServerStatus, !refreshed, let authorization,
+                        await credentials.invalidate(refusedHeader: authorization)
+                    {
+                        refreshed = true
+                        continue
+                    }
+                    throw FailedAttempt(
+                        error: error.redacting(known: known), mayRetry: idempotent || error.requestWasNotSent,
+                        serverDelay: error.retryAfter)
                 }
-                authorization = metadata.first { $0.matches("authorization") }?.value
-                if let authorization { known.insert(authorization) }
-                try await gate.enter(priority)
-                defer { gate.leave() }
-                let call = try channel.makeRPCCall(
-                    method: method, request: request, metadata: metadata, timeout: timeout)
-                var decoded = initial
-                let bytes = try await Self.drain(call) { (message) throws(FirestoreError) in
-                    try add(&decoded, message)
-                }
-                observe(method: name, status: "OK", attempt: retry + 1, bytes: bytes, since: started)
-                return (decoded, bytes)
-            } catch let error as FirestoreError {
-                observe(
-                    method: name, status: error.isServerStatus ? error.code.rawValue : "error", attempt: retry + 1,
-                    bytes: 0, since: started)
-                // The channel's calls end with its own `.cancelled` when the client is shut down.
-                try lifecycle.check()
-                if error.code == .unauthenticated, error.isServerStatus, !refreshed, let authorization,
-                    await credentials.invalidate(refusedHeader: authorization)
-                {
-                    refreshed = true
-                    continue
-                }
-                failure = error.redacting(known: known)
-                mayRetry = idempotent || error.requestWasNotSent
-            }
-            retry += 1
-            guard mayRetry, retryPolicy.isRetryable(failure), !failure.isNeverRetried, !failure.lacksHTTP2,
-                retry < retryPolicy.maxAttempts,
-                let delay = retryPolicy.delay(
-                    beforeRetry: retry, serverDelay: failure.retryAfter, randomUnit: Double.random(in: 0..<1))
-            else {
-                throw failure
-            }
-            observability.count("firestore_retries_total", [("method", name)])
-            do {
-                try await retryPolicy.clock.sleep(for: delay)
-            } catch {
-                throw GRPCStreamingCall.cancelledError(url: grpcBaseURL + method)
             }
         }
     }

@@ -6,19 +6,20 @@ extension Firestore {
     /// REST `runAggregationQuery`.
     ///
     /// `RunAggregationQueryRequest`: `parent = 1`, `structured_aggregation_query = 2`
-    /// (``StructuredAggregationQueryProtobuf``), the consistency selector (``RPCConsistency/runAggregationQuery``).
+    /// (``StructuredAggregationQuery/write(to:)``), the consistency selector (``RPCConsistency/runAggregationQuery``).
     /// `RunAggregationQueryResponse`: `AggregationResult result = 1` (`map<string, Value> aggregate_fields = 2`),
     /// `bytes transaction = 2`, `read_time = 3` (and `explain_metrics = 10`, read by
     /// ``runExplainedAggregationQueryRPC(parent:structuredAggregationQuery:options:)``).
     /// - Parameters:
     ///   - parent: the documents root or a document path.
-    ///   - structuredAggregationQuery: the REST `structuredAggregationQuery` JSON.
+    ///   - structuredAggregationQuery: the aggregation, as the wire model holds it.
     ///   - readTime, transaction, newTransaction: at most one consistency selector.
     /// - Returns: the aggregate values by alias, and the response's bytes.
     /// - Throws: ``FirestoreError`` as the REST call; `.dataLoss` for a message that does not decode; `.internal`
     ///   for an aggregate value that is not a number or null.
     func runAggregationQueryRPC(
-        parent: ResourcePath, structuredAggregationQuery: JSONValue, readTime: Timestamp?, transaction: String?,
+        parent: ResourcePath, structuredAggregationQuery: StructuredAggregationQuery, readTime: Timestamp?,
+        transaction: String?,
         newTransaction: TransactionMode?
     ) async throws -> (response: RunAggregationQueryResponse, bytes: Int) {
         var writer = try runAggregationQueryRequest(
@@ -43,7 +44,7 @@ extension Firestore {
     /// - Throws: ``FirestoreError`` as the REST call; `.dataLoss` for a message that does not decode; `.internal`
     ///   for an aggregate value that is not a number or null.
     func runExplainedAggregationQueryRPC(
-        parent: ResourcePath, structuredAggregationQuery: JSONValue, options: ExplainOptions
+        parent: ResourcePath, structuredAggregationQuery: StructuredAggregationQuery, options: ExplainOptions
     ) async throws -> (RunAggregationQueryResponse, ExplainMetrics?) {
         var writer = try runAggregationQueryRequest(
             parent: parent, structuredAggregationQuery: structuredAggregationQuery)
@@ -61,15 +62,17 @@ extension Firestore {
     }
 
     /// The `RunAggregationQueryRequest` fields every call starts with: `parent = 1` and
-    /// `structured_aggregation_query = 2` (``StructuredAggregationQueryProtobuf``).
-    /// - Throws: ``FirestoreError`` as ``StructuredAggregationQueryProtobuf/write(_:to:)``.
-    private func runAggregationQueryRequest(parent: ResourcePath, structuredAggregationQuery: JSONValue)
+    /// `structured_aggregation_query = 2` (``StructuredAggregationQuery/write(to:)``).
+    /// - Throws: ``FirestoreError`` as ``StructuredAggregationQuery/write(to:)``.
+    private func runAggregationQueryRequest(
+        parent: ResourcePath, structuredAggregationQuery: StructuredAggregationQuery
+    )
         throws(FirestoreError) -> ProtobufWriter
     {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.resourceName(of: parent))
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredAggregationQueryProtobuf.write(structuredAggregationQuery, to: &query)
+            try structuredAggregationQuery.write(to: &query)
         }
         return writer
     }

@@ -6,12 +6,12 @@ extension Firestore {
     /// ``runQuery(parent:structuredQuery:readTime:transaction:newTransaction:priority:)``, each streamed message
     /// decoded as it arrives.
     ///
-    /// `RunQueryRequest`: `parent = 1`, `structured_query = 2` (``StructuredQueryProtobuf``), the consistency
+    /// `RunQueryRequest`: `parent = 1`, `structured_query = 2` (``StructuredQuery/write(to:)``), the consistency
     /// selector (``RPCConsistency/runQuery``). `RunQueryResponse`: `document = 1`, `bytes transaction = 2`,
     /// `read_time = 3`, `int32 skipped_results = 4`, `bool done = 6`.
     /// - Throws: ``FirestoreError`` as the REST method; `.dataLoss` for a message that does not decode.
     func runQueryRPC(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp?, transaction: String?,
+        parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp?, transaction: String?,
         newTransaction: TransactionMode?, priority: HTTPRequest.Priority = .normal
     ) async throws -> RunQueryResponse {
         let request = try runQueryRequest(
@@ -32,13 +32,13 @@ extension Firestore {
     /// sends, as protobuf bytes (what `query --dry-run --protocol grpc` prints).
     /// - Throws: ``FirestoreError`` `.invalidArgument` for a structured query the protobuf codec cannot carry.
     package func runQueryRequest(
-        parent: ResourcePath, structuredQuery: JSONValue, readTime: Timestamp? = nil, transaction: String? = nil,
+        parent: ResourcePath, structuredQuery: StructuredQuery, readTime: Timestamp? = nil, transaction: String? = nil,
         newTransaction: TransactionMode? = nil
     ) throws(FirestoreError) -> [UInt8] {
         var writer = ProtobufWriter()
         writer.writeStringField(1, database.resourceName(of: parent))
         try writer.writeMessageField(2) { (query) throws(FirestoreError) in
-            try StructuredQueryProtobuf.write(structuredQuery, to: &query)
+            try structuredQuery.write(to: &query)
         }
         try RPCConsistency.runQuery.write(
             readTime: readTime, transaction: transaction, newTransaction: newTransaction, to: &writer)

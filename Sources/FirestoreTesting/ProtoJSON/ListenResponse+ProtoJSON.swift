@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 
 /// The `ListenChannel` of a ``RecordingTransport``: every call it opens goes to the live transport's channel,

@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 
 /// A Listen call answered from a cassette. Its first request picks the session

@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreREST
 import Synchronization
 

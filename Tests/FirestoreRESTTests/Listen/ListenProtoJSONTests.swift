@@ -1,3 +1,4 @@
+import FirestoreFeed
 import FirestoreTestSupport
 import FirestoreTesting
 import Foundation

@@ -1,6 +1,7 @@
+import FirestoreREST
 import FirestoreWire
 
-/// Translates the REST `structuredAggregationQuery` JSON that ``AggregateQuery`` builds into the protobuf
+/// The oracle of ``StructuredAggregationQuery/write(to:)``: translates the REST `structuredAggregationQuery` JSON into the protobuf
 /// `google.firestore.v1.StructuredAggregationQuery` (`google/firestore/v1/query.proto`), as
 /// ``StructuredQueryProtobuf`` does for the query inside it, so every aggregation rule lives once.
 ///

@@ -65,6 +65,16 @@ package struct ListenTarget: Sendable, Hashable {
             resumePoint: resumePoint, expectedCount: expectedCount)
     }
 
+    /// A query target for the query `identity` names, from the bytes it holds (``QueryIdentity/structuredQueryProtobuf``):
+    /// adding the target again (after a reconnect) encodes nothing.
+    package init(
+        query identity: QueryIdentity, targetID: Int32, resumePoint: ResumePoint? = nil, expectedCount: Int32? = nil
+    ) {
+        self.init(
+            kind: .query(parent: identity.parent, structuredQuery: identity.structuredQueryProtobuf),
+            targetID: targetID, resumePoint: resumePoint, expectedCount: expectedCount)
+    }
+
     /// A documents target for full document resource names (duplicates are elided by the server).
     package init(
         documents names: [String], targetID: Int32, resumePoint: ResumePoint? = nil,

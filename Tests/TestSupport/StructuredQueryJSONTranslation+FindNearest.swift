@@ -1,8 +1,10 @@
+import FirestoreREST
 import FirestoreWire
 
 extension StructuredQueryProtobuf {
     /// The `FindNearest.DistanceMeasure` numbers (`query.proto`).
-    static let distanceMeasures: [String: Int32] = ["EUCLIDEAN": 1, "COSINE": 2, "DOT_PRODUCT": 3]
+    package static let distanceMeasures: [String: Int32] = Dictionary(
+        uniqueKeysWithValues: DistanceMeasure.allCases.map { ($0.rawValue, StructuredQuery.number(of: $0)) })
 
     /// Writes the fields of a `StructuredQuery.FindNearest` (`google/firestore/v1/query.proto`) from the REST
     /// `findNearest` object: `FieldReference vector_field = 1`, `Value query_vector = 2`,
@@ -10,7 +12,7 @@ extension StructuredQueryProtobuf {
     /// `string distance_result_field = 5`, `google.protobuf.DoubleValue distance_threshold = 6` (`value = 1`).
     /// - Throws: ``FirestoreError`` `.internal` for a member without an encoding here or of the wrong JSON type;
     ///   the REST value decoder's errors for a malformed query vector.
-    static func writeFindNearest(_ json: JSONValue, to writer: inout ProtobufWriter) throws(FirestoreError) {
+    package static func writeFindNearest(_ json: JSONValue, to writer: inout ProtobufWriter) throws(FirestoreError) {
         let path = "StructuredQuery.findNearest"
         let nearest = try members(
             json, path,
@@ -27,7 +29,8 @@ extension StructuredQueryProtobuf {
             writer.writeMessageField(2) { value.writeProtobuf(to: &$0) }
         }
         if let measure = nearest["distanceMeasure"] {
-            writer.writeInt32Field(3, try enumNumber(measure, path + ".distanceMeasure", distanceMeasures))
+            writer.writeInt32Field(
+                3, try enumNumber(measure, path + ".distanceMeasure", StructuredQueryProtobuf.distanceMeasures))
         }
         if let limit = nearest["limit"] {
             let value = try int32(limit, path + ".limit")
