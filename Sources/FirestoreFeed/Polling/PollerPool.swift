@@ -37,7 +37,7 @@ public final class PollerPool: Sendable {
     public init(clock: any Clock<Duration>) { self.clock = clock }
 
     /// How many pollers are running.
-    public var pollerCount: Int { pollers.withLock { $0.count } }
+    package var pollerCount: Int { pollers.withLock { $0.count } }
 
     /// The change feed of `query`; see `QueryRepresentable.snapshots(source:interval:policy:onEvent:)` with a polling source.
     public func snapshots(

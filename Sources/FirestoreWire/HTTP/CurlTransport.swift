@@ -133,7 +133,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// The version of the libcurl this process uses, e.g. `7.88.1`.
-    public static var libcurlVersion: String {
+    package static var libcurlVersion: String {
         CurlRuntime.version
     }
 
@@ -191,7 +191,7 @@ public final class CurlTransport: HTTPTransport {
     /// How many new connections this transport's transfers have opened so far (the sum of
     /// `CURLINFO_NUM_CONNECTS`); a request that reuses a kept-alive connection adds 0. For monitoring,
     /// benchmarks and tests.
-    public var openedConnectionCount: Int {
+    package var openedConnectionCount: Int {
         connectionsOpened.load(ordering: .relaxed)
     }
 

@@ -58,7 +58,7 @@ public indirect enum FieldValue: Sendable, Hashable {
 
     /// Whether this is a sentinel other than ``delete``: a value the server computes, sent as a field
     /// transform (`updateTransforms`) instead of a field value.
-    public var isTransform: Bool {
+    package var isTransform: Bool {
         switch self {
         case .serverTimestamp, .increment, .arrayUnion, .arrayRemove, .maximum, .minimum: return true
         case .value, .map, .array, .delete: return false
@@ -66,7 +66,7 @@ public indirect enum FieldValue: Sendable, Hashable {
     }
 
     /// This value as a plain ``FirestoreValue`` when it holds no sentinel anywhere, else `nil`.
-    public var plainValue: FirestoreValue? {
+    package var plainValue: FirestoreValue? {
         switch self {
         case .value(let value): return value
         case .map(let fields):
