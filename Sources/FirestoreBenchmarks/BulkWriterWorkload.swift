@@ -46,7 +46,7 @@ enum BulkWriterWorkload {
         ]
     }
 
-    static func data(_ index: Int) -> [String: WriteValue] {
+    static func data(_ index: Int) -> [String: FieldValue] {
         ["n": .value(.integer(Int64(index))), "name": .value(.string("doc-\(index)"))]
     }
 

@@ -101,7 +101,7 @@ enum RecordingScenarios {
     static func values(_ db: Firestore) async throws {
         let fields = try valueFields(projectID: db.database.projectID)
         let reference = db.document("types/all")
-        try await reference.setData([String: WriteValue](fields))
+        try await reference.setData([String: FieldValue](fields))
         let read = try await reference.getDocument()
         guard read.data() == fields else { throw unexpected("types/all read back differently") }
         let listed = try await db.collection("types").getDocuments()
@@ -155,7 +155,7 @@ enum RecordingScenarios {
 
     static func queries(_ db: Firestore) async throws {
         let cities = db.collection("cities")
-        for (id, fields) in Self.cities { try await cities.document(id).setData([String: WriteValue](fields)) }
+        for (id, fields) in Self.cities { try await cities.document(id).setData([String: FieldValue](fields)) }
         try await db.document("cities/SF/landmarks/ggb").setData(["name": "Golden Gate Bridge", "type": "bridge"])
         try await db.document("cities/TOK/landmarks/tower").setData(["name": "Tokyo Tower", "type": "tower"])
         for query in queryShapes(cities) { _ = try await query.getDocuments() }

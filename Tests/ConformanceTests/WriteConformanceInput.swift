@@ -6,7 +6,7 @@ enum WriteConformanceInput {
     /// A `jsonData` value: `"Delete"` = `FieldValue.delete()`, `"ServerTimestamp"` = serverTimestamp, an
     /// array starting with `"ArrayUnion"`/`"ArrayRemove"` = that sentinel with the rest as arguments, `"NaN"` =
     /// NaN; digit-only numbers are integers (``JSONValue/integer(_:)``), others doubles.
-    static func writeValue(_ json: JSONValue) -> WriteValue {
+    static func writeValue(_ json: JSONValue) -> FieldValue {
         switch json {
         case .null: return .null
         case .bool(let flag): return .boolean(flag)
@@ -27,7 +27,7 @@ enum WriteConformanceInput {
     }
 
     /// The `jsonData` of a create, set or update test: a JSON object in a string.
-    static func data(_ spec: JSONValue) throws -> [String: WriteValue] {
+    static func data(_ spec: JSONValue) throws -> [String: FieldValue] {
         guard case .string(let text)? = spec["jsonData"] else {
             throw ConformanceData.LoadError(description: "no jsonData")
         }

@@ -240,7 +240,7 @@ import Testing
             try await document.updateData(try WriteConformanceInput.data(spec), precondition: precondition)
         case "updatePaths":
             let paths = try (spec["fieldPaths"]?.arrayValue ?? []).map(WriteConformanceInput.fieldPath)
-            let values = try (spec["jsonValues"]?.arrayValue ?? []).map { json -> WriteValue in
+            let values = try (spec["jsonValues"]?.arrayValue ?? []).map { json -> FieldValue in
                 guard case .string(let text) = json else {
                     throw ConformanceData.LoadError(description: "jsonValues holds a \(json.typeName)")
                 }

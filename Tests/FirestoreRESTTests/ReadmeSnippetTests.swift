@@ -1,4 +1,5 @@
 import FirestoreREST
+import FirestoreWire
 import Foundation
 import Testing
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FirestoreREST
 
-/// ``WriteValue`` and the write encoding beyond what the conformance files cover: the literal ergonomics, the
+/// ``FieldValue`` and the write encoding beyond what the conformance files cover: the literal ergonomics, the
 /// numeric sentinels (increment, maximum, minimum), nested arrays, reserved names, dotted merge fields.
 @Suite(.timeLimit(.minutes(2))) struct WriteEncodingTests {
     private let database: DatabaseID
@@ -17,7 +17,7 @@ import Testing
     private func encoded(_ write: Write) -> JSONValue { write.restJSON(database: database) }
 
     @Test func literalsAndSentinelsTypeCheckTogether() throws {
-        let data: [String: WriteValue] = [
+        let data: [String: FieldValue] = [
             "name": "Apple", "count": 3, "ratio": 0.5, "ok": true, "none": nil, "tags": ["red", "sweet"],
             "stats": ["kcal": 52], "updated": .serverTimestamp(), "views": FieldValue.increment(Int64(1)),
             "gone": FieldValue.delete(),
@@ -29,22 +29,22 @@ import Testing
         #expect(data["views"] == .increment(.integer(1)))
         #expect(data["gone"] == .delete)
         #expect(FieldValue.arrayUnion(["a", 1]) == .arrayUnion([.value(.string("a")), .value(.integer(1))]))
-        #expect(WriteValue.increment(2.5) == .increment(.double(2.5)))
-        #expect(WriteValue.increment(2) == .increment(.integer(2)))
+        #expect(FieldValue.increment(2.5) == .increment(.double(2.5)))
+        #expect(FieldValue.increment(2) == .increment(.integer(2)))
     }
 
     @Test func plainDataConverts() {
         let plain: [String: FirestoreValue] = ["a": 1, "m": ["b": "c"]]
-        #expect([String: WriteValue](plain) == ["a": .value(.integer(1)), "m": .value(.map(["b": "c"]))])
+        #expect([String: FieldValue](plain) == ["a": .value(.integer(1)), "m": .value(.map(["b": "c"]))])
     }
 
     @Test func plainValueAndDescription() {
-        let value: WriteValue = ["a": [1, ["b": true]]]
+        let value: FieldValue = ["a": [1, ["b": true]]]
         #expect(value.plainValue == .map(["a": .array([.integer(1), .map(["b": .boolean(true)])])]))
-        #expect(WriteValue.map(["t": .serverTimestamp]).plainValue == nil)
-        #expect(WriteValue.increment(.integer(3)).description == "FieldValue.increment(3)")
-        #expect(WriteValue.arrayRemove(["x"]).description == #"FieldValue.arrayRemove(["x"])"#)
-        #expect(WriteValue.map(["b": 1, "a": .delete]).description == #"{"a": FieldValue.delete(),"b": 1}"#)
+        #expect(FieldValue.map(["t": .serverTimestamp]).plainValue == nil)
+        #expect(FieldValue.increment(.integer(3)).description == "FieldValue.increment(3)")
+        #expect(FieldValue.arrayRemove(["x"]).description == #"FieldValue.arrayRemove(["x"])"#)
+        #expect(FieldValue.map(["b": 1, "a": .delete]).description == #"{"a": FieldValue.delete(),"b": 1}"#)
     }
 
     @Test func numericTransformsAreEncodedInPathOrder() throws {
@@ -70,9 +70,9 @@ import Testing
     }
 
     @Test(arguments: [
-        WriteValue.increment(.string("1")), .maximum(.null), .minimum(.array([])),
+        FieldValue.increment(.string("1")), .maximum(.null), .minimum(.array([])),
     ])
-    func nonNumericOperandIsRefused(_ sentinel: WriteValue) {
+    func nonNumericOperandIsRefused(_ sentinel: FieldValue) {
         let error = #expect(throws: FirestoreError.self) {
             try WriteEncoder.set(["n": sentinel], at: path, merge: .overwrite)
         }
@@ -81,12 +81,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ["a": [[1]]] as [String: WriteValue],
-        ["a": .value(.array([.array([])]))] as [String: WriteValue],
-        ["a": ["m": [1, [2]]]] as [String: WriteValue],
-        ["a": .arrayUnion([[1]])] as [String: WriteValue],
+        ["a": [[1]]] as [String: FieldValue],
+        ["a": .value(.array([.array([])]))] as [String: FieldValue],
+        ["a": ["m": [1, [2]]]] as [String: FieldValue],
+        ["a": .arrayUnion([[1]])] as [String: FieldValue],
     ])
-    func arrayDirectlyInsideArrayIsRefused(_ data: [String: WriteValue]) {
+    func arrayDirectlyInsideArrayIsRefused(_ data: [String: FieldValue]) {
         let error = #expect(throws: FirestoreError.self) { try WriteEncoder.set(data, at: path, merge: .overwrite) }
         #expect(error?.message.contains("an array cannot directly hold an array") == true, "\(error?.message ?? "")")
     }
@@ -100,12 +100,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (["__x__": 1] as [String: WriteValue], "field name \"__x__\" is reserved"),
-        (["m": ["__id__": 1]] as [String: WriteValue], "field name \"__id__\" is reserved"),
-        (["m": .value(.map(["": 1]))] as [String: WriteValue], "a field name cannot be empty (field m.``)"),
-        (["": 1] as [String: WriteValue], "a field name cannot be empty"),
+        (["__x__": 1] as [String: FieldValue], "field name \"__x__\" is reserved"),
+        (["m": ["__id__": 1]] as [String: FieldValue], "field name \"__id__\" is reserved"),
+        (["m": .value(.map(["": 1]))] as [String: FieldValue], "a field name cannot be empty (field m.``)"),
+        (["": 1] as [String: FieldValue], "a field name cannot be empty"),
     ])
-    func emptyAndReservedNamesAreRefused(_ data: [String: WriteValue], _ message: String) {
+    func emptyAndReservedNamesAreRefused(_ data: [String: FieldValue], _ message: String) {
         let error = #expect(throws: FirestoreError.self) { try WriteEncoder.set(data, at: path, merge: .mergeAll) }
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
     }
@@ -122,19 +122,19 @@ import Testing
     /// reserved name, or a vector whose value is no array, is refused.
     @Test func aVectorMapMayHoldItsReservedType() throws {
         let vector: FirestoreValue = ["__type__": "__vector__", "value": [1.0, 2.5]]
-        let write = try WriteEncoder.set([String: WriteValue](["embedding": vector]), at: path, merge: .overwrite)
+        let write = try WriteEncoder.set([String: FieldValue](["embedding": vector]), at: path, merge: .overwrite)
         guard case .update(_, let fields, _, _, _) = write else {
             throw FirestoreError.invalidArgument("not an update")
         }
         #expect(fields == ["embedding": vector])
         let other: FirestoreValue = ["__type__": "__other__", "value": [1.0]]
         let refused = #expect(throws: FirestoreError.self) {
-            try WriteEncoder.set([String: WriteValue](["m": other]), at: path, merge: .overwrite)
+            try WriteEncoder.set([String: FieldValue](["m": other]), at: path, merge: .overwrite)
         }
         #expect(refused?.message == "field name \"__type__\" is reserved: names matching __.*__ cannot be written")
         let noArray: FirestoreValue = ["__type__": "__vector__", "value": 1.0]
         let malformed = #expect(throws: FirestoreError.self) {
-            try WriteEncoder.set([String: WriteValue](["v": noArray]), at: path, merge: .overwrite)
+            try WriteEncoder.set([String: FieldValue](["v": noArray]), at: path, merge: .overwrite)
         }
         #expect(malformed?.message == "a vector value's \"value\" must be an array of numbers (field v)")
     }

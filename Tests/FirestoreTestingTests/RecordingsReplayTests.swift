@@ -22,7 +22,7 @@ import Testing
             "map": .map(["nested": .map(["deep": .integer(-7)]), "a.b": "dotted key", "1": "digit key"]),
         ]
         let reference = db.document("types/all")
-        try await reference.setData([String: WriteValue](fields))
+        try await reference.setData([String: FieldValue](fields))
         let snapshot = try await reference.getDocument()
         #expect(snapshot.data() == fields)
         // The emulator writes -0.0 back as 0.0 (firestore-rest.md §2.3).
@@ -51,7 +51,7 @@ import Testing
             ("BJ", ["name": "Beijing", "state": .null, "population": 21_500_000, "regions": ["jingjinji", "hebei"]]),
             ("NAN", ["name": "Nowhere", "state": "XX", "population": .double(.nan), "regions": []]),
         ]
-        for (id, fields) in seeds { try await cities.document(id).setData([String: WriteValue](fields)) }
+        for (id, fields) in seeds { try await cities.document(id).setData([String: FieldValue](fields)) }
         try await db.document("cities/SF/landmarks/ggb").setData(["name": "Golden Gate Bridge", "type": "bridge"])
         try await db.document("cities/TOK/landmarks/tower").setData(["name": "Tokyo Tower", "type": "tower"])
 

@@ -31,7 +31,7 @@ import Testing
         let project = EmulatorEnvironment.uniqueProjectID("cli-export")
         let db = try Firestore.emulator(host: host, projectID: project)
         let fields = try Self.everyType(project: project)
-        try await db.document("source/every").setData([String: WriteValue](fields))
+        try await db.document("source/every").setData([String: FieldValue](fields))
         try await db.document("source/plain").setData(["name": "Apple"])
         let connection = ["--emulator", host, "--project", project]
 

@@ -17,7 +17,7 @@ import Testing
     static func seeded(_ label: String, _ wire: FirestoreProtocol) async throws -> CollectionReference {
         let db = try LiveFirestore.make(label, wire)
         let cities = db.collection("cities")
-        for (id, fields) in Self.cities { try await cities.document(id).setData([String: WriteValue](fields)) }
+        for (id, fields) in Self.cities { try await cities.document(id).setData([String: FieldValue](fields)) }
         return cities
     }
 

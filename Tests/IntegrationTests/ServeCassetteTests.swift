@@ -66,7 +66,7 @@ import Testing
             "emptyArray": .array([]), "emptyMap": .map([:]), "array": .array([1, "two", 3.0, .null]),
             "map": .map(["nested": .map(["deep": .integer(-7)]), "a.b": "dotted key", "1": "digit key"]),
         ]
-        try await db.document("types/all").setData([String: WriteValue](fields))
+        try await db.document("types/all").setData([String: FieldValue](fields))
         #expect(try await db.document("types/all").getDocument().data() == fields)
         #expect(try await db.collection("types").getDocuments().documents.map(\.documentID) == ["all"])
 

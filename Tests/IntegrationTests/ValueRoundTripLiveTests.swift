@@ -31,7 +31,7 @@ import Testing
             "array": .array([1, "two", 3.0, .null]),
             "map": .map(["nested": .map(["deep": .integer(-7)]), "a.b": "dotted key", "1": "digit key"]),
         ]
-        try await reference.setData([String: WriteValue](fields))
+        try await reference.setData([String: FieldValue](fields))
         let snapshot = try await reference.getDocument()
         #expect(snapshot.exists)
         #expect(snapshot.data() == fields)
@@ -166,7 +166,7 @@ extension ValueRoundTripLiveTests {
             "emptyMap": .map([:]), "array": .array([1, "two", 3.0, .null]),
             "map": .map(["nested": .map(["deep": .integer(-7)]), "a.b": "dotted key", "ü": "unicode key"]),
         ]
-        try await reference.setData([String: WriteValue](fields))
+        try await reference.setData([String: FieldValue](fields))
         let rest = try #require(try await reference.getDocument().document)
         let channel = try db.makeGRPCChannel()
         let name = db.database.resourceName(of: try ResourcePath("types/all"))

@@ -57,7 +57,7 @@ package enum ReplayedDemo {
     package static func seed(_ db: Firestore) async throws -> Bool {
         let fruits = db.collection("fruits")
         let empty = try await fruits.listDocuments().isEmpty
-        let seeds: [(String, [String: WriteValue])] = [
+        let seeds: [(String, [String: FieldValue])] = [
             ("apple", ["name": "Apple", "color": "red", "isFavourite": true, "calories": 52]),
             ("banana", ["name": "Banana", "color": "yellow", "isFavourite": true, "calories": 89]),
             ("cherry", ["name": "Cherry", "color": "red", "isFavourite": false, "calories": 50]),

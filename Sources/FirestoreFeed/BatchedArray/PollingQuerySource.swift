@@ -1,8 +1,8 @@
 import FirestoreREST
 
 /// The change feed of one query as a ``QuerySnapshotSource``: the feed of
-/// `query.snapshots(source:interval:policy:onEvent:)` in a polling mode, served by `pool` (``PollerPool/shared`` unless a test
-/// brings its own clock), so a BatchedArray shares its polls with every other listener on the same query.
+/// `query.snapshots(source:interval:policy:onEvent:)` in a polling mode, served by `pool` (the pool every feed shares
+/// unless a test brings its own clock), so a BatchedArray shares its polls with every other listener on the same query.
 ///
 /// Each failed poll (``FeedEvent/pollFailed(_:retryIn:)``) is a ``QuerySnapshotEvent/failure(_:)`` and the
 /// feed goes on (`QueryPollerTests.aFailedPollKeepsTheLastSnapshotAndIsRetried`); a later good poll is
@@ -20,15 +20,17 @@ public struct PollingQuerySource: QuerySnapshotSource {
     /// The pool whose pollers serve the listens.
     public let pool: PollerPool
 
-    /// A source polling `query` every `interval` (at least 10 ms), or with the full `policy` when given.
+    /// A source polling `query` every `interval` (at least 10 ms), or with the full `policy` when given, served
+    /// by `pool`: `nil` (default) for the pool every `snapshots(...)` call shares, or a ``PollerPool`` of your own
+    /// on another clock.
     public init(
         _ query: some QueryRepresentable, interval: Duration = .seconds(1), mode: PollMode = .keys,
-        policy: PollingPolicy? = nil, pool: PollerPool = .shared
+        policy: PollingPolicy? = nil, pool: PollerPool? = nil
     ) {
         self.query = query.query
         self.mode = mode
         self.policy = policy ?? PollingPolicy(interval: interval)
-        self.pool = pool
+        self.pool = pool ?? .shared
     }
 
     public func makeSnapshotStream() -> AsyncStream<QuerySnapshotEvent> {

@@ -63,7 +63,7 @@ package enum CheckpointResume {
     /// (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``, indexes relative to the stored list in
     /// query order); a mismatch with the server's order goes to `mismatch`. A Listen snapshot is billed as Firestore
     /// bills a resumed listener: the documents delivered when the resume token was sent, else the whole result
-    /// (``BilledReads/listenResumed(documentsDelivered:resultSize:sentResumeToken:)``).
+    /// (`BilledReads.listenResumed(documentsDelivered:resultSize:sentResumeToken:)`).
     /// - Complexity: O(n log n) for n documents, plus the change computation.
     static func rebase(
         _ first: QuerySnapshot, on checkpoint: FeedCheckpoint, query: Query, sentResumeToken: Bool,

@@ -8,7 +8,7 @@ import Synchronization
 /// - What is stored per key: the snapshot's documents (name, `updateTime`, fields), its `readTime`, the delta
 ///   watermark and last keys scan of delta polling, and for a Listen feed the resume token. Each snapshot is
 ///   written in one SQLite transaction of O(changed documents) rows: the documents its changes touched and one
-///   row for the key (``lastCommitRowsWritten``).
+///   row for the key (`lastCommitRowsWritten`, for tests).
 /// - File: WAL journal mode; `PRAGMA application_id` "FFCP" and the schema version in `PRAGMA user_version`. A file
 ///   written by a newer version of this library is refused (`.failedPrecondition`); an empty, foreign, truncated
 ///   or corrupted file (SQLite's `PRAGMA integrity_check` at open, the schema compared with this version's), a row
@@ -61,7 +61,7 @@ public final class FeedCheckpointStore: Sendable {
     }
 
     /// The schema version this library reads and writes (`PRAGMA user_version` of its files).
-    public static var schemaVersion: Int { Int(CheckpointSchema.version) }
+    package static var schemaVersion: Int { Int(CheckpointSchema.version) }
 
     /// The checkpoint of `key`, or `nil` when there is none: the rows of one commit, read in one SQLite read
     /// transaction, so a feed writing the key meanwhile (through another store, in this process or another) is
@@ -109,7 +109,7 @@ public final class FeedCheckpointStore: Sendable {
 
     /// Rows inserted, updated or deleted by the last snapshot written: the documents its changes touched plus
     /// the key's row (O(changed documents), whatever the snapshot's size).
-    public var lastCommitRowsWritten: Int { lastCommit.withLock { $0.rows } }
+    package var lastCommitRowsWritten: Int { lastCommit.withLock { $0.rows } }
 
     /// SQL statements the last snapshot written ran (`BEGIN`, the generation check, one per changed document, the
     /// key's row, `COMMIT`).

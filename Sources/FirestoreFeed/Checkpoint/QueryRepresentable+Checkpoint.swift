@@ -20,7 +20,7 @@ extension QueryRepresentable {
     ///   `updateTime` moved (the keys scan is billed in full); a Listen feed resumed within 30 minutes of its last
     ///   snapshot sends the stored resume token and is billed only for the documents changed meanwhile, later as a
     ///   new query (https://firebase.google.com/docs/firestore/pricing#listens;
-    ///   ``BilledReads/listenResumed(documentsDelivered:resultSize:sentResumeToken:)``).
+    ///   `BilledReads.listenResumed(documentsDelivered:resultSize:sentResumeToken:)`).
     /// - At least once: a snapshot is written to the checkpoint when the consumer asks for the next one (the
     ///   iterator's `next()`), or when it calls ``FeedCheckpointStore/acknowledge(key:)``; never before. A process
     ///   that dies while handling a snapshot gets its changes again after the restart. A snapshot a slow consumer

@@ -1,7 +1,7 @@
 import FirestoreREST
 
 /// The failures in a row of one feed and the back-off they call for: what a poller and a Listen stream share. The
-/// n-th failure waits the policy's ``PollingPolicy/delay(afterFailures:retryAfter:)``, spread by its jitter; the
+/// n-th failure waits the policy's `PollingPolicy.delay(afterFailures:retryAfter:)`, spread by its jitter; the
 /// delay reported is the one waited.
 struct FeedBackoff: Sendable {
     let policy: PollingPolicy

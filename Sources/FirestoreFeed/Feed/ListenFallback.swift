@@ -2,7 +2,7 @@ import FirestoreREST
 import Synchronization
 
 /// Moving a listener from the Listen stream to polling: its stream is fed from a keys-mode poller of the same
-/// query (``PollerPool/shared``), and it hears why (`FeedEvent.fellBackToPolling(reason:)`). After the policy's
+/// query (`PollerPool.shared`), and it hears why (`FeedEvent.fellBackToPolling(reason:)`). After the policy's
 /// ``PollingPolicy/listenRetryAfterFallback`` the poller is left and `retry` gives the listener to the Listen stream
 /// again (where it falls back once more if Listen still cannot work). Lives with the feed, above both sources: the
 /// Listen stream only asks for it (``WatchStream/fallBackTo``), so `Watch/` does not depend on `Polling/`.

@@ -74,7 +74,7 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
 
     /// The statistics of a Listen snapshot that delivered `delivered` documents (added or modified), billed
     /// `BilledReads.listen(documentsDelivered:isFirstSnapshot:)` (FirestoreREST).
-    public static func listen(documentsDelivered delivered: Int, isFirstSnapshot: Bool) -> PollStatistics {
+    package static func listen(documentsDelivered delivered: Int, isFirstSnapshot: Bool) -> PollStatistics {
         PollStatistics(
             mode: nil, bytesReceived: 0, latency: .zero, requests: 0, documentsFetched: delivered,
             billedReads: BilledReads.listen(documentsDelivered: delivered, isFirstSnapshot: isFirstSnapshot))
@@ -83,7 +83,7 @@ public struct PollStatistics: Sendable, Hashable, CustomStringConvertible {
     /// The statistics of the first snapshot of a resumed Listen target (a feed restarted from its checkpoint) that
     /// delivered `delivered` documents (added or modified) of `resultSize`, billed
     /// `BilledReads.listenResumed(documentsDelivered:resultSize:sentResumeToken:)` (FirestoreREST).
-    public static func listenResumed(documentsDelivered delivered: Int, resultSize: Int, sentResumeToken: Bool)
+    package static func listenResumed(documentsDelivered delivered: Int, resultSize: Int, sentResumeToken: Bool)
         -> PollStatistics
     {
         PollStatistics(

@@ -42,7 +42,7 @@ extension QueryRepresentable {
     ///   server's order (a value the client orders differently), the changes are computed from the server's order
     ///   and `onEvent` hears `FeedEvent.orderingMismatch(reason:)`.
     /// - Sharing: listeners on the same query share one Listen target, or, polling, one poller and one request per
-    ///   interval (`PollerPool.shared`). Cancelling the consuming task, dropping the stream or breaking out of a
+    ///   interval (the shared `PollerPool`). Cancelling the consuming task, dropping the stream or breaking out of a
     ///   loop over it leaves; the last to leave removes the target (closing the stream with its last target) or
     ///   stops polling.
     ///

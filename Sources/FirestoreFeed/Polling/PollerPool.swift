@@ -5,8 +5,9 @@ import Synchronization
 /// StructuredQuery), mode and policy share one `QueryPoller` and so one HTTP request per interval. A
 /// poller stops when its last listener leaves and is then forgotten.
 ///
-/// `PollerPool.shared` (on the continuous clock) serves `query.snapshots(...)`; make a pool of your own to
-/// poll on another clock, e.g. a test clock that never sleeps.
+/// One pool on the continuous clock serves every `query.snapshots(...)`; make a pool of your own to poll on
+/// another clock, e.g. a test clock that never sleeps (FirestoreTesting's `ImmediateClock`), and hand it to
+/// ``snapshots(of:mode:policy:onEvent:)`` or a ``PollingQuerySource``.
 ///
 /// A client's `Firestore.shutdown()` ends its pollers (their listeners' streams end with the client's shutdown
 /// error) and the pool forgets them; feeds of a shut-down client end at once with that error.
@@ -27,7 +28,7 @@ public final class PollerPool: Sendable {
     }
 
     /// The pool every `snapshots(...)` and `addSnapshotListener(...)` call uses.
-    public static let shared = PollerPool(clock: ContinuousClock())
+    package static let shared = PollerPool(clock: ContinuousClock())
 
     let clock: any Clock<Duration>
     private let pollers = Mutex<[Key: QueryPoller]>([:])
@@ -36,7 +37,7 @@ public final class PollerPool: Sendable {
     public init(clock: any Clock<Duration>) { self.clock = clock }
 
     /// How many pollers are running.
-    public var pollerCount: Int { pollers.withLock { $0.count } }
+    package var pollerCount: Int { pollers.withLock { $0.count } }
 
     /// The change feed of `query`; see `QueryRepresentable.snapshots(source:interval:policy:onEvent:)` with a polling source.
     public func snapshots(

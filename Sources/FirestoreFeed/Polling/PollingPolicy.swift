@@ -82,7 +82,7 @@ public struct PollingPolicy: Sendable, Hashable {
 
     /// The delay after a successful poll that followed `unchangedPolls` unchanged polls in a row (0 after a
     /// change), before jitter.
-    public func delay(afterUnchangedPolls unchangedPolls: Int) -> Duration {
+    package func delay(afterUnchangedPolls unchangedPolls: Int) -> Duration {
         guard let idle = idleBackoff, unchangedPolls > idle.afterUnchangedPolls else { return interval }
         let steps = Double(unchangedPolls - idle.afterUnchangedPolls)
         let grown = interval * min(pow(idle.factor, steps), 1e9)
@@ -91,7 +91,7 @@ public struct PollingPolicy: Sendable, Hashable {
 
     /// The delay after the `failures`-th transient error in a row (1 for the first), at least `retryAfter`,
     /// before jitter.
-    public func delay(afterFailures failures: Int, retryAfter: Duration?) -> Duration {
+    package func delay(afterFailures failures: Int, retryAfter: Duration?) -> Duration {
         let exponent = Double(max(0, failures - 1))
         let grown = errorBackoff.initial * min(pow(errorBackoff.multiplier, exponent), 1e9)
         let capped = min(grown, errorBackoff.maximum)
@@ -99,7 +99,7 @@ public struct PollingPolicy: Sendable, Hashable {
     }
 
     /// `delay` spread by the jitter, with `random` in 0 ..< 1.
-    public func jittered(_ delay: Duration, random: Double) -> Duration {
+    package func jittered(_ delay: Duration, random: Double) -> Duration {
         delay * (1 + jitter * (2 * random - 1))
     }
 

@@ -25,7 +25,7 @@ package struct CreateCommand: ParsableCommand {
 
     package func run() async throws(CLIError) {
         try await write.commit { (batch, reference) throws(FirestoreError) in
-            try batch.create([String: WriteValue](write.fields), forDocument: reference)
+            try batch.create([String: FieldValue](write.fields), forDocument: reference)
         }
     }
 }

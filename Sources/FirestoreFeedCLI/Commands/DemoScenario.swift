@@ -47,7 +47,7 @@ package enum DemoScenario {
     ) async throws {
         let fruits = firestore.collection(collection)
         for old in try await fruits.listDocuments() { try await old.reference.delete() }
-        for seed in seeds { try await fruits.document(seed.id).setData([String: WriteValue](seed.fields)) }
+        for seed in seeds { try await fruits.document(seed.id).setData([String: FieldValue](seed.fields)) }
         await note("seeded \(seeds.count) fruits: " + seeds.map(\.id).joined(separator: ", "), format)
         await note("watching: \(collection) where isFavourite == true, ordered by name", format)
 

@@ -124,7 +124,7 @@ package struct ImportCommand: ParsableCommand {
             do {
                 let line = try ImportLine(parsing: text)
                 let reference = line.id.map(collection.document) ?? collection.document()
-                try batch.setData([String: WriteValue](line.fields), forDocument: reference)
+                try batch.setData([String: FieldValue](line.fields), forDocument: reference)
             } catch {
                 throw .invalidArgument("\(name):\(number): \(error.message)")
             }

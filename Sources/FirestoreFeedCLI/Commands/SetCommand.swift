@@ -32,7 +32,7 @@ package struct SetCommand: ParsableCommand {
 
     package func run() async throws(CLIError) {
         try await write.commit { (batch, reference) throws(FirestoreError) in
-            try batch.setData([String: WriteValue](write.fields), forDocument: reference, merge: merge)
+            try batch.setData([String: FieldValue](write.fields), forDocument: reference, merge: merge)
         }
     }
 }

@@ -18,7 +18,7 @@ package struct UpdateCommand: ParsableCommand {
 
     let write: DocumentWrite
     /// The fields to change, by field path, in the order of their keys.
-    let updates: [(FieldPath, WriteValue)]
+    let updates: [(FieldPath, FieldValue)]
 
     package init(parsing reader: ArgumentReader) throws(ValidationError) {
         let write = try DocumentWrite(parsing: reader, command: "update")
@@ -28,7 +28,7 @@ package struct UpdateCommand: ParsableCommand {
         self.write = write
         updates = try write.fields.sorted(by: { $0.key < $1.key }).map { (key, value) throws(ValidationError) in
             do throws(FirestoreError) {
-                return (try FieldPathArgument.fieldPath(key), WriteValue(value))
+                return (try FieldPathArgument.fieldPath(key), FieldValue(value))
             } catch {
                 throw ValidationError("update \(write.path): key \"\(key)\": \(error.message)")
             }

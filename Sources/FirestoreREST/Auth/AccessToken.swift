@@ -30,7 +30,7 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var authorizationHeader: String { "Bearer " + value }
 
     /// Seconds from `now` until expiry (negative once expired); `.infinity` when the expiry is unknown.
-    public func secondsRemaining(at now: Date) -> Double {
+    package func secondsRemaining(at now: Date) -> Double {
         guard let expiresAt else { return .infinity }
         return expiresAt.timeIntervalSince(now)
     }

@@ -20,9 +20,9 @@ import FirestoreWire
 /// `impersonated_service_account`, `external_account_authorized_user`, ...) are rejected as unsupported.
 public enum ApplicationDefaultCredentials {
     /// The environment variable naming a credentials file.
-    public static let credentialsFileVariable = "GOOGLE_APPLICATION_CREDENTIALS"
+    package static let credentialsFileVariable = "GOOGLE_APPLICATION_CREDENTIALS"
     /// The credential file types this package reads.
-    public static let supportedTypes = ["service_account", "authorized_user"]
+    package static let supportedTypes = ["service_account", "authorized_user"]
 
     /// Where the credentials come from.
     public enum Source: Sendable, Hashable {
@@ -49,7 +49,7 @@ public enum ApplicationDefaultCredentials {
 
     /// `$CLOUDSDK_CONFIG/application_default_credentials.json`, else
     /// `$HOME/.config/gcloud/application_default_credentials.json`; `nil` when neither variable is set.
-    public static func gcloudFilePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func gcloudFilePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let folder = environment["CLOUDSDK_CONFIG"], !folder.isEmpty {
             return folder + "/application_default_credentials.json"
         }

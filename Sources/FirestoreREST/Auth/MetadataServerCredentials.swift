@@ -16,9 +16,9 @@ import FirestoreWire
 /// refreshed ahead of expiry by a single request, and dropped after a `401`.
 public final class MetadataServerCredentials: Credentials, CustomStringConvertible {
     /// The environment variable that overrides the metadata server's host.
-    public static let hostVariable = "GCE_METADATA_HOST"
+    package static let hostVariable = "GCE_METADATA_HOST"
     /// The metadata server's host name on Google Cloud.
-    public static let defaultHost = "metadata.google.internal"
+    package static let defaultHost = "metadata.google.internal"
 
     /// The metadata server's `host` or `host:port`.
     public let host: String

@@ -30,7 +30,7 @@ public final class ServiceAccountCredentials: Credentials, CustomStringConvertib
     /// The OAuth scope Firestore needs.
     public static let datastoreScope = "https://www.googleapis.com/auth/datastore"
     /// A JWT's lifetime, in seconds: the maximum Google accepts (one hour).
-    public static let jwtLifetime: Int64 = 3600
+    package static let jwtLifetime: Int64 = 3600
 
     /// The key.
     public let key: ServiceAccountKey

@@ -3,7 +3,9 @@ import FirestoreWire
 /// The document reads Firestore bills for a request, by the rules of Firestore pricing
 /// (https://firebase.google.com/docs/firestore/pricing, "Reads"; https://cloud.google.com/firestore/pricing):
 /// the meter behind FirestoreFeed's `PollStatistics.billedReads`. The emulator bills nothing; these are what
-/// production charges for the same requests. Each rule is O(1).
+/// production charges for the same requests. Each rule is O(1). The Listen rules (a target's snapshots, a resumed
+/// target, a liveness probe) are the feed's own; ``runQuery(documentsReturned:)``, ``batchGet(documentsRequested:)``
+/// and ``aggregation(indexEntries:)`` price what a client sends.
 public enum BilledReads {
     /// runQuery: one read per document returned, projections (`select`, keys only) included; a query that returns
     /// nothing still costs one read.
@@ -21,7 +23,7 @@ public enum BilledReads {
 
     /// A Listen target ("Listening to query results"): one read per document added to or updated in the result;
     /// the first snapshot is billed for its documents, at least one, like a query.
-    public static func listen(documentsDelivered: Int, isFirstSnapshot: Bool) -> Int {
+    package static func listen(documentsDelivered: Int, isFirstSnapshot: Bool) -> Int {
         isFirstSnapshot ? max(1, documentsDelivered) : max(0, documentsDelivered)
     }
 
@@ -29,7 +31,7 @@ public enum BilledReads {
     /// more than 30 minutes is charged as a brand-new query, https://firebase.google.com/docs/firestore/pricing#listens):
     /// resumed with its resume token within 30 minutes, one read per document added or updated meanwhile (none when
     /// nothing changed); otherwise (no token sent) the whole result, at least one, as a new query.
-    public static func listenResumed(documentsDelivered: Int, resultSize: Int, sentResumeToken: Bool) -> Int {
+    package static func listenResumed(documentsDelivered: Int, resultSize: Int, sentResumeToken: Bool) -> Int {
         sentResumeToken ? max(0, documentsDelivered) : max(1, resultSize)
     }
 
@@ -38,5 +40,5 @@ public enum BilledReads {
     /// query results": one read per document in the result, and a query that matches nothing is billed one read,
     /// https://firebase.google.com/docs/firestore/pricing). Production Firestore sends a `NO_CHANGE` about every 30
     /// seconds on an idle stream, so a live production stream is never probed.
-    public static let listenProbe = 1
+    package static let listenProbe = 1
 }

@@ -52,9 +52,9 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     /// ``DocumentReference/create(_:)`` (`create-*` conformance). Sentinels are allowed as in `create`.
     /// - Returns: the new document's reference.
     /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or data that breaks a
-    ///   rule of ``WriteValue``; otherwise the server's or the transport's error.
+    ///   rule of ``FieldValue``; otherwise the server's or the transport's error.
     @discardableResult
-    public func addDocument(data: [String: WriteValue]) async throws -> DocumentReference {
+    public func addDocument(data: [String: FieldValue]) async throws -> DocumentReference {
         let reference = document()
         _ = try await firestore.commit([try reference.createWrite(data)])
         return reference
@@ -67,7 +67,7 @@ public struct CollectionReference: QueryRepresentable, Sendable, Hashable, Custo
     ///   its field transforms).
     /// - Throws: as ``addDocument(data:)``.
     @discardableResult
-    public func add(_ data: [String: WriteValue])
+    public func add(_ data: [String: FieldValue])
         async throws -> (reference: DocumentReference, writeResult: WriteResult)
     {
         let reference = document()

@@ -127,14 +127,14 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     /// the fields in `data` change: the mask lists every leaf path of `data` (an empty map counts as a leaf)
     /// and every `FieldValue.delete()`, never a transform (`set-mergeall*`, `set-del-mergeall`). Sentinels
     /// become `updateTransforms`. Plain `[String: FirestoreValue]` data converts with
-    /// `[String: WriteValue](fields)`.
+    /// `[String: FieldValue](fields)`.
     /// - Returns: the server's ``WriteResult``: the document's new `updateTime` and the results of the field
     ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: ``FirestoreError`` `.invalidArgument` before sending for an invalid path or data that breaks a
-    ///   rule of ``WriteValue`` (e.g. `FieldValue.delete()` without `merge`, `set-del-wo-merge`); otherwise the
+    ///   rule of ``FieldValue`` (e.g. `FieldValue.delete()` without `merge`, `set-del-wo-merge`); otherwise the
     ///   server's or the transport's error.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], merge: Bool = false) async throws -> WriteResult {
+    public func setData(_ data: [String: FieldValue], merge: Bool = false) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: merge ? .mergeAll : .overwrite))
     }
 
@@ -147,7 +147,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   exactly at a merge field (`set-del-nomerge`, `set-del-nonleaf`), or a path is malformed; otherwise the
     ///   server's or the transport's error.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], mergeFields: [String]) async throws -> WriteResult {
+    public func setData(_ data: [String: FieldValue], mergeFields: [String]) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: .mergeFields(WriteEncoder.dottedPaths(mergeFields))))
     }
 
@@ -157,7 +157,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as the dotted form.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], mergeFields: [FieldPath]) async throws -> WriteResult {
+    public func setData(_ data: [String: FieldValue], mergeFields: [FieldPath]) async throws -> WriteResult {
         try await commitOne(setWrite(data, merge: .mergeFields(mergeFields)))
     }
 
@@ -169,7 +169,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   for an invalid path or data (`FieldValue.delete()` is refused, `create-nodel`); otherwise the server's or
     ///   the transport's error.
     @discardableResult
-    public func create(_ data: [String: WriteValue]) async throws -> WriteResult {
+    public func create(_ data: [String: FieldValue]) async throws -> WriteResult {
         try await commitOne(createWrite(data))
     }
 
@@ -189,7 +189,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   segment or one of `~*/[]` (`update-badchar`), one key that is a prefix of another (`update-prefix-*`),
     ///   or a misplaced sentinel.
     @discardableResult
-    public func updateData(_ fields: [String: WriteValue], precondition: Precondition? = nil) async throws
+    public func updateData(_ fields: [String: FieldValue], precondition: Precondition? = nil) async throws
         -> WriteResult
     {
         try await commitOne(updateWrite(dottedFields: fields, precondition: precondition))
@@ -201,7 +201,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as ``updateData(_:precondition:)``.
     @discardableResult
-    public func updateData(fields: [FieldPath: WriteValue], precondition: Precondition? = nil) async throws
+    public func updateData(fields: [FieldPath: FieldValue], precondition: Precondition? = nil) async throws
         -> WriteResult
     {
         try await commitOne(updateWrite(Array(fields), precondition: precondition))
@@ -214,7 +214,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     ///   transforms, in order (`WriteResultLiveTests`).
     /// - Throws: as ``updateData(_:precondition:)``.
     @discardableResult
-    public func updateData(pathsAndValues: [(FieldPath, WriteValue)], precondition: Precondition? = nil)
+    public func updateData(pathsAndValues: [(FieldPath, FieldValue)], precondition: Precondition? = nil)
         async throws -> WriteResult
     {
         try await commitOne(updateWrite(pathsAndValues, precondition: precondition))
@@ -272,24 +272,24 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
         return result
     }
 
-    func setWrite(_ data: [String: WriteValue], merge: SetMergeOption) throws(FirestoreError) -> Write {
+    func setWrite(_ data: [String: FieldValue], merge: SetMergeOption) throws(FirestoreError) -> Write {
         try WriteEncoder.set(data, at: resourcePath(), merge: merge)
     }
 
-    func createWrite(_ data: [String: WriteValue]) throws(FirestoreError) -> Write {
+    func createWrite(_ data: [String: FieldValue]) throws(FirestoreError) -> Write {
         try WriteEncoder.create(data, at: resourcePath())
     }
 
-    func updateWrite(dottedFields fields: [String: WriteValue], precondition: Precondition?)
+    func updateWrite(dottedFields fields: [String: FieldValue], precondition: Precondition?)
         throws(FirestoreError) -> Write
     {
-        var pairs: [(FieldPath, WriteValue)] = []
+        var pairs: [(FieldPath, FieldValue)] = []
         pairs.reserveCapacity(fields.count)
         for (key, value) in fields { pairs.append((try WriteEncoder.dottedPath(key), value)) }
         return try updateWrite(pairs, precondition: precondition)
     }
 
-    func updateWrite(_ pairs: [(FieldPath, WriteValue)], precondition: Precondition?) throws(FirestoreError)
+    func updateWrite(_ pairs: [(FieldPath, FieldValue)], precondition: Precondition?) throws(FirestoreError)
         -> Write
     {
         try WriteEncoder.update(pairs, at: resourcePath(), precondition: precondition)

@@ -24,8 +24,9 @@ extension Firestore {
     ///   - projectID: the project, or `nil` to discover it as above.
     ///   - databaseID: the database, `(default)` unless a named database is used.
     ///   - environment: the variables to consult (default: the process environment).
-    ///   - transport: the transport for Firestore requests (a ``CurlTransport`` by default); token requests use
-    ///     each credential provider's own default transport.
+    ///   - transport: the transport for Firestore requests (a ``CurlTransport`` by default; a transport of your
+    ///     own means REST and polling, ``HTTPTransport``); token requests use each credential provider's own
+    ///     default transport.
     ///   - retryPolicy: when failed idempotent calls are retried (production only; the emulator gets
     ///     ``RetryPolicy/none``, as from ``emulator(host:projectID:databaseID:transport:)``).
     /// - Throws: ``FirestoreError``: as ``ApplicationDefaultCredentials/find(environment:transport:)``;

@@ -19,7 +19,9 @@ public final class Firestore: Sendable {
     /// The API root every request URL starts with, ending in `/v1/`:
     /// `https://firestore.googleapis.com/v1/` or `http://127.0.0.1:8080/v1/`.
     public let baseURL: String
-    /// The transport requests go through.
+    /// The transport requests go through. A ``CurlTransport`` carries REST, gRPC and the Listen stream; any
+    /// other ``HTTPTransport`` (one of your own) carries REST only: calls go over REST and change feeds poll
+    /// (``HTTPTransport``).
     public let transport: any HTTPTransport
     /// Where the `Authorization` header comes from.
     public let credentials: any Credentials
@@ -49,7 +51,8 @@ public final class Firestore: Sendable {
     ///   - projectID: the Google Cloud project.
     ///   - databaseID: the database, `(default)` unless a named database is used.
     ///   - credentials: where tokens come from.
-    ///   - transport: the HTTP transport; a ``CurlTransport`` by default.
+    ///   - transport: the HTTP transport; a ``CurlTransport`` by default. A transport of your own means REST
+    ///     and polling: no gRPC, no Listen stream (``HTTPTransport``).
     ///   - retryPolicy: when failed idempotent calls are retried; ``RetryPolicy/default`` by default.
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty or malformed ID.
     public convenience init(
@@ -67,7 +70,8 @@ public final class Firestore: Sendable {
     ///   - database: the project and database.
     ///   - baseURL: the API root; a trailing `/v1/` is added when missing.
     ///   - credentials: where the `Authorization` header comes from.
-    ///   - transport: the HTTP transport.
+    ///   - transport: the HTTP transport. Only a ``CurlTransport`` carries gRPC and the Listen stream; a
+    ///     transport of your own means REST and polling (``HTTPTransport``).
     ///   - isEmulator: whether the server is an emulator: ``CredentialsAudience/production`` credentials are
     ///     never sent to it, and ``CredentialsAudience/emulator`` credentials are sent to nothing else.
     ///   - retryPolicy: when failed idempotent calls are retried; ``RetryPolicy/default`` by default.
@@ -109,6 +113,9 @@ public final class Firestore: Sendable {
 
     /// A client for the Firestore emulator at `host` (`"127.0.0.1:8080"`, no scheme): plain HTTP and the
     /// `Bearer owner` admin token (`AuthorizationPathTests`).
+    ///
+    /// `transport` is a ``CurlTransport`` when `nil`; a transport of your own means REST and polling: no gRPC, no
+    /// Listen stream (``HTTPTransport``).
     /// - Throws: ``FirestoreError`` `.invalidArgument` for an empty host or a malformed ID.
     public static func emulator(
         host: String, projectID: String, databaseID: String = "(default)", transport: (any HTTPTransport)? = nil

@@ -6,7 +6,7 @@ final class EncodedBox {
     enum Content {
         /// Nothing was encoded (becomes an empty map, as Foundation's encoders write `{}`).
         case empty
-        case value(WriteValue)
+        case value(FieldValue)
         case map(EncodedMap)
         case array(EncodedArray)
     }
@@ -16,7 +16,7 @@ final class EncodedBox {
     init(_ content: Content = .empty) { self.content = content }
 
     /// The finished value.
-    var writeValue: WriteValue {
+    var writeValue: FieldValue {
         switch content {
         case .empty: return .map([:])
         case .value(let value): return value
@@ -30,22 +30,22 @@ final class EncodedBox {
 final class EncodedMap {
     var entries: [String: EncodedNode] = [:]
 
-    var writeValue: WriteValue { .map(entries.mapValues(\.writeValue)) }
+    var writeValue: FieldValue { .map(entries.mapValues(\.writeValue)) }
 }
 
 /// An array under construction.
 final class EncodedArray {
     var elements: [EncodedNode] = []
 
-    var writeValue: WriteValue { .array(elements.map(\.writeValue)) }
+    var writeValue: FieldValue { .array(elements.map(\.writeValue)) }
 }
 
 /// One entry of a map or array under construction: a finished value, or a box still being filled.
 enum EncodedNode {
-    case value(WriteValue)
+    case value(FieldValue)
     case box(EncodedBox)
 
-    var writeValue: WriteValue {
+    var writeValue: FieldValue {
         switch self {
         case .value(let value): return value
         case .box(let box): return box.writeValue

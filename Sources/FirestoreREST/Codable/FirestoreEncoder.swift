@@ -26,7 +26,7 @@ import FirestoreWire
 ///   `"Infinity"`, `"-Infinity"`; `CodableFieldCaseTests.c18...`).
 /// - ``Timestamp`` `timestampValue` (nanoseconds as given); `Date` per ``dateEncodingStrategy``; `Data` per
 ///   ``dataEncodingStrategy``; ``GeoPoint`` `geoPointValue`; ``DocumentReference`` `referenceValue`;
-///   ``FirestoreValue`` as it is; ``WriteValue`` sentinels (`FieldValue.serverTimestamp()`, `.increment(_:)`,
+///   ``FirestoreValue`` as it is; ``FieldValue`` sentinels (`FieldValue.serverTimestamp()`, `.increment(_:)`,
 ///   …) as sentinels.
 /// - Structs and dictionaries `mapValue`, arrays `arrayValue`, enums with raw values their raw value.
 /// - A `nil` optional is left out (the SDK's rule) unless ``nilEncodingStrategy`` is ``NilEncodingStrategy/null``
@@ -55,7 +55,7 @@ public struct FirestoreEncoder: Sendable {
 
     /// Encodes `value` as document data of plain values.
     ///
-    /// A value holding a write sentinel (a `nil` ``ServerTimestamp``, a ``WriteValue`` such as
+    /// A value holding a write sentinel (a `nil` ``ServerTimestamp``, a ``FieldValue`` such as
     /// `FieldValue.increment(1)`) has no plain form: this throws for it, naming the field; write such a model
     /// with ``encodeForWrite(_:)`` or ``DocumentReference/setData(from:merge:encoder:)``.
     /// - Returns: the fields, e.g. `["name": .string("Apple"), "kcal": .integer(52)]`.
@@ -73,13 +73,13 @@ public struct FirestoreEncoder: Sendable {
     }
 
     /// Encodes `value` as document data to write: plain values, plus write sentinels where the model holds
-    /// them (a `nil` ``ServerTimestamp`` is ``WriteValue/serverTimestamp``). This is what
+    /// them (a `nil` ``ServerTimestamp`` is ``FieldValue/serverTimestamp``). This is what
     /// ``DocumentReference/setData(from:merge:encoder:)`` sends.
     /// - Returns: the fields, e.g. `["name": "Apple", "updated": .serverTimestamp]`.
     /// - Throws: `EncodingError.invalidValue` when the value does not encode as a map, or for a value Firestore
     ///   cannot hold; a type's own error.
     /// - Complexity: O(n) in the size of the value.
-    public func encodeForWrite<T: Encodable>(_ value: T) throws -> [String: WriteValue] {
+    public func encodeForWrite<T: Encodable>(_ value: T) throws -> [String: FieldValue] {
         try encodeForWrite(value, documentPath: nil)
     }
 
@@ -94,12 +94,12 @@ public struct FirestoreEncoder: Sendable {
     }
 
     /// ``encodeForWrite(_:)`` with the document path named in error messages.
-    func encodeForWrite<T: Encodable>(_ value: T, documentPath: String?) throws -> [String: WriteValue] {
+    func encodeForWrite<T: Encodable>(_ value: T, documentPath: String?) throws -> [String: FieldValue] {
         let context = EncodingContext(options: self, documentPath: documentPath)
         let encoded = try FirestoreEncoderImpl.encodeTopLevel(value, context: context)
         switch encoded {
         case .map(let fields): return fields
-        case .value(.map(let fields)): return [String: WriteValue](fields)
+        case .value(.map(let fields)): return [String: FieldValue](fields)
         default:
             let kind = encoded.plainValue?.typeName ?? encoded.description
             throw EncodingError.invalidValue(
@@ -112,7 +112,7 @@ public struct FirestoreEncoder: Sendable {
     }
 
     /// The plain form of `value`, or `invalidValue` naming the first sentinel's place.
-    static func plain(_ value: WriteValue, at node: CodingPathNode, of root: Any) throws -> FirestoreValue {
+    static func plain(_ value: FieldValue, at node: CodingPathNode, of root: Any) throws -> FirestoreValue {
         switch value {
         case .value(let plain): return plain
         case .map(let fields):

@@ -20,7 +20,7 @@ final class FirestoreEncoderImpl: Encoder {
     }
 
     /// Encodes `value` at the root and returns the finished value.
-    static func encodeTopLevel<T: Encodable>(_ value: T, context: EncodingContext) throws -> WriteValue {
+    static func encodeTopLevel<T: Encodable>(_ value: T, context: EncodingContext) throws -> FieldValue {
         let encoder = FirestoreEncoderImpl(context: context, box: EncodedBox(), node: .root)
         guard let encoded = try encoder.encodeValue(value, at: .root) else {
             throw EncodingError.invalidValue(
@@ -80,7 +80,7 @@ final class FirestoreEncoderImpl: Encoder {
     }
 
     /// An integer as an `integerValue`, or `invalidValue` when it does not fit in 64 signed bits.
-    func integer<I: FixedWidthInteger>(_ number: I, at node: @autoclosure () -> CodingPathNode) throws -> WriteValue {
+    func integer<I: FixedWidthInteger>(_ number: I, at node: @autoclosure () -> CodingPathNode) throws -> FieldValue {
         guard let exact = Int64(exactly: number) else {
             throw EncodingError.invalidValue(
                 number,

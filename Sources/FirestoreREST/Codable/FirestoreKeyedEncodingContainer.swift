@@ -19,7 +19,7 @@ struct FirestoreKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
         }
     }
 
-    private func set(_ value: WriteValue, _ key: Key) { map.entries[name(key)] = .value(value) }
+    private func set(_ value: FieldValue, _ key: Key) { map.entries[name(key)] = .value(value) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.value(.null), key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.value(.boolean(value)), key) }

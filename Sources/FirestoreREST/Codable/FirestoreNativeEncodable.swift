@@ -104,7 +104,7 @@ extension FirestoreValue: FirestoreNativeEncodable {
     }
 }
 
-extension WriteValue: FirestoreNativeEncodable {
+extension FieldValue: FirestoreNativeEncodable {
     func encodeNative(at node: CodingPathNode, in encoder: FirestoreEncoderImpl) throws -> EncodedNode? {
         .value(self)
     }

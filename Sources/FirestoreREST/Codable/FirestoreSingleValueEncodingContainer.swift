@@ -7,7 +7,7 @@ struct FirestoreSingleValueEncodingContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func set(_ value: WriteValue) { encoder.box.content = .value(value) }
+    private func set(_ value: FieldValue) { encoder.box.content = .value(value) }
 
     mutating func encodeNil() throws { set(.value(.null)) }
     mutating func encode(_ value: Bool) throws { set(.value(.boolean(value))) }

@@ -11,7 +11,7 @@ struct FirestoreUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     private var here: CodingPathNode { node.appending(index: array.elements.count) }
 
-    private func append(_ value: WriteValue) { array.elements.append(.value(value)) }
+    private func append(_ value: FieldValue) { array.elements.append(.value(value)) }
 
     mutating func encodeNil() throws { append(.value(.null)) }
     mutating func encode(_ value: Bool) throws { append(.value(.boolean(value))) }

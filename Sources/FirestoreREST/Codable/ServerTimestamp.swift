@@ -31,7 +31,7 @@ extension Date: ServerTimestampWrappable {
 /// try await ref.setData(from: Post(title: "t"))   // updatedAt: the commit time
 /// ```
 ///
-/// - Encoding with ``FirestoreEncoder``: `nil` is ``WriteValue/serverTimestamp`` (the `REQUEST_TIME`
+/// - Encoding with ``FirestoreEncoder``: `nil` is ``FieldValue/serverTimestamp`` (the `REQUEST_TIME`
 ///   transform; ``FirestoreEncoder/encode(_:)`` refuses it, ``FirestoreEncoder/encodeForWrite(_:)`` and
 ///   `setData(from:)` send it); a value is a `timestampValue` (through ``ServerTimestampWrappable/unwrap(_:)``,
 ///   whose error fails the encoding).
@@ -69,7 +69,7 @@ public struct ServerTimestamp<Value: ServerTimestampWrappable & Codable>: Codabl
         if let wrappedValue {
             try container.encode(Value.unwrap(wrappedValue))
         } else {
-            try container.encode(WriteValue.serverTimestamp)
+            try container.encode(FieldValue.serverTimestamp)
         }
     }
 }

@@ -36,7 +36,7 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Inequalities make the server order by their field first (REST reference: `StructuredQuery.order_by`).
-    public var isInequality: Bool {
+    package var isInequality: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn: return true
         default: return false
@@ -44,5 +44,5 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Operators whose value must be an array (`IN`, `NOT_IN`, `ARRAY_CONTAINS_ANY`).
-    public var takesArray: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
+    package var takesArray: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 }

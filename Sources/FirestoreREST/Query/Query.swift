@@ -57,7 +57,7 @@ public struct Query: QueryRepresentable, Sendable {
 
     /// The parent resource path (documents root or a document).
     /// - Throws: ``FirestoreError`` `.invalidArgument` when the collection path was invalid.
-    public func parentPath() throws(FirestoreError) -> ResourcePath { try parent.get() }
+    package func parentPath() throws(FirestoreError) -> ResourcePath { try parent.get() }
 
     /// Whether the query has a start or end cursor.
     package var hasCursors: Bool { start != nil || end != nil }

@@ -110,7 +110,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// One segment as the REST API writes it: bare when it matches `[A-Za-z_][A-Za-z0-9_]*`, else in
     /// backticks with a backtick and `\` escaped.
-    public static func quoteSegment(_ segment: String) -> String {
+    package static func quoteSegment(_ segment: String) -> String {
         var simple = !segment.isEmpty
         for (position, byte) in segment.utf8.enumerated() {
             let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F

@@ -98,9 +98,9 @@ extension FirestoreValue {
     }
 }
 
-extension WriteValue {
+extension FieldValue {
     /// `FieldValue.vector(_:)` of the SDKs: writes these elements as a vector (``VectorValue``).
-    public static func vector(_ elements: [Double]) -> WriteValue {
+    public static func vector(_ elements: [Double]) -> FieldValue {
         .value(VectorValue(elements).firestoreValue)
     }
 }

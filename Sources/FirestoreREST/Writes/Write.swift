@@ -6,7 +6,7 @@ import FirestoreWire
 /// set = `update` with no mask; set with merge = `update` + mask of the merged paths; update = `update` +
 /// mask + `exists: true`; delete = `delete`. Sentinels other than `FieldValue.delete()` become
 /// `transforms` (`updateTransforms`). ``DocumentReference``, ``WriteBatch`` and ``Transaction`` build these
-/// from ``WriteValue`` data; build one by hand only to send exactly this REST write, with
+/// from ``FieldValue`` data; build one by hand only to send exactly this REST write, with
 /// ``WriteCollecting/appendWrite(for:_:)``.
 public enum Write: Sendable, Hashable {
     /// Writes `fields` to the document at `path`, then applies `transforms` in order. With a mask only the

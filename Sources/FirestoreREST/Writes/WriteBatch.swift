@@ -12,7 +12,7 @@ import Synchronization
 /// try await batch.commit()
 /// ```
 ///
-/// Each write is encoded when it is added, so bad data throws at once (the rules of ``WriteValue`` and the
+/// Each write is encoded when it is added, so bad data throws at once (the rules of ``FieldValue`` and the
 /// conformance tests), not at commit. A batch is `Sendable`; it commits once.
 public final class WriteBatch: WriteCollecting {
     /// The client the batch commits through.

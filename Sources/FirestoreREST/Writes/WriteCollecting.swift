@@ -2,7 +2,7 @@ import FirestoreWire
 
 /// Something that collects writes to send in one commit: a ``WriteBatch`` or a ``Transaction``. Every
 /// builder (`setData`, `create`, `updateData`, `deleteDocument`) encodes its write at once, with the rules
-/// of ``WriteValue`` and the conformance tests, so bad data throws when it is added, not at commit.
+/// of ``FieldValue`` and the conformance tests, so bad data throws when it is added, not at commit.
 public protocol WriteCollecting: AnyObject, Sendable {
     /// Encodes one write for `document` with `encode` and appends it.
     /// - Throws: ``FirestoreError`` from `encode`, `.invalidArgument` for a document of another database,
@@ -25,7 +25,7 @@ extension WriteCollecting {
     /// - Throws: ``FirestoreError`` `.invalidArgument` for invalid data or path or a document of another
     ///   database; `.failedPrecondition` when the batch was committed or the transaction ended.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, merge: Bool = false)
+    public func setData(_ data: [String: FieldValue], forDocument document: DocumentReference, merge: Bool = false)
         throws(FirestoreError) -> Self
     {
         try adding(for: document) { reference throws(FirestoreError) in
@@ -36,7 +36,7 @@ extension WriteCollecting {
     /// Adds a set of only the dotted `mergeFields`; see `DocumentReference.setData(_:mergeFields:)`.
     /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [String])
+    public func setData(_ data: [String: FieldValue], forDocument document: DocumentReference, mergeFields: [String])
         throws(FirestoreError) -> Self
     {
         let paths = try WriteEncoder.dottedPaths(mergeFields)
@@ -49,7 +49,7 @@ extension WriteCollecting {
     /// - Throws: as ``setData(_:forDocument:merge:)``, and as the `mergeFields` rules.
     @discardableResult
     public func setData(
-        _ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [FieldPath]
+        _ data: [String: FieldValue], forDocument document: DocumentReference, mergeFields: [FieldPath]
     ) throws(FirestoreError) -> Self {
         try adding(for: document) { reference throws(FirestoreError) in
             try reference.setWrite(data, merge: .mergeFields(mergeFields))
@@ -60,7 +60,7 @@ extension WriteCollecting {
     /// ``DocumentReference/create(_:)``.
     /// - Throws: as ``setData(_:forDocument:merge:)``.
     @discardableResult
-    public func create(_ data: [String: WriteValue], forDocument document: DocumentReference)
+    public func create(_ data: [String: FieldValue], forDocument document: DocumentReference)
         throws(FirestoreError) -> Self
     {
         try adding(for: document) { reference throws(FirestoreError) in try reference.createWrite(data) }
@@ -71,7 +71,7 @@ extension WriteCollecting {
     /// - Throws: as ``setData(_:forDocument:merge:)``, and as the update rules.
     @discardableResult
     public func updateData(
-        _ fields: [String: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
+        _ fields: [String: FieldValue], forDocument document: DocumentReference, precondition: Precondition? = nil
     ) throws(FirestoreError) -> Self {
         try adding(for: document) { reference throws(FirestoreError) in
             try reference.updateWrite(dottedFields: fields, precondition: precondition)
@@ -82,7 +82,7 @@ extension WriteCollecting {
     /// - Throws: as ``updateData(_:forDocument:precondition:)``.
     @discardableResult
     public func updateData(
-        fields: [FieldPath: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
+        fields: [FieldPath: FieldValue], forDocument document: DocumentReference, precondition: Precondition? = nil
     ) throws(FirestoreError) -> Self {
         try adding(for: document) { reference throws(FirestoreError) in
             try reference.updateWrite(Array(fields), precondition: precondition)
@@ -94,7 +94,7 @@ extension WriteCollecting {
     /// - Throws: as ``updateData(_:forDocument:precondition:)``.
     @discardableResult
     public func updateData(
-        pathsAndValues: [(FieldPath, WriteValue)], forDocument document: DocumentReference,
+        pathsAndValues: [(FieldPath, FieldValue)], forDocument document: DocumentReference,
         precondition: Precondition? = nil
     ) throws(FirestoreError) -> Self {
         try adding(for: document) { reference throws(FirestoreError) in

@@ -10,7 +10,7 @@ enum SetMergeOption: Sendable, Hashable {
     case mergeFields([FieldPath])
 }
 
-/// Turns SDK-style writes (``WriteValue`` data) into REST ``Write``s exactly as Google's conformance tests pin
+/// Turns SDK-style writes (``FieldValue`` data) into REST ``Write``s exactly as Google's conformance tests pin
 /// them (`create-*`, `set-*`, `update-*`, `update-paths-*`, `delete-*`), refusing every `isError` case with
 /// ``FirestoreError`` `.invalidArgument` before anything is sent.
 ///
@@ -35,7 +35,7 @@ enum SetMergeOption: Sendable, Hashable {
 ///   (`update-exists-false-precond`).
 enum WriteEncoder {
     /// `setData` / `WriteBatch.setData`.
-    static func set(_ data: [String: WriteValue], at path: ResourcePath, merge: SetMergeOption) throws(FirestoreError)
+    static func set(_ data: [String: FieldValue], at path: ResourcePath, merge: SetMergeOption) throws(FirestoreError)
         -> Write
     {
         switch merge {
@@ -56,7 +56,7 @@ enum WriteEncoder {
     }
 
     /// `create`: a set that requires the document not to exist (`create-*`).
-    static func create(_ data: [String: WriteValue], at path: ResourcePath) throws(FirestoreError) -> Write {
+    static func create(_ data: [String: FieldValue], at path: ResourcePath) throws(FirestoreError) -> Write {
         let parsed = try parse(data, deletes: .refused("in create; use updateData or setData with merge"))
         return .update(
             path: path, fields: parsed.fields, mask: nil, precondition: .exists(false),
@@ -65,7 +65,7 @@ enum WriteEncoder {
 
     /// `updateData`: each pair's value replaces the field at its path (`update-*`, `update-paths-*`).
     /// - Parameter precondition: `nil` for the default `exists: true`.
-    static func update(_ pairs: [(FieldPath, WriteValue)], at path: ResourcePath, precondition: Precondition?)
+    static func update(_ pairs: [(FieldPath, FieldValue)], at path: ResourcePath, precondition: Precondition?)
         throws(FirestoreError) -> Write
     {
         guard !pairs.isEmpty else { throw .invalidArgument("updateData needs at least one field") }
@@ -116,7 +116,7 @@ enum WriteEncoder {
 
     // MARK: - Set with merge fields
 
-    private static func setMergingFields(_ data: [String: WriteValue], at path: ResourcePath, mergePaths: [FieldPath])
+    private static func setMergingFields(_ data: [String: FieldValue], at path: ResourcePath, mergePaths: [FieldPath])
         throws(FirestoreError) -> Write
     {
         try FieldMask.checkDistinct(mergePaths, role: "merge field")
@@ -149,8 +149,8 @@ enum WriteEncoder {
     }
 
     /// The write value at `path` inside `data`, descending through maps only.
-    private static func value(at path: FieldPath, in data: [String: WriteValue]) -> WriteValue? {
-        var current: WriteValue = .map(data)
+    private static func value(at path: FieldPath, in data: [String: FieldValue]) -> FieldValue? {
+        var current: FieldValue = .map(data)
         for segment in path.segments {
             switch current {
             case .map(let fields):
@@ -193,7 +193,7 @@ enum WriteEncoder {
         }
     }
 
-    static func parse(_ data: [String: WriteValue], deletes: DeletePolicy) throws(FirestoreError) -> ParsedData {
+    static func parse(_ data: [String: FieldValue], deletes: DeletePolicy) throws(FirestoreError) -> ParsedData {
         var parsed = ParsedData()
         let context = ParseContext(deletes: deletes)
         for (name, value) in data {
@@ -208,7 +208,7 @@ enum WriteEncoder {
     /// that only held sentinels). Sentinels are recorded in `parsed`.
     @discardableResult
     static func parseValue(
-        _ value: WriteValue, at segments: [String], context: ParseContext,
+        _ value: FieldValue, at segments: [String], context: ParseContext,
         into parsed: inout ParsedData
     ) throws(FirestoreError) -> FirestoreValue? {
         let path = FieldPath(uncheckedSegments: segments)
@@ -275,7 +275,7 @@ enum WriteEncoder {
     }
 
     /// The arguments of `arrayUnion`/`arrayRemove`: plain values, no arrays (`create-arrayunion-with-st`).
-    private static func arrayArguments(_ elements: [WriteValue], of sentinel: String, at path: FieldPath)
+    private static func arrayArguments(_ elements: [FieldValue], of sentinel: String, at path: FieldPath)
         throws(FirestoreError) -> [FirestoreValue]
     {
         var plain: [FirestoreValue] = []
@@ -305,7 +305,7 @@ enum WriteEncoder {
         }
     }
 
-    private static func checkNotArray(_ element: WriteValue, in path: FieldPath) throws(FirestoreError) {
+    private static func checkNotArray(_ element: FieldValue, in path: FieldPath) throws(FirestoreError) {
         switch element {
         case .array, .value(.array):
             throw .invalidArgument("an array cannot directly hold an array (field \(path))")

@@ -28,8 +28,8 @@ extension Cassette {
     ///   - source: how to name the cassette in error messages, e.g. its file name.
     /// - Throws: `FirestoreError` `.invalidArgument` naming `source` and where the fault is: the byte offset
     ///   of a JSON syntax error, or the member (`interactions[3].response.status`) that is missing or has the
-    ///   wrong type (`listenSessions[0].messages[2].at`); a `format` other than ``formatName`` or a `version`
-    ///   other than ``formatVersion``.
+    ///   wrong type (`listenSessions[0].messages[2].at`); a `format` other than `firestore-feed-cassette` or a `version`
+    ///   other than `1`.
     public init(jsonData data: Data, source: String = "cassette") throws(FirestoreError) {
         let root: JSONValue
         do {

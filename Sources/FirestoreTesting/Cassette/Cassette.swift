@@ -38,9 +38,9 @@ import Foundation
 /// apart from the HTTP exchanges, in `listenSessions` (``ListenSession``).
 public struct Cassette: Sendable, Hashable {
     /// The value of the `format` member that marks a cassette file.
-    public static let formatName = "firestore-feed-cassette"
+    package static let formatName = "firestore-feed-cassette"
     /// The format version this library writes and reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// The recorded exchanges, in the order their requests were sent.
     public var interactions: [Interaction]
@@ -103,7 +103,7 @@ public struct Cassette: Sendable, Hashable {
 
         /// The recorded form of `request`: the method in upper case, the URL without scheme and authority
         /// (`http://127.0.0.1:8080/v1/x?y=1` becomes `/v1/x?y=1`), every header with its name in lower case,
-        /// and a JSON body in canonical form (``Cassette/canonicalBody(_:)``).
+        /// and a JSON body in canonical form (`Cassette.canonicalBody(_:)`: keys sorted, no whitespace).
         public init(_ request: HTTPRequest) {
             self.init(
                 method: request.method.uppercased(), path: Self.pathAndQuery(of: request.url),
@@ -113,7 +113,7 @@ public struct Cassette: Sendable, Hashable {
 
         /// The part of `url` from the first `/` after `scheme://authority`; `url` itself when it has no
         /// scheme (it is then already a path), `/` when it has no path.
-        public static func pathAndQuery(of url: String) -> String {
+        package static func pathAndQuery(of url: String) -> String {
             guard let schemeEnd = url.range(of: "://") else { return url }
             let rest = url[schemeEnd.upperBound...]
             guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
@@ -177,7 +177,7 @@ public struct Cassette: Sendable, Hashable {
     /// package's `JSONValue` writes them), so that key order and white space never matter; any other body
     /// unchanged. An empty body stays empty.
     /// - Complexity: O(n log k) for a body of n bytes with objects of at most k members.
-    public static func canonicalBody(_ body: Data) -> Data {
+    package static func canonicalBody(_ body: Data) -> Data {
         guard !body.isEmpty, let json = try? JSONValue.parse(body) else { return body }
         return json.serialized()
     }

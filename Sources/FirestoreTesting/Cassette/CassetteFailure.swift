@@ -19,7 +19,7 @@ extension Cassette {
     /// ```
     ///
     /// The message keeps the transport's words; the request's address is written `http://<HOST>:<PORT>/path`
-    /// (``hostPlaceholder``, ``portPlaceholder``), so a cassette names no machine. Only the failures of
+    /// (`<HOST>`, `<PORT>`), so a cassette names no machine. Only the failures of
     /// `Kind` are recorded; any other error (TLS verification, a cancelled task, a body over the size cap) is passed
     /// on and not recorded.
     public struct Failure: Sendable, Hashable {
@@ -40,15 +40,15 @@ extension Cassette {
         }
 
         /// Stands for the request's host in ``message``.
-        public static let hostPlaceholder = "<HOST>"
+        package static let hostPlaceholder = "<HOST>"
         /// Stands for the request's port in ``message``.
-        public static let portPlaceholder = "<PORT>"
+        package static let portPlaceholder = "<PORT>"
 
         /// What happened.
         public var kind: Kind
         /// The error's code.
         public var code: FirestoreError.Code
-        /// The error's message, the request's host and port replaced by ``hostPlaceholder`` and ``portPlaceholder``.
+        /// The error's message, the request's host and port replaced by `<HOST>` and `<PORT>`.
         public var message: String
 
         /// A failure with every part given.

@@ -13,7 +13,7 @@ import Foundation
 ///   the OAuth token request's `assertion`, `client_secret`, `refresh_token` and the token response's
 ///   `access_token`, `id_token`;
 /// - every other occurrence, anywhere in the cassette (paths, headers, bodies, other interactions), of a
-///   secret found in those places, when it is at least ``minimumPropagatedLength`` bytes long; so a token
+///   secret found in those places, when it is at least 8 bytes long; so a token
 ///   from a token response is also removed from a later request that carries it elsewhere;
 /// - the strings in ``literals``, anywhere.
 ///
@@ -29,7 +29,7 @@ public struct SecretScrubber: Sendable {
 
     /// Secrets shorter than this many bytes are replaced where they were found but not searched for
     /// elsewhere, so that a short value (the emulator's `Bearer owner`) cannot blank out ordinary text.
-    public static let minimumPropagatedLength = 8
+    package static let minimumPropagatedLength = 8
 
     /// Header names (any case) whose values are secrets.
     public var headers: Set<String>

@@ -294,7 +294,7 @@ public final class RecordingTransport: HTTPTransport {
     }
 
     /// The number of interactions recorded by this transport (the base not counted).
-    public var recordedCount: Int {
+    package var recordedCount: Int {
         state.withLock { $0.entries.count }
     }
 

@@ -42,7 +42,7 @@ public struct FirestoreError: Error, Sendable, Hashable, CustomStringConvertible
         public var description: String { name }
 
         /// The canonical code an HTTP status maps to when the body names none (`google/rpc/code.proto`).
-        public static func forHTTPStatus(_ status: Int) -> Code {
+        package static func forHTTPStatus(_ status: Int) -> Code {
             switch status {
             case 400: return .invalidArgument
             case 401: return .unauthenticated

@@ -1,9 +1,10 @@
-/// The package's name and version, as sent in the `User-Agent` header of every request.
-public enum FirestoreFeedPackage {
+/// The package's name and version, as sent in the `User-Agent` header of every request (the default
+/// `CurlTransport.Configuration.userAgent`) and printed by `firestore-feed --version`.
+package enum FirestoreFeedPackage {
     /// `firestore-feed-swift`.
-    public static let name = "firestore-feed-swift"
-    /// The package version (semantic versioning), e.g. `0.1.0`.
-    public static let version = "0.1.0"
-    /// `firestore-feed-swift/0.1.0`: the default ``CurlTransport/Configuration/userAgent``.
-    public static var userAgent: String { "\(name)/\(version)" }
+    package static let name = "firestore-feed-swift"
+    /// The package version (semantic versioning), e.g. `0.1.0`: the first heading of `CHANGELOG.md`.
+    package static let version = "0.1.0"
+    /// `firestore-feed-swift/0.1.0`: the default `User-Agent` of ``CurlTransport`` and the gRPC channel.
+    package static var userAgent: String { "\(name)/\(version)" }
 }

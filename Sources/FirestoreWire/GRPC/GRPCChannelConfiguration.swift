@@ -10,7 +10,7 @@ extension GRPCChannel {
         /// Longest time to establish a connection (TCP and TLS handshakes), in seconds. Default 10. Zero or less
         /// means libcurl's default (300 s). There is no overall timeout: a stream may stay open for hours.
         package var connectTimeout: Double
-        /// The `user-agent` header value. Default ``FirestoreFeedPackage/userAgent``.
+        /// The `user-agent` header value. Default `FirestoreFeedPackage.userAgent`.
         package var userAgent: String
         /// A PEM file of CA certificates replacing the system trust store, or `nil` (default).
         package var caBundlePath: String?

@@ -50,8 +50,8 @@ public final class CurlTransport: HTTPTransport {
         /// The largest response body accepted, in bytes, counted after decompression. Default 256 MiB
         /// (268,435,456 bytes). A larger body aborts the transfer with a `.resourceExhausted` error.
         public var maxResponseBytes: Int
-        /// The `User-Agent` header value sent unless the request sets its own. Default
-        /// ``FirestoreFeedPackage/userAgent`` (`firestore-feed-swift/0.1.0`).
+        /// The `User-Agent` header value sent unless the request sets its own. Default the package's name and
+        /// version, `firestore-feed-swift/0.1.0`.
         public var userAgent: String
         /// The most transfers (and TCP connections) this transport has at once; more concurrent requests wait
         /// for a free connection. Default 8; values below 1 count as 1.
@@ -86,7 +86,8 @@ public final class CurlTransport: HTTPTransport {
         ///   - connectTimeout: connection timeout in seconds.
         ///   - requestTimeout: whole-request timeout in seconds.
         ///   - maxResponseBytes: body size cap in bytes.
-        ///   - userAgent: the `User-Agent` header value.
+        ///   - userAgent: the `User-Agent` header value; `nil` (default) for the package's name and version,
+        ///     `firestore-feed-swift/0.1.0`.
         ///   - maxConnections: the connection pool size.
         ///   - lowSpeedLimit: bytes per second below which a transfer counts as stalled.
         ///   - lowSpeedTime: seconds a transfer may stay stalled.
@@ -97,7 +98,7 @@ public final class CurlTransport: HTTPTransport {
             connectTimeout: Double = 10,
             requestTimeout: Double = 60,
             maxResponseBytes: Int = 256 * 1024 * 1024,
-            userAgent: String = FirestoreFeedPackage.userAgent,
+            userAgent: String? = nil,
             maxConnections: Int = 8,
             lowSpeedLimit: Int = 1,
             lowSpeedTime: Double = 30,
@@ -108,7 +109,7 @@ public final class CurlTransport: HTTPTransport {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
             self.maxResponseBytes = maxResponseBytes
-            self.userAgent = userAgent
+            self.userAgent = userAgent ?? FirestoreFeedPackage.userAgent
             self.maxConnections = maxConnections
             self.lowSpeedLimit = lowSpeedLimit
             self.lowSpeedTime = lowSpeedTime
@@ -132,7 +133,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// The version of the libcurl this process uses, e.g. `7.88.1`.
-    public static var libcurlVersion: String {
+    package static var libcurlVersion: String {
         CurlRuntime.version
     }
 
@@ -190,7 +191,7 @@ public final class CurlTransport: HTTPTransport {
     /// How many new connections this transport's transfers have opened so far (the sum of
     /// `CURLINFO_NUM_CONNECTS`); a request that reuses a kept-alive connection adds 0. For monitoring,
     /// benchmarks and tests.
-    public var openedConnectionCount: Int {
+    package var openedConnectionCount: Int {
         connectionsOpened.load(ordering: .relaxed)
     }
 

@@ -316,7 +316,7 @@ import Testing
         let error = thrownError { try FirestoreEncoder().encodeForWrite(FieldValue.serverTimestamp()) }
         #expect(
             error.map(codingMessage)
-                == "top-level WriteValue encoded as FieldValue.serverTimestamp(), not as a map: document data is a map of fields"
+                == "top-level FieldValue encoded as FieldValue.serverTimestamp(), not as a map: document data is a map of fields"
         )
     }
 

@@ -11,7 +11,7 @@ extension BulkWriter {
     /// Enqueues a set of `document`: the whole document, or with `merge` only the leaf fields of `data`; see
     /// ``DocumentReference/setData(_:merge:)``.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, merge: Bool = false)
+    public func setData(_ data: [String: FieldValue], forDocument document: DocumentReference, merge: Bool = false)
         async throws(FirestoreError) -> Operation
     {
         try await enqueue(document, .set) { reference throws(FirestoreError) in
@@ -21,7 +21,7 @@ extension BulkWriter {
 
     /// Enqueues a set of only the dotted `mergeFields`.
     @discardableResult
-    public func setData(_ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [String])
+    public func setData(_ data: [String: FieldValue], forDocument document: DocumentReference, mergeFields: [String])
         async throws(FirestoreError) -> Operation
     {
         let paths = try WriteEncoder.dottedPaths(mergeFields)
@@ -33,7 +33,7 @@ extension BulkWriter {
     /// Enqueues a set of only the ``FieldPath`` `mergeFields`.
     @discardableResult
     public func setData(
-        _ data: [String: WriteValue], forDocument document: DocumentReference, mergeFields: [FieldPath]
+        _ data: [String: FieldValue], forDocument document: DocumentReference, mergeFields: [FieldPath]
     ) async throws(FirestoreError) -> Operation {
         try await enqueue(document, .set) { reference throws(FirestoreError) in
             try reference.setWrite(data, merge: .mergeFields(mergeFields))
@@ -55,7 +55,7 @@ extension BulkWriter {
     /// Enqueues a create of `document`, whose result is `.alreadyExists` when the document exists; see
     /// ``DocumentReference/create(_:)``.
     @discardableResult
-    public func create(_ data: [String: WriteValue], forDocument document: DocumentReference)
+    public func create(_ data: [String: FieldValue], forDocument document: DocumentReference)
         async throws(FirestoreError) -> Operation
     {
         try await enqueue(document, .create) { reference throws(FirestoreError) in try reference.createWrite(data) }
@@ -65,7 +65,7 @@ extension BulkWriter {
     /// ``DocumentReference/updateData(_:precondition:)``.
     @discardableResult
     public func updateData(
-        _ fields: [String: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
+        _ fields: [String: FieldValue], forDocument document: DocumentReference, precondition: Precondition? = nil
     ) async throws(FirestoreError) -> Operation {
         try await enqueue(document, .update) { reference throws(FirestoreError) in
             try reference.updateWrite(dottedFields: fields, precondition: precondition)
@@ -75,7 +75,7 @@ extension BulkWriter {
     /// Enqueues an update of fields named by ``FieldPath``.
     @discardableResult
     public func updateData(
-        fields: [FieldPath: WriteValue], forDocument document: DocumentReference, precondition: Precondition? = nil
+        fields: [FieldPath: FieldValue], forDocument document: DocumentReference, precondition: Precondition? = nil
     ) async throws(FirestoreError) -> Operation {
         try await enqueue(document, .update) { reference throws(FirestoreError) in
             try reference.updateWrite(Array(fields), precondition: precondition)
@@ -85,7 +85,7 @@ extension BulkWriter {
     /// Enqueues an update of ordered path–value pairs; see ``DocumentReference/updateData(pathsAndValues:precondition:)``.
     @discardableResult
     public func updateData(
-        pathsAndValues: [(FieldPath, WriteValue)], forDocument document: DocumentReference,
+        pathsAndValues: [(FieldPath, FieldValue)], forDocument document: DocumentReference,
         precondition: Precondition? = nil
     ) async throws(FirestoreError) -> Operation {
         try await enqueue(document, .update) { reference throws(FirestoreError) in

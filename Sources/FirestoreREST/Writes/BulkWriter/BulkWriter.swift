@@ -51,7 +51,7 @@ public final class BulkWriter: Sendable {
     public let maxBatchSize: Int
     /// Writes per request of retried writes: 10 (Node's `RETRY_MAX_BATCH_SIZE`, keeping such requests well under
     /// the 10 MiB request limit), or ``maxBatchSize`` when lower.
-    public var retryBatchSize: Int { min(10, maxBatchSize) }
+    package var retryBatchSize: Int { min(10, maxBatchSize) }
 
     private let clock: ElapsedClock
     private let randomUnit: @Sendable () -> Double
