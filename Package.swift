@@ -9,6 +9,14 @@ let readmeSnippets = [
     "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
 ]
 
+/// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
+/// against the shapes of those APIs in `Examples/Shims` (`import Logging` in the block is `import LoggingShape` in its
+/// file, `import ServiceLifecycle` is `import ServiceLifecycleShape`).
+let readmeSnippetShims: [String: [Target.Dependency]] = [
+    "LoggingAndMetrics": ["LoggingShape"],
+    "RunningInAService": ["LoggingShape", "ServiceLifecycleShape"],
+]
+
 let package = Package(
     name: "FirestoreFeed",
     platforms: [.macOS(.v15)],
@@ -92,6 +100,11 @@ let package = Package(
             name: "ShutdownCheck",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
+        // The shapes of swift-log's and swift-service-lifecycle's APIs that two snippets compile against (not products;
+        // named so as never to clash with the real `Logging` and `ServiceLifecycle` in a user's graph).
+        .target(name: "LoggingShape", path: "Examples/Shims/LoggingShape"),
+        .target(
+            name: "ServiceLifecycleShape", dependencies: ["LoggingShape"], path: "Examples/Shims/ServiceLifecycleShape"),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
@@ -138,7 +151,8 @@ let package = Package(
     ]
         + readmeSnippets.map { name in
             .executableTarget(
-                name: "Readme" + name, dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+                name: "Readme" + name,
+                dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"] + (readmeSnippetShims[name] ?? []),
                 path: "Examples/Readme/" + name)
         },
     swiftLanguageModes: [.v6]
