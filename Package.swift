@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// README.md's Swift blocks, one executable each, compiled as written from `Examples/Readme/<name>/main.swift`
-/// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
+/// The Swift blocks of README.md and of the DocC articles (`Sources/*/*.docc/*.md`), one executable each, compiled as
+/// written from `Examples/Readme/<name>/main.swift` (`ReadmeSnippetTests` keeps each file equal to its block;
+/// `ReadmeSnippetsLiveTests` runs them on the emulator).
 let readmeSnippets = [
-    "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
-    "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints", "VectorSearch", "BulkWriter",
-    "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
+    "QuickStart", "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync",
+    "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
+    "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
+    "LoggingAndMetrics", "RunningInAService",
 ]
 
 /// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
