@@ -1,12 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// README.md's Swift blocks, one executable each, compiled as written from `Examples/Readme/<name>/main.swift`
-/// (`ReadmeSnippetTests` keeps each file equal to its block; `ReadmeSnippetsLiveTests` runs them on the emulator).
+/// The Swift blocks of README.md and of the DocC articles (`Sources/*/*.docc/*.md`), one executable each, compiled as
+/// written from `Examples/Readme/<name>/main.swift` (`ReadmeSnippetTests` keeps each file equal to its block;
+/// `ReadmeSnippetsLiveTests` runs them on the emulator).
 let readmeSnippets = [
-    "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync", "FirestoreQueryStore",
-    "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints", "VectorSearch", "BulkWriter",
-    "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
+    "QuickStart", "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync",
+    "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
+    "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
+    "LoggingAndMetrics", "RunningInAService",
+]
+
+/// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
+/// against the shapes of those APIs in `Examples/Shims` (`import Logging` in the block is `import LoggingShape` in its
+/// file, `import ServiceLifecycle` is `import ServiceLifecycleShape`).
+let readmeSnippetShims: [String: [Target.Dependency]] = [
+    "LoggingAndMetrics": ["LoggingShape"],
+    "RunningInAService": ["LoggingShape", "ServiceLifecycleShape"],
 ]
 
 let package = Package(
@@ -92,6 +102,11 @@ let package = Package(
             name: "ShutdownCheck",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
+        // The shapes of swift-log's and swift-service-lifecycle's APIs that two snippets compile against (not products;
+        // named so as never to clash with the real `Logging` and `ServiceLifecycle` in a user's graph).
+        .target(name: "LoggingShape", path: "Examples/Shims/LoggingShape"),
+        .target(
+            name: "ServiceLifecycleShape", dependencies: ["LoggingShape"], path: "Examples/Shims/ServiceLifecycleShape"),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
@@ -138,7 +153,8 @@ let package = Package(
     ]
         + readmeSnippets.map { name in
             .executableTarget(
-                name: "Readme" + name, dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+                name: "Readme" + name,
+                dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"] + (readmeSnippetShims[name] ?? []),
                 path: "Examples/Readme/" + name)
         },
     swiftLanguageModes: [.v6]

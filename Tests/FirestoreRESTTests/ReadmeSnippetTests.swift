@@ -3,28 +3,62 @@ import FirestoreWire
 import Foundation
 import Testing
 
-/// README.md's Swift blocks cannot drift from the code the build compiles: each block is preceded by a comment
-/// naming its file under `Examples/Readme` (`<!-- Examples/Readme/WatchAQuery/main.swift -->`), the file holds the
-/// block exactly, every file there belongs to a block, and every `main.swift` is an executable target of
-/// `Package.swift` (`readmeSnippets`). README's release version is `FirestoreFeedPackage.version`.
+/// The Swift blocks of README.md and of the DocC articles (every `Sources/*/*.docc/*.md`) cannot drift from the code
+/// the build compiles: each block is preceded by a comment naming its file under `Examples/Readme`
+/// (`<!-- Examples/Readme/WatchAQuery/main.swift -->`), the file holds the block exactly, every file there belongs to a
+/// block, and every `main.swift` is an executable target of `Package.swift` (`readmeSnippets`).
+///
+/// One mapping, of whole import lines only: a block written against swift-log or swift-service-lifecycle (which this
+/// package cannot depend on) compiles against the shapes of their APIs in `Examples/Shims`, so its file has
+/// `import LoggingShape` where the block has `import Logging`, and `import ServiceLifecycleShape` where it has
+/// `import ServiceLifecycle`; every other line is the same. README's release version is `FirestoreFeedPackage.version`.
 /// `ReadmeSnippetsLiveTests` runs the blocks against the emulator.
 @Suite(.timeLimit(.minutes(2))) struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     struct Block: Equatable {
+        /// The document it is in, relative to the repository root.
+        let document: String
         let file: String?
         let text: String
     }
 
-    /// Every ```swift block of README.md, with the file named on the line before it (if any).
-    static func blocks() throws -> [Block] {
-        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The compiled file's import lines that its block writes otherwise (the shims of `Examples/Shims`).
+    static let shimImports = [
+        "import LoggingShape": "import Logging", "import ServiceLifecycleShape": "import ServiceLifecycle",
+    ]
+
+    /// A compiled file as its block writes it: the shims' import lines mapped back, nothing else changed.
+    static func asWritten(_ compiled: String) -> String {
+        compiled.components(separatedBy: "\n").map { shimImports[$0] ?? $0 }.joined(separator: "\n")
+    }
+
+    /// README.md, then the DocC articles of every catalog (`Sources/<Module>/<Module>.docc/*.md`), sorted.
+    static func documents() throws -> [String] {
+        let sources = root.appendingPathComponent("Sources")
+        var articles: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+            let modulePath = sources.appendingPathComponent(module).path
+            for catalog in try FileManager.default.contentsOfDirectory(atPath: modulePath).sorted()
+            where catalog.hasSuffix(".docc") {
+                let folder = "Sources/\(module)/\(catalog)"
+                articles += try FileManager.default.contentsOfDirectory(
+                    atPath: root.appendingPathComponent(folder).path
+                ).sorted().filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
+            }
+        }
+        return ["README.md"] + articles
+    }
+
+    /// Every ```swift block of `document`, with the file named on the line before it (if any).
+    static func blocks(in document: String) throws -> [Block] {
+        let lines = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
             .components(separatedBy: "\n")
         var blocks: [Block] = []
         var index = 0
         while index < lines.count {
-            guard lines[index] == "```swift" else {
+            guard lines[index].hasPrefix("```swift") else {
                 index += 1
                 continue
             }
@@ -39,10 +73,15 @@ import Testing
                 body.append(lines[index])
                 index += 1
             }
-            blocks.append(Block(file: file, text: body.map { $0 + "\n" }.joined()))
+            blocks.append(Block(document: document, file: file, text: body.map { $0 + "\n" }.joined()))
             index += 1
         }
         return blocks
+    }
+
+    /// Every block of every document.
+    static func blocks() throws -> [Block] {
+        try documents().flatMap { try blocks(in: $0) }
     }
 
     /// The files under `Examples/Readme`, relative to the repository root.
@@ -56,15 +95,27 @@ import Testing
 
     @Test func everyBlockIsTheFileTheBuildCompiles() throws {
         let blocks = try Self.blocks()
-        #expect(blocks.count == 17)
-        for (number, block) in blocks.enumerated() {
-            let file = try #require(block.file, "README's Swift block \(number + 1) has no file comment above it")
+        #expect(blocks.filter { $0.document == "README.md" }.count == 2)
+        #expect(blocks.filter { $0.document != "README.md" }.count == 18)
+        #expect(blocks.count == 20)
+        for block in blocks {
+            let file = try #require(block.file, "a Swift block of \(block.document) has no file comment above it")
             let compiled = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
             #expect(
-                compiled == block.text,
-                "README's Swift block \(number + 1) differs from \(file): copy the block over the file (or back)")
+                Self.asWritten(compiled) == block.text,
+                "\(block.document)'s block of \(file) differs from the file: copy the block over the file (or back)")
         }
         #expect(blocks.compactMap(\.file).sorted() == (try Self.snippetFiles()))
+    }
+
+    /// The import mapping touches whole import lines and nothing else.
+    @Test func onlyTheShimsImportLinesAreMapped() {
+        #expect(
+            Self.asWritten("import LoggingShape\nimport ServiceLifecycleShape\n")
+                == "import Logging\nimport ServiceLifecycle\n")
+        #expect(
+            Self.asWritten("import LoggingShape // x\nlet a = LoggingShape.self\n")
+                == "import LoggingShape // x\nlet a = LoggingShape.self\n")
     }
 
     @Test func everySnippetIsAnExecutableTarget() throws {
@@ -83,8 +134,8 @@ import Testing
                 == ["Examples/Readme/UseItInYourPackage/Package.swift"])
     }
 
-    /// README's dependency line names what exists (`branch: "main"`, in the manifest block and in the text: no
-    /// release is tagged), and CHANGELOG.md's first version heading is the version the package says it is.
+    /// README's dependency line names what exists (`branch: "main"`, in the first screen and in the manifest block:
+    /// no release is tagged), and CHANGELOG.md's first version heading is the version the package says it is.
     @Test func readmeNamesTheBranchAndTheChangelogTheVersion() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.components(separatedBy: #".package(url: "<repository URL>", branch: "main")"#).count == 3)
@@ -92,5 +143,40 @@ import Testing
         let changelog = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let heading = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
         #expect(heading?.hasPrefix("## \(FirestoreFeedPackage.version)") == true)
+    }
+
+    /// README's first screen, before its contents list, says what a newcomer needs: the two commands, the dependency
+    /// and product lines, the four Debian packages, and one example with one import.
+    @Test func readmesFirstScreenHasTheEssentials() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let first = try #require(readme.components(separatedBy: "\n## Contents\n").first)
+        #expect(first != readme, "README has no `## Contents` heading")
+        for essential in [
+            "Scripts/demo", "Scripts/test", #".package(url: "<repository URL>", branch: "main")"#,
+            #".product(name: "FirestoreFeed", package: "firestore-feed")"#, "libcurl4-openssl-dev", "libssl-dev",
+            "libnghttp2-dev", "libsqlite3-dev", "no release is tagged",
+        ] {
+            #expect(first.contains(essential), "README's first screen does not say \(essential)")
+        }
+        let example = try Self.blocks(in: "README.md").first
+        #expect(example.map { first.contains($0.text) } == true)
+        #expect(
+            example?.text.components(separatedBy: "\n").filter { $0.hasPrefix("import ") } == ["import FirestoreFeed"])
+    }
+
+    /// Every relative link of README.md and CONTRIBUTING.md names a file of the repository (the articles included).
+    @Test func readmesLinksNameFilesThatExist() throws {
+        for document in ["README.md", "CONTRIBUTING.md"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+            for part in text.components(separatedBy: "](").dropFirst() {
+                guard let target = part.components(separatedBy: ")").first, !target.contains("://"),
+                    !target.hasPrefix("#")
+                else { continue }
+                let path = target.components(separatedBy: "#")[0]
+                #expect(
+                    FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path),
+                    "\(document) links to \(target), which does not exist")
+            }
+        }
     }
 }

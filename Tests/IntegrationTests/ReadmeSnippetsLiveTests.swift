@@ -3,10 +3,13 @@ import FirestoreTestSupport
 import Foundation
 import Testing
 
-/// README.md's Swift blocks, run as their executables (`Examples/Readme`, compiled as written by every build;
-/// `ReadmeSnippetTests` keeps them equal to README) against the emulator, with the data the demo seeds in the
-/// project they name (`demo-fruits`), and README's manifest through `swift package dump-package`. Serialized:
-/// the blocks share that project, which each test seeds afresh.
+/// The Swift blocks of README.md and of the DocC articles, run as their executables (`Examples/Readme`, compiled as
+/// written by every build; `ReadmeSnippetTests` keeps them equal to their blocks) against the emulator, with the data
+/// the demo seeds in the project they name (`demo-fruits`), and README's manifest through `swift package
+/// dump-package`. Serialized: the blocks share that project, which each test seeds afresh. Not run: the blocks that
+/// need production credentials or keys (`NamedCredentials`), or that wait on data these tests do not make
+/// (`DurableCheckpoints`, `VectorSearch`, `BulkWriter`, `TestSecurityRules`: their rules are the live tests named in
+/// their articles).
 @Suite(.serialized, .timeLimit(.minutes(5))) struct ReadmeSnippetsLiveTests {
     static let project = "demo-fruits"
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -77,6 +80,51 @@ import Testing
         }
     }
 
+    /// README's first example: the favourites, Fig (which it writes) among them, each added once.
+    @Test func quickStartPrintsTheFavourites() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        _ = try await Self.seed(host)
+        let run = try Run("QuickStart", host: host)
+        let first = ["added Apple", "added Banana", "added Date", "added Fig"]
+        #expect(
+            try await run.lines { $0.count >= first.count } == first,
+            "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
+    }
+
+    /// The swift-log block (against `Examples/Shims/LoggingShape`): the read succeeds, and the client's debug line for
+    /// it reaches the `Logger` with its metadata.
+    @Test func loggingAndMetricsLogsTheRequestThroughTheLogger() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        _ = try await Self.seed(host)
+        let result = await (try Run("LoggingAndMetrics", host: host)).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines == ["apple exists: true"])
+        #expect(result.stderr.contains("debug firestore: "), "\(result.stderr)")
+        #expect(result.stderr.contains("firestore.method="), "\(result.stderr)")
+        #expect(result.stderr.contains("firestore.project=demo-fruits"), "\(result.stderr)")
+    }
+
+    /// The swift-service-lifecycle block (against `Examples/Shims`): it prints the order there is, and SIGTERM, a
+    /// graceful shutdown, ends the feed and the program with exit 0 after the client's shutdown.
+    @Test func runningInAServiceEndsOnSIGTERMWithExit0() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let db = try Firestore.emulator(host: host, projectID: "demo-orders")
+        for old in try await db.collection("orders").listDocuments() { try await old.reference.delete() }
+        try await db.document("orders/o1").setData(["item": "Apple"])
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("readme-service-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Run("RunningInAService", host: host, in: folder)
+        #expect(
+            try await run.lines { $0.count >= 1 } == ["added o1"],
+            "stderr: \(String(decoding: run.stderr.data, as: UTF8.self))")
+        kill(run.process.processIdentifier, SIGTERM)
+        let result = await run.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines == ["added o1", "stopped"])
+    }
+
     @Test func watchAQueryPrintsTheChangesAsREADMESays() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let db = try await Self.seed(host)
@@ -87,7 +135,7 @@ import Testing
         ]
         #expect(try await run.lines { $0.count >= first.count } == first)
         try await db.document("fruits/banana").updateData(["name": "Plantain"])
-        // README: "With the demo's data, renaming Banana to Plantain prints `modified Plantain 1 -> 3`."
+        // WatchingAQuery: "With the demo's data, renaming Banana to Plantain prints `modified Plantain 1 -> 3`."
         let all = first + ["modified Plantain 1 -> 3", #"favourites: ["Apple", "Date", "Fig", "Plantain"]"#]
         #expect(
             try await run.lines { $0.count >= all.count } == all,

@@ -2,7 +2,7 @@ import FirestoreREST
 
 /// The check a ``CheckpointedFeed`` runs before writing a snapshot: its changes, applied to the names the store
 /// holds for the key, must give exactly as many documents as the snapshot lists (the feed's contract: a snapshot's
-/// `documentChanges` applied to the previous snapshot's list give its list; README, "What the feed guarantees").
+/// `documentChanges` applied to the previous snapshot's list give its list; <doc:FeedGuarantees>).
 /// A snapshot that fails it is never written: what the store holds would no longer be the consumer's last
 /// snapshot, and the next load would refuse the key as damaged.
 ///

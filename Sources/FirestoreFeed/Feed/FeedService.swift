@@ -5,8 +5,9 @@
 ///
 /// Made by `QueryRepresentable.service(source:interval:policy:checkpoint:key:onEvent:handler:)` (a checkpointed
 /// feed) and ``FeedGroup/service(_:)`` (a feed group member). The package does not depend on swift-service-lifecycle;
-/// in an app that does, the adapter is one line, `extension FeedService: @retroactive Service {}` (README, "Running
-/// in a service").
+/// in an app that does, the adapter is a `Service` whose `run()` is `try await cancelWhenGracefulShutdown { try await
+/// feed.run() }`, or with a group that cancels on SIGTERM one line, `extension FeedService: @retroactive Service {}`
+/// (<doc:RunningInAService>).
 public struct FeedService: Sendable {
     private let body: @Sendable () async throws -> Void
 

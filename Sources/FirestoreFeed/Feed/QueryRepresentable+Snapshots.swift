@@ -24,8 +24,8 @@ extension QueryRepresentable {
     /// - Errors: a transient error keeps the last snapshot and is retried with back-off (`PollingPolicy`);
     ///   `onEvent` hears `FeedEvent.pollFailed(_:retryIn:)` or `FeedEvent.listenFailed(_:retryIn:staleSince:)`, then
     ///   `FeedEvent.recovered` (`.listenRecovered(staleSince:)`); a resumed Listen stream sends only what changed
-    ///   meanwhile; a Listen stream that goes quiet is probed and one found dead is reopened (README, "A Listen feed
-    ///   never goes silent"). An invalid query (before anything is sent) or a permanent server error ends the stream
+    ///   meanwhile; a Listen stream that goes quiet is probed and one found dead is reopened
+    ///   (<doc:ListenStream>). An invalid query (before anything is sent) or a permanent server error ends the stream
     ///   with that `FirestoreError`.
     /// - A slow consumer costs bounded memory: a listener that has not taken its last snapshot when the next is
     ///   published holds only the newest, and receives it with the changes from the last snapshot it took

@@ -34,7 +34,7 @@ public final class Firestore: Sendable {
     public let serverTimestampField: FieldPath?
     /// The wire protocol of this client's calls (``FirestoreProtocol``); the Listen stream is gRPC whatever it
     /// says. ``FirestoreProtocol/automatic`` for a new client (gRPC where HTTP/2 gets through: a 10,000-document
-    /// query reads about 3 times faster than over REST on the emulator, README "REST or gRPC");
+    /// query reads about 3 times faster than over REST on the emulator, <doc:WireProtocol>);
     /// ``using(protocol:)`` returns a client with another.
     public let wireProtocol: FirestoreProtocol
     /// The gRPC channel this client's calls share and what ``FirestoreProtocol/automatic`` learnt.

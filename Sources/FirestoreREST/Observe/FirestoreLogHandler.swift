@@ -7,7 +7,7 @@ public enum FirestoreLogLevel: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Where the client's log messages go: the shape of swift-log's `LogHandler.log(level:message:metadata:source:
-/// file:function:line:)`, so that an adapter to a swift-log `Logger` is a few lines (README, "Logging and metrics").
+/// file:function:line:)`, so that an adapter to a swift-log `Logger` is a few lines (<doc:LoggingAndMetrics>).
 /// Set on a client with ``Firestore/logHandler``; nothing is logged by default.
 ///
 /// Metadata keys: `firestore.project`, `firestore.database`, `firestore.method` (the REST method, e.g. `runQuery`),

@@ -9,7 +9,7 @@ internal import CCurl
 #endif
 
 /// A detached POSIX thread for one blocking libcurl transfer, so `curl_easy_perform` never runs on a Swift
-/// concurrency thread (README, "Contributor rule"). A plain pthread with the default attributes (the same
+/// concurrency thread (CONTRIBUTING.md, "Never block a Swift concurrency thread"). A plain pthread with the default attributes (the same
 /// thread Foundation's `Thread` starts), without importing Foundation.
 package enum TransferThread {
     /// Starts a detached thread named `name` (at most 15 bytes are kept, the Linux limit) that runs `body`.

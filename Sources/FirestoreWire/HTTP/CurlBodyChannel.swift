@@ -11,9 +11,9 @@ import Synchronization
 /// time: the response head first (``head()``), then each body chunk (``next()``), then the end or the failure.
 ///
 /// The transfer thread's write callback (``deliver(_:)``) gives a chunk straight to a waiting reader, or parks it
-/// and blocks that thread (a thread of its own, never the cooperative pool's: README, "Contributor rule") until
-/// the reader takes it, so at most one chunk waits. ``cancel()`` (the reader went away or was cancelled) wakes it
-/// and makes the callback refuse further bytes, which aborts the transfer.
+/// and blocks that thread (a thread of its own, never the cooperative pool's: CONTRIBUTING.md, "Never block a Swift
+/// concurrency thread") until the reader takes it, so at most one chunk waits. ``cancel()`` (the reader went away or
+/// was cancelled) wakes it and makes the callback refuse further bytes, which aborts the transfer.
 final class CurlBodyChannel: HTTPBodySource {
     private struct State {
         var head: (status: Int, headers: [HTTPHeader])?
