@@ -12,7 +12,7 @@ import FirestoreREST
 /// 3. Apply each change only when its document's `updateTime` is newer than what the store holds for the name (the
 ///    version guard): a removal leaves a tombstone with the batch's read time, so a late, older change never brings
 ///    the document back.
-/// 4. Store the batch's resume point (resume token, read time, generation) for its shard.
+/// 4. Store the batch's resume point (resume token, read time, generation, query) for its shard.
 /// 5. Commit. The feed moves on only after `apply` returns.
 ///
 /// When it starts, a feed reads ``resumePoint(shard:)`` and resumes from it: the Listen target is sent the stored

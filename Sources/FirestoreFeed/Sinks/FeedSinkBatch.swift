@@ -21,18 +21,23 @@ public struct FeedSinkBatch: Sendable {
     public var shard: Int
     /// The fencing token: the generation of the lease the snapshot was delivered under (0 for a plain feed).
     public var generation: Int64
+    /// The query of the snapshot (its parent, canonical `StructuredQuery` JSON and limit kind), stored with the
+    /// resume point, or `nil`.
+    public var query: String?
 
     public init(
-        changes: [Change], readTime: Timestamp?, resumeToken: [UInt8]?, shard: Int = 0, generation: Int64 = 0
+        changes: [Change], readTime: Timestamp?, resumeToken: [UInt8]?, shard: Int = 0, generation: Int64 = 0,
+        query: String? = nil
     ) {
         self.changes = changes
         self.readTime = readTime
         self.resumeToken = resumeToken
         self.shard = shard
         self.generation = generation
+        self.query = query
     }
 
-    /// The batch of `snapshot`'s changes, its read time and resume token, for `shard` at `generation`.
+    /// The batch of `snapshot`'s changes, its read time, resume token and query, for `shard` at `generation`.
     public init(_ snapshot: QuerySnapshot, shard: Int = 0, generation: Int64 = 0) {
         self.init(
             changes: snapshot.documentChanges.compactMap { change in
@@ -40,11 +45,11 @@ public struct FeedSinkBatch: Sendable {
                 return change.type == .removed ? .remove(name: document.name) : .put(document)
             },
             readTime: snapshot.readTime, resumeToken: snapshot.resumePoint?.resumeToken, shard: shard,
-            generation: generation)
+            generation: generation, query: try? QueryIdentity(snapshot.query).description)
     }
 
     /// The resume point the batch stores.
     public var resumePoint: FeedSinkResumePoint {
-        FeedSinkResumePoint(resumeToken: resumeToken, readTime: readTime, generation: generation)
+        FeedSinkResumePoint(resumeToken: resumeToken, readTime: readTime, generation: generation, query: query)
     }
 }

@@ -19,7 +19,8 @@ extension QueryRepresentable {
     ///   - policy: the feed's policy (retries, backoff).
     ///   - onEvent: called with feed events.
     /// - Throws: ``FeedSinkStaleGeneration`` when the sink holds a higher generation for shard 0 (a feed group mirrors
-    ///   into it): nothing more is delivered; the sink's error (its batch not applied); the feed's permanent error.
+    ///   into it): nothing more is delivered; `FirestoreError` `.failedPrecondition` when the sink's resume point is
+    ///   another query's (nothing is applied); the sink's error (its batch not applied); the feed's permanent error.
     public func mirror(
         into sink: some FeedSink, policy: PollingPolicy = PollingPolicy(),
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil
@@ -27,6 +28,12 @@ extension QueryRepresentable {
         let query = self.query
         let identity = try QueryIdentity(query).description
         let stored = try await sink.resumePoint(shard: 0)
+        if let held = stored?.query, held != identity {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "mirror of \(identity.prefix(200)): the sink holds the resume point of another query "
+                    + "(\(held.prefix(200))); mirror this query into another table, or empty that one")
+        }
         var checkpoint: FeedCheckpoint?
         if let stored {
             checkpoint = FeedCheckpoint(

@@ -36,13 +36,14 @@ enum SQLiteMirrorRows {
                 if changed { applied += 1 }
             }
             let resume = try connection.statement(
-                "INSERT INTO \"\(table)_resume\" (shard, resume_token, read_time, generation) VALUES (?, ?, ?, ?) "
-                    + "ON CONFLICT(shard) DO UPDATE SET resume_token = excluded.resume_token, "
-                    + "read_time = excluded.read_time, generation = excluded.generation")
+                "INSERT INTO \"\(table)_resume\" (shard, resume_token, read_time, generation, query) "
+                    + "VALUES (?, ?, ?, ?, ?) ON CONFLICT(shard) DO UPDATE SET resume_token = excluded.resume_token, "
+                    + "read_time = excluded.read_time, generation = excluded.generation, query = excluded.query")
             try resume.bind(1, integer: Int64(batch.shard))
             try resume.bind(2, blob: batch.resumeToken)
             try resume.bind(3, text: readText)
             try resume.bind(4, integer: batch.generation)
+            try resume.bind(5, text: batch.query)
             try resume.run(doing: "storing the resume point of shard \(batch.shard) in \(table)_resume")
             return .committed(applied: applied, ignored: batch.changes.count - applied)
         }
@@ -132,7 +133,7 @@ enum SQLiteMirrorRows {
         shard: Int, table: String, on connection: SQLiteConnection
     ) throws(FirestoreError) -> FeedSinkResumePoint? {
         let statement = try connection.statement(
-            "SELECT resume_token, read_time, generation FROM \"\(table)_resume\" WHERE shard = ?")
+            "SELECT resume_token, read_time, generation, query FROM \"\(table)_resume\" WHERE shard = ?")
         defer { statement.reset() }
         try statement.bind(1, integer: Int64(shard))
         guard try statement.step(doing: "reading the resume point of shard \(shard)") else { return nil }
@@ -140,7 +141,8 @@ enum SQLiteMirrorRows {
             try SQLiteMirrorSchema.time(text, what: "\(connection.path) \(table)_resume shard \(shard): read_time")
         }
         return FeedSinkResumePoint(
-            resumeToken: statement.bytes(0), readTime: readTime, generation: statement.integer(2))
+            resumeToken: statement.bytes(0), readTime: readTime, generation: statement.integer(2),
+            query: statement.text(3))
     }
 
     /// Every row of `table` as a document, sorted by name (byte for byte).

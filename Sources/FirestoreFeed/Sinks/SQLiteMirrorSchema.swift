@@ -11,7 +11,8 @@ import FirestoreREST
 ///   mirror held, if any) and `removed_at` (the read time of the snapshot that saw it leave). A change whose
 ///   `updateTime` is not after `removed_at` is ignored; one after it brings the document back and drops the tombstone.
 /// - `T_resume`: one row per shard (0 for a plain feed): the Listen `resume_token`, the `read_time` and the
-///   `generation` (fencing token) of the last snapshot applied, written in the same transaction as its rows.
+///   `generation` (fencing token) of the last snapshot applied, and its `query` (parent, canonical
+///   `StructuredQuery` JSON, limit kind), written in the same transaction as its rows.
 ///
 /// Times are text, RFC 3339 in UTC with exactly 9 fraction digits (`2026-12-06T05:01:02.000000000Z`), so they sort
 /// and compare as text exactly as the times do.
@@ -47,7 +48,8 @@ enum SQLiteMirrorSchema {
             shard INTEGER PRIMARY KEY NOT NULL,
             resume_token BLOB,
             read_time TEXT,
-            generation INTEGER NOT NULL
+            generation INTEGER NOT NULL,
+            query TEXT
         ) STRICT
         """
     }

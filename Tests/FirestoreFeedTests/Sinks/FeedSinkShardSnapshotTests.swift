@@ -43,7 +43,9 @@ import Testing
         #expect(acknowledged.value == 1)
         #expect(
             try await mirror.resumePoint(shard: 1)
-                == FeedSinkResumePoint(resumeToken: [7, 1], readTime: F.time(11), generation: 4))
+                == FeedSinkResumePoint(
+                    resumeToken: [7, 1], readTime: F.time(11), generation: 4,
+                    query: "projects/p/databases/(default)/documents {\"from\":[{\"collectionId\":\"items\"}]}"))
         let stale = try Self.shardSnapshot(
             shard: 1, generation: 3, put: F.document("b", updated: 20), read: 21, acknowledged: acknowledged)
         let error = await #expect(throws: FeedSinkStaleGeneration.self) { try await mirror.apply(stale) }

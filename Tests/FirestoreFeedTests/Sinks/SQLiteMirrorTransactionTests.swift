@@ -43,13 +43,15 @@ import Testing
             let token: [UInt8] = [0, 1, 0xfe, 0xff]
             try await mirror.apply(
                 FeedSinkBatch(
-                    changes: [], readTime: F.time(7, 123_456_789), resumeToken: token, shard: 0, generation: 3))
+                    changes: [], readTime: F.time(7, 123_456_789), resumeToken: token, shard: 0, generation: 3,
+                    query: "projects/p/databases/(default)/documents {\"from\":[{\"collectionId\":\"orders\"}]}"))
         }
         let reopened = try await SQLiteMirror(path: path, table: "orders")
         #expect(
             try await reopened.resumePoint(shard: 0)
                 == FeedSinkResumePoint(
-                    resumeToken: [0, 1, 0xfe, 0xff], readTime: F.time(7, 123_456_789), generation: 3))
+                    resumeToken: [0, 1, 0xfe, 0xff], readTime: F.time(7, 123_456_789), generation: 3,
+                    query: "projects/p/databases/(default)/documents {\"from\":[{\"collectionId\":\"orders\"}]}"))
         #expect(try await reopened.resumePoint(shard: 1) == nil)
         #expect(
             F.lines(path, "SELECT read_time FROM orders_resume")
