@@ -90,19 +90,17 @@ enum SQLiteMirrorRows {
 
     /// Removes the row of `name` and leaves (or moves later) its tombstone at `readTime`, unless the row holds a
     /// version at or after `readTime` (written by a newer snapshot than the one that saw it leave).
-    /// - Returns: whether a row changed.
+    /// - Returns: whether a document was removed or a new tombstone left.
     private static func remove(
         _ name: String, readTime: String, table: String, on connection: SQLiteConnection
     ) throws(FirestoreError) -> Bool {
         let held = try single(
             "SELECT update_time FROM \"\(table)\" WHERE name = ?", name, connection, doing: "reading a row")
         if let held, held >= readTime { return false }
-        if let existing = try single(
+        let existing = try single(
             "SELECT removed_at FROM \"\(table)_tombstones\" WHERE name = ?", name, connection,
-            doing: "reading a tombstone"), existing >= readTime
-        {
-            return false
-        }
+            doing: "reading a tombstone")
+        if let existing, existing >= readTime { return false }
         let delete = try connection.statement("DELETE FROM \"\(table)\" WHERE name = ?")
         try delete.bind(1, text: name)
         try delete.run(doing: "removing the row of \(name)")
@@ -114,7 +112,8 @@ enum SQLiteMirrorRows {
         try tombstone.bind(2, text: held)
         try tombstone.bind(3, text: readTime)
         try tombstone.run(doing: "leaving the tombstone of \(name)")
-        return true
+        // A tombstone moved later (the name was already gone) changes no row of the documents' table.
+        return held != nil || existing == nil
     }
 
     /// The generation stored for `shard`, or `nil`.

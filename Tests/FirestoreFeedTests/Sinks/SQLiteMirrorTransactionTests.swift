@@ -108,4 +108,13 @@ import Testing
         #expect(F.rows(path, table: "orders_mirror") == ["a \(F.stored(1)) {}"])
         #expect(CheckpointFiles.sql(path, "SELECT count(*) FROM orders") == "0")
     }
+
+    @Test func aFileThatIsNotAnSQLiteDatabaseIsRefused() async throws {
+        let path = CheckpointFiles.temporaryPath("mirror")
+        defer { CheckpointFiles.remove(path) }
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let error = await #expect(throws: FirestoreError.self) { _ = try await SQLiteMirror(path: path) }
+        #expect(error?.code == .dataLoss)
+        #expect(error?.message.hasPrefix("SQLite mirror \(path): not an SQLite database (") == true)
+    }
 }

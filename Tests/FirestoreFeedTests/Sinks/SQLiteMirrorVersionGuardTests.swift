@@ -51,6 +51,23 @@ import Testing
         #expect(F.counts(mirror) == [5, 3, 2, 0])
     }
 
+    /// A removal seen again at a later read time moves the tombstone later (no version up to then is current) without
+    /// counting as applied; one seen at an earlier read time changes nothing.
+    @Test func aRemovalSeenAgainMovesTheTombstoneLater() async throws {
+        let path = CheckpointFiles.temporaryPath("mirror")
+        defer { CheckpointFiles.remove(path) }
+        let mirror = try await SQLiteMirror(path: path)
+        try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 11))
+        try await mirror.apply(F.batch([F.remove("a")], read: 30))
+        try await mirror.apply(F.batch([F.remove("a")], read: 20))
+        #expect(F.tombstones(path) == ["a \(F.stored(30))"])
+        try await mirror.apply(F.batch([F.remove("a")], read: 40))
+        #expect(F.tombstones(path) == ["a \(F.stored(40))"])
+        try await mirror.apply(F.batch([F.put("a", updated: 35)], read: 41))
+        #expect(F.rows(path) == [])
+        #expect(F.counts(mirror) == [5, 2, 3, 0])
+    }
+
     @Test func aDocumentThatReentersWithANewerVersionReplacesItsTombstone() async throws {
         let path = CheckpointFiles.temporaryPath("mirror")
         defer { CheckpointFiles.remove(path) }
