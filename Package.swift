@@ -8,7 +8,7 @@ let readmeSnippets = [
     "QuickStart", "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync",
     "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
     "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
-    "LoggingAndMetrics", "RunningInAService",
+    "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite",
 ]
 
 /// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile

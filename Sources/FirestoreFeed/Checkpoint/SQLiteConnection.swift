@@ -13,6 +13,8 @@ import FirestoreREST
 final class SQLiteConnection {
     /// The database file.
     let path: String
+    /// What the file is, for errors: "checkpoint store" or "SQLite mirror".
+    let label: String
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     /// How many statements were run (each execution of a prepared statement, each `execute`): what the
@@ -20,19 +22,26 @@ final class SQLiteConnection {
     private(set) var statementsRun = 0
 
     /// Opens the existing file `path` read-write and sets the busy timeout.
-    /// - Parameter followLinks: `false` refuses a `path` that is a symbolic link (`SQLITE_OPEN_NOFOLLOW`).
+    /// - Parameters:
+    ///   - followLinks: `false` refuses a `path` that is a symbolic link (`SQLITE_OPEN_NOFOLLOW`).
+    ///   - create: `true` creates the file when it does not exist (`SQLITE_OPEN_CREATE`).
+    ///   - label: what the file is, named in every error.
     /// - Throws: `FirestoreError` when SQLite cannot open the file.
-    init(path: String, followLinks: Bool = true, busyTimeout: Duration = .seconds(10)) throws(FirestoreError) {
+    init(
+        path: String, followLinks: Bool = true, create: Bool = false, label: String = "checkpoint store",
+        busyTimeout: Duration = .seconds(10)
+    ) throws(FirestoreError) {
         self.path = path
+        self.label = label
         var handle: OpaquePointer?
         let flags =
             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-            | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW)
+            | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW) | (create ? SQLITE_OPEN_CREATE : 0)
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
             if let handle { sqlite3_close_v2(handle) }
-            throw Self.error(status, message: message, path: path, doing: "opening the file")
+            throw Self.error(status, message: message, path: path, doing: "opening the file", label: label)
         }
         self.handle = handle
         let (seconds, attoseconds) = busyTimeout.components
@@ -51,7 +60,7 @@ final class SQLiteConnection {
         let text = message.map { String(cString: $0) }
         sqlite3_free(message)
         guard status == SQLITE_OK else {
-            throw Self.error(status, message: text ?? lastMessage, path: path, doing: doing)
+            throw Self.error(status, message: text ?? lastMessage, path: path, doing: doing, label: label)
         }
         statementsRun += 1
     }
@@ -65,7 +74,8 @@ final class SQLiteConnection {
         var raw: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard status == SQLITE_OK, let raw else {
-            throw Self.error(status, message: lastMessage, path: path, doing: "preparing \(sql.prefix(60))")
+            throw Self.error(
+                status, message: lastMessage, path: path, doing: "preparing \(sql.prefix(60))", label: label)
         }
         let statement = SQLiteStatement(raw, connection: self, sql: sql)
         statements[sql] = statement
@@ -137,7 +147,9 @@ final class SQLiteConnection {
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// The `FirestoreError` for SQLite result code `status`.
-    static func error(_ status: Int32, message: String, path: String, doing: String) -> FirestoreError {
+    static func error(
+        _ status: Int32, message: String, path: String, doing: String, label: String = "checkpoint store"
+    ) -> FirestoreError {
         let primary = status & 0xff
         let code: FirestoreError.Code
         switch primary {
@@ -150,12 +162,12 @@ final class SQLiteConnection {
         if primary == SQLITE_NOTADB {
             return FirestoreError(
                 code: code,
-                message: "checkpoint store \(path): not an SQLite database (\(doing): \(message)); refusing to use it")
+                message: "\(label) \(path): not an SQLite database (\(doing): \(message)); refusing to use it")
         }
         let damaged = code == .dataLoss ? "the file is damaged (truncated or corrupted): " : ""
         return FirestoreError(
             code: code,
-            message: "checkpoint store \(path): \(damaged)\(doing): \(message) (SQLite result code \(status))")
+            message: "\(label) \(path): \(damaged)\(doing): \(message) (SQLite result code \(status))")
     }
 }
 
@@ -215,7 +227,8 @@ final class SQLiteStatement {
         default:
             let message = connection.lastMessage
             sqlite3_reset(raw)
-            throw SQLiteConnection.error(status, message: message, path: connection.path, doing: doing)
+            throw SQLiteConnection.error(
+                status, message: message, path: connection.path, doing: doing, label: connection.label)
         }
     }
 
@@ -250,7 +263,8 @@ final class SQLiteStatement {
     private func check(_ status: Int32) throws(FirestoreError) {
         guard status == SQLITE_OK else {
             throw SQLiteConnection.error(
-                status, message: connection.lastMessage, path: connection.path, doing: "binding \(sql.prefix(60))")
+                status, message: connection.lastMessage, path: connection.path, doing: "binding \(sql.prefix(60))",
+                label: connection.label)
         }
     }
 }

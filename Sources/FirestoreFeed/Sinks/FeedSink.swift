@@ -1,0 +1,52 @@
+import FirestoreREST
+
+/// A store a change feed is mirrored into, exactly once: the sink's own transaction holds the rows, the feed's resume
+/// point and the fencing token, so the sink's store is the feed's checkpoint.
+///
+/// The rule a sink lives by, for each snapshot (``FeedSinkBatch``):
+///
+/// 1. Begin one transaction of the sink's store.
+/// 2. Refuse the batch, changing nothing, when the generation the store holds for its shard is above the batch's
+///    (the fencing token: a member of a feed group that lost the shard's lease, paused or partitioned, never writes
+///    after the member that took it): throw ``FeedSinkStaleGeneration``.
+/// 3. Apply each change only when its document's `updateTime` is newer than what the store holds for the name (the
+///    version guard): a removal leaves a tombstone with the batch's read time, so a late, older change never brings
+///    the document back.
+/// 4. Store the batch's resume point (resume token, read time, generation, query) for its shard.
+/// 5. Commit. The feed moves on only after `apply` returns.
+///
+/// When it starts, a feed reads ``resumePoint(shard:)`` and resumes from it: the Listen target is sent the stored
+/// resume token (within 30 minutes of its read time), and its view starts from ``documents()``, so the first
+/// snapshot lists only what changed while nothing ran. A change delivered again after a crash is a no-op (the version
+/// guard), so what the store holds is as if each change were applied once.
+///
+/// `QueryRepresentable.mirror(into:policy:onEvent:)` runs a query's Listen feed into a sink; a feed group's
+/// member hands each ``ShardSnapshot`` to ``apply(_:)-(ShardSnapshot)``. ``SQLiteMirror`` is the embedded sink.
+public protocol FeedSink: Sendable {
+    /// Where the feed of `shard` resumes (0 for a plain feed, which has one), or `nil` when the sink holds nothing
+    /// for it yet (the feed starts from scratch, every document added).
+    func resumePoint(shard: Int) async throws -> FeedSinkResumePoint?
+
+    /// Every document the sink holds (not its tombstones), with fields and times: the view a plain feed's Listen
+    /// target resumes from, so a document removed while the feed was down is seen to leave.
+    func documents() async throws -> [Document]
+
+    /// Applies `batch` in one transaction of the sink's store: its changes (each under the version guard) and its
+    /// resume point, or nothing.
+    /// - Throws: ``FeedSinkStaleGeneration`` when the store holds a higher generation for the batch's shard (nothing
+    ///   is changed); the store's own error (nothing is changed).
+    func apply(_ batch: FeedSinkBatch) async throws
+}
+
+extension FeedSink {
+    /// Applies a feed group's shard snapshot (its shard and generation, the fencing token) and acknowledges it once
+    /// the sink committed, so the group moves on only after the commit.
+    /// - Throws: ``FeedSinkStaleGeneration`` when the sink holds a higher generation for the shard: the snapshot is
+    ///   not acknowledged, and the caller must stop delivering the shard (its lease passed to another member).
+    public func apply(_ shardSnapshot: ShardSnapshot) async throws {
+        try await apply(
+            FeedSinkBatch(
+                shardSnapshot.snapshot, shard: shardSnapshot.shard, generation: shardSnapshot.generation))
+        await shardSnapshot.acknowledge()
+    }
+}

@@ -1,0 +1,107 @@
+import FirestoreREST
+
+/// The tables of an ``SQLiteMirror`` named `T` (default `documents`), as they are written and as `sqlite_schema.sql`
+/// holds them. The shape is stable: build views and indexes on it.
+///
+/// - `T`: one row per document of the query's result: `name` (the full resource name, the key, compared byte for
+///   byte as Firestore does), `fields` (the fields as REST `Value` JSON, keys sorted: int64 as strings, bytes in
+///   base64, timestamps to the nanosecond, references, NaN as `"NaN"`, vectors as their maps), `create_time`,
+///   `update_time`, and `read_time` (of the snapshot that applied the row).
+/// - `T_tombstones`: one row per document that left the result: `name`, `update_time` (of the last version the
+///   mirror held, if any) and `removed_at` (the read time of the snapshot that saw it leave). A change whose
+///   `updateTime` is not after `removed_at` is ignored; one after it brings the document back and drops the tombstone.
+/// - `T_resume`: one row per shard (0 for a plain feed): the Listen `resume_token`, the `read_time` and the
+///   `generation` (fencing token) of the last snapshot applied, and its `query` (parent, canonical
+///   `StructuredQuery` JSON, limit kind), written in the same transaction as its rows.
+///
+/// Times are text, RFC 3339 in UTC with exactly 9 fraction digits (`2026-12-06T05:01:02.000000000Z`), so they sort
+/// and compare as text exactly as the times do.
+enum SQLiteMirrorSchema {
+    /// `T` itself.
+    static func documentsTable(_ table: String) -> String {
+        """
+        CREATE TABLE "\(table)" (
+            name TEXT PRIMARY KEY NOT NULL,
+            fields TEXT NOT NULL,
+            create_time TEXT,
+            update_time TEXT NOT NULL,
+            read_time TEXT NOT NULL
+        ) STRICT, WITHOUT ROWID
+        """
+    }
+
+    /// `T_tombstones`.
+    static func tombstonesTable(_ table: String) -> String {
+        """
+        CREATE TABLE "\(table)_tombstones" (
+            name TEXT PRIMARY KEY NOT NULL,
+            update_time TEXT,
+            removed_at TEXT NOT NULL
+        ) STRICT, WITHOUT ROWID
+        """
+    }
+
+    /// `T_resume`.
+    static func resumeTable(_ table: String) -> String {
+        """
+        CREATE TABLE "\(table)_resume" (
+            shard INTEGER PRIMARY KEY NOT NULL,
+            resume_token BLOB,
+            read_time TEXT,
+            generation INTEGER NOT NULL,
+            query TEXT
+        ) STRICT
+        """
+    }
+
+    /// The three tables by name, with their `CREATE TABLE` statements.
+    static func tables(_ table: String) -> [(name: String, sql: String)] {
+        [
+            (table, documentsTable(table)), (table + "_tombstones", tombstonesTable(table)),
+            (table + "_resume", resumeTable(table)),
+        ]
+    }
+
+    /// Checks that `table` is a plain SQL identifier: an ASCII letter or `_`, then letters, digits or `_`, at most
+    /// 48 characters, not starting with `sqlite_` (SQLite's own).
+    /// - Throws: `FirestoreError` `.invalidArgument` naming the table.
+    static func validate(table: String) throws(FirestoreError) {
+        let bytes = Array(table.utf8)
+        func isLetter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }
+        guard let first = bytes.first, isLetter(first), bytes.count <= 48,
+            bytes.allSatisfy({ isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            !table.lowercased().hasPrefix("sqlite_")
+        else {
+            throw .invalidArgument(
+                "SQLite mirror table \"\(table)\": not a plain identifier (a letter or _, then letters, digits or _, "
+                    + "at most 48, not starting with sqlite_)")
+        }
+    }
+
+    /// `time` as stored: RFC 3339 in UTC with 9 fraction digits.
+    static func text(_ time: Timestamp) -> String {
+        var text = time.rfc3339
+        text.removeLast()  // "Z"
+        if let dot = text.firstIndex(of: ".") {
+            let digits = text.distance(from: dot, to: text.endIndex) - 1
+            text += String(repeating: "0", count: 9 - digits)
+        } else {
+            text += ".000000000"
+        }
+        return text + "Z"
+    }
+
+    /// The time stored as `text`.
+    /// - Throws: `FirestoreError` `.dataLoss` naming `what` when it is not an RFC 3339 time.
+    static func time(_ text: String, what: @autoclosure () -> String) throws(FirestoreError) -> Timestamp {
+        do {
+            return try Timestamp(rfc3339: text)
+        } catch {
+            throw FirestoreError(code: .dataLoss, message: "\(what()): not a time: \(error.message)")
+        }
+    }
+}
