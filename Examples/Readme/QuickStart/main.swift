@@ -13,6 +13,6 @@ try await db.document("fruits/fig").setData(from: Fruit(name: "Fig", isFavourite
 let favourites = db.collection("fruits").whereField("isFavourite", isEqualTo: true).order(by: "name")
 for try await snapshot in favourites.snapshots() {  // Firestore's Listen stream: each change as it commits
     for change in snapshot.documentChanges {
-        print(change.type, try change.document.data(as: Fruit.self).name)  // added Apple, added Banana, ...
+        print(change.type, try change.document.data(as: Fruit.self).name)  // added Fig, then each write
     }
 }
