@@ -38,12 +38,20 @@ package struct DeltaRequests: Sendable {
     package static func unsupportedReason(_ query: Query) -> String? {
         if let offset = query.offset, offset > 0 { return "the query has an offset" }
         if query.limit == 0 { return "the query has limit 0" }
-        if let selection = query.selection {
-            let selected = Set(selection)
-            for order in query.normalizedOrderBy where !order.field.isDocumentID {
-                if !selected.contains(order.field) && !selection.contains(where: { covers($0, order.field) }) {
-                    return "the projection leaves out \(order.field), which the query orders by"
-                }
+        if let field = projectionLeavesOutAnOrder(query) {
+            return "the projection leaves out \(field), which the query orders by"
+        }
+        return nil
+    }
+
+    /// The first field `query` orders by that its projection (`select(fields:)`) leaves out, or `nil`: the documents
+    /// it returns cannot be placed in the query's order by their own fields.
+    package static func projectionLeavesOutAnOrder(_ query: Query) -> FieldPath? {
+        guard let selection = query.selection else { return nil }
+        let selected = Set(selection)
+        for order in query.normalizedOrderBy where !order.field.isDocumentID {
+            if !selected.contains(order.field) && !selection.contains(where: { covers($0, order.field) }) {
+                return order.field
             }
         }
         return nil
