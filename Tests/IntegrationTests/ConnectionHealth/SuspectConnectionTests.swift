@@ -11,10 +11,12 @@ import Testing
     /// NOT_FOUND for a GetDocument: the client answers with a snapshot of a missing document.
     static let notFound = #"[{"trailersOnly": {"status": 5, "message": "no document"}}]"#
 
-    static func client(_ server: ScriptedGRPCServer, health: CurlTransport.ConnectionHealth) throws -> Firestore {
+    static func client(
+        _ server: ScriptedGRPCServer, health: CurlTransport.ConnectionHealth, requestTimeout: Double = 3
+    ) throws -> Firestore {
         try Firestore.emulator(
             host: server.host, projectID: "p",
-            transport: CurlTransport(configuration: .init(requestTimeout: 3, health: health))
+            transport: CurlTransport(configuration: .init(requestTimeout: requestTimeout, health: health))
         ).using(protocol: .grpc)
     }
 
@@ -31,7 +33,9 @@ import Testing
         // The first call hangs (the server still answers PINGs); the second is answered.
         let server = try await ScriptedGRPCServer.start(script: #"{"others": [[{"hang": true}], \#(Self.notFound)]}"#)
         // 30 s: the answer to the PING comes in milliseconds; a loaded machine must not make the connection look dead.
-        let db = try Self.client(server, health: .init(pingTimeout: 30))
+        // 10 s: the second call's deadline covers that PING's answer and the call's own (a 3 s deadline is a bound a
+        // loaded machine can miss).
+        let db = try Self.client(server, health: .init(pingTimeout: 30), requestTimeout: 10)
         let late = await #expect(throws: FirestoreError.self) { _ = try await db.document("c/a").getDocument() }
         #expect(late?.code == .deadlineExceeded)
         #expect(try await db.document("c/b").getDocument().exists == false)
@@ -45,7 +49,13 @@ import Testing
         // The first call's connection goes dark (nothing read, nothing written, no PING answered).
         let server = try await ScriptedGRPCServer.start(
             script: #"{"others": [[{"blackhole": true}], \#(Self.notFound)]}"#)
-        let db = try Self.client(server, health: .init(pingTimeout: 1))
+        // The dark connection is certain (the server reads and writes nothing on it), so its PING is never answered and
+        // 1 s declares it dead. The second call's own deadline must then cover that PING, a new connection and the
+        // answer: 10 s keeps a loaded machine (a scripted server in Python, 8 suites at once) from ending it early,
+        // which a 3 s deadline did. A PING after 60 s of silence keeps the first call's end its deadline's (with the
+        // default 5 s, the silent call's own PING would end it first, as `unavailable`).
+        let db = try Self.client(
+            server, health: .init(pingAfterSilence: 60, pingTimeout: 1), requestTimeout: 10)
         let late = await #expect(throws: FirestoreError.self) { _ = try await db.document("c/a").getDocument() }
         #expect(late?.code == .deadlineExceeded)
         // Before, this call went to the dark connection too and waited out its own deadline.
