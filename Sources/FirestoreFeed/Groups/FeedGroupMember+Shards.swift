@@ -10,6 +10,10 @@ extension FeedGroupMember {
     func startShard(_ lease: HeldLease, from checkpoint: ShardCheckpoint?, ranges: ShardRanges) {
         stopShard(lease.shard)
         guard !ranges.isEmpty(lease.shard) else { return }
+        if let refusal = sinkRefusals[lease.shard], refusal.generation >= lease.generation {
+            failForSink(refusal)
+            return
+        }
         let query = ranges.query(for: lease.shard, of: base)
         let policy = options.policy
         let onEvent = onEvent

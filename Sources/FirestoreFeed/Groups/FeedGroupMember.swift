@@ -46,6 +46,9 @@ actor FeedGroupMember {
     var lastHeartbeat: Int64?
     /// Set once a renewal found the member must stop (``groupProblem(_:definition:)``): no renewal follows.
     var stopped = false
+    /// The refusals of a sink this member mirrors into, by shard: a shard whose lease this member still holds at the
+    /// refused generation is not delivered again (``refusedBySink(_:)``).
+    var sinkRefusals: [Int: FeedSinkStaleGeneration] = [:]
 
     init(base: Query, name: String, options: FeedGroupOptions, onEvent: (@Sendable (FeedEvent) -> Void)?) {
         self.base = base
