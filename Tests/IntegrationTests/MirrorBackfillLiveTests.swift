@@ -149,9 +149,10 @@ import Testing
         #expect(try await mirror.resumePoint(shard: 0)?.loadCursor == nil)
     }
 
-    /// `firestore-feed mirror` loads the collection in pages, applies a later write, and on SIGTERM exits 0 with the
-    /// table equal to the collection.
-    @Test func theMirrorCommandLoadsFollowsAndExitsZeroOnSIGTERM() async throws {
+    /// `firestore-feed mirror` loads the collection in pages, applies a later write, and on SIGTERM or SIGINT exits 0
+    /// with the table equal to the collection.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func theMirrorCommandLoadsFollowsAndExitsZeroOnASignal(signal: Int32) async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("backfill-cli")
         let db = try Firestore.emulator(host: host, projectID: project)
@@ -167,7 +168,7 @@ import Testing
         #expect(await Self.converges(mirror, to: query))
         try await db.document("items/d0003").setData(["n": 333])
         #expect(await Self.converges(mirror, to: query))
-        kill(process.process.processIdentifier, SIGTERM)
+        kill(process.process.processIdentifier, signal)
         let result = await process.finish(timeout: 60)
         #expect(result.status == 0, "stderr:\n\(result.stderr)")
         let pageLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("mirror: backfill page of ") }
@@ -177,5 +178,85 @@ import Testing
         let direct = try await query.getDocuments().documents.compactMap(\.document)
         #expect(try await reopened.documents() == direct)
         #expect(try await reopened.resumePoint(shard: 0)?.loadCursor == nil)
+    }
+
+    /// SIGTERM during the load (pages of 1 document): the command exits 0 with every committed page whole (the table
+    /// holds exactly the documents up to the stored cursor, or all of them if the load finished first); a restarted
+    /// command goes on from the cursor at the same read time and follows the collection.
+    @Test func theMirrorCommandStoppedDuringItsLoadExitsZeroAndARestartGoesOn() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("backfill-cli-stop")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        try await Self.seed(db, count: 300)
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let arguments = [
+            "mirror", "items", "--emulator", host, "--project", project, "--sqlite", path, "--table", "items",
+            "--page-size", "1", "--verbose",
+        ]
+        let first = try CLIProcess(arguments)
+        _ = await first.stderr.lines(atLeast: 1, timeout: 60)
+        kill(first.process.processIdentifier, SIGTERM)
+        let stopped = await first.finish(timeout: 60)
+        #expect(stopped.status == 0, "stderr:\n\(stopped.stderr)")
+        let mirror = try await SQLiteMirror(path: path, table: "items")
+        let stored = try #require(try await mirror.resumePoint(shard: 0))
+        let held = try await mirror.documents().map { String($0.name.split(separator: "/").last ?? "") }
+        if let cursor = stored.loadCursor {
+            let last = String(cursor.split(separator: "/").last ?? "")
+            #expect(held == (0..<300).map(Self.id).filter { $0 <= last })
+        } else {
+            #expect(held.count == 300)
+        }
+        print("stopped with \(held.count) of 300 loaded, cursor \(stored.loadCursor ?? "none")")
+
+        let second = try CLIProcess(arguments)
+        try await db.document("items/d0299").delete()
+        // The table may equal the collection for a moment mid-load (d0299 is loaded last, as it was at the read
+        // time): wait for the tail's first snapshot (a resume token), after which it follows the collection.
+        #expect(
+            await eventuallyAsync(seconds: 60) {
+                (try? await mirror.resumePoint(shard: 0))??.resumeToken != nil
+            })
+        #expect(await Self.converges(mirror, to: db.collection("items").query))
+        kill(second.process.processIdentifier, SIGTERM)
+        let resumed = await second.finish(timeout: 60)
+        #expect(resumed.status == 0, "stderr:\n\(resumed.stderr)")
+        if stored.loadCursor != nil {
+            // Every page of the second run is read at the first run's read time.
+            let times = Set(
+                resumed.stderr.split(separator: "\n").filter { $0.hasPrefix("mirror: backfill page of ") }.compactMap {
+                    $0.split(separator: " ").dropFirst(7).first
+                })
+            #expect(times.count == 1, "stderr:\n\(resumed.stderr)")
+            #expect(times.first.map { String($0.dropLast()) } == stored.readTime?.rfc3339, "stderr:\n\(resumed.stderr)")
+        }
+        #expect(try await mirror.documents().count == 299)
+    }
+
+    /// `mirror --group`: one member mirrors the one shard of its group into the table (the sink's fencing at the
+    /// lease's generation), follows a later write, and on SIGTERM releases its lease and exits 0.
+    @Test func aGroupMemberMirrorsItsShardsAndExitsZeroOnSIGTERM() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("backfill-cli-group")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        try await Self.seed(db, count: 5)
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let process = try CLIProcess([
+            "mirror", "items", "--emulator", host, "--project", project, "--sqlite", path, "--table", "items",
+            "--group", "g", "--shards", "1", "--member", "a",
+        ])
+        let query = db.collection("items").query
+        let mirror = try await SQLiteMirror(path: path, table: "items")
+        #expect(await Self.converges(mirror, to: query))
+        try await db.document("items/d0002").delete()
+        #expect(await Self.converges(mirror, to: query))
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = await process.finish(timeout: 60)
+        #expect(result.status == 0, "stderr:\n\(result.stderr)")
+        #expect(result.stderr.contains("took the lease of shard 0 (generation 1)"), "stderr:\n\(result.stderr)")
+        #expect(try await mirror.resumePoint(shard: 0)?.generation == 1)
+        #expect(try await mirror.documents().count == 4)
     }
 }
