@@ -14,7 +14,9 @@ extension QueryRepresentable {
     ///   outlives the server's read-time window (1 hour without point-in-time recovery) is refused by the server with
     ///   an error naming the read time; it then starts over at a new T (``FeedEvent/backfillRestarted(reason:)``),
     ///   each page also removing what the sink holds in its range of names that left the result by then. Each page
-    ///   is reported by ``FeedEvent/backfillPage(loaded:readTime:complete:statistics:)`` with its billed reads.
+    ///   is reported by ``FeedEvent/backfillPage(loaded:readTime:complete:statistics:)`` with its billed reads. A
+    ///   page that still fails after the client's retries (`Firestore.retryPolicy`) ends the call with its error;
+    ///   the next call goes on after the stored cursor.
     ///   Only a query the server orders by name alone can be paged (no explicit order but `__name__` ascending, no
     ///   inequality filter, no limit, offset or cursor): another query starts its Listen target from scratch instead,
     ///   which delivers the whole result in its first snapshot (a limit or an order by a field cannot be cut into
