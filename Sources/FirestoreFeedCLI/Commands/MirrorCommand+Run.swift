@@ -80,22 +80,30 @@ struct MirrorReportingSink: FeedSink {
 }
 
 /// What `mirror` tells on stderr: the feed's events (``Console/report(_:)``); during the backfill, when stderr is a
-/// terminal, the documents loaded (``ProgressMeter``); with `--verbose`, a line per page and per applied snapshot
-/// with its lag behind its read time and the rows per second.
+/// terminal, the documents loaded (``ProgressMeter``); with `--verbose` instead, a line per page and per applied
+/// snapshot with its lag behind its read time and the rows per second.
 final class MirrorProgress: Sendable {
     private let verbose: Bool
-    private let meter = ProgressMeter("mirror: backfill")
+    private let meter: ProgressMeter
     private let started = Mutex<ContinuousClock.Instant?>(nil)
     private let meterEnded = Mutex(false)
 
+    /// With `verbose`, the page lines tell the progress: the meter's line, rewritten in place, would run into them.
     init(verbose: Bool) {
         self.verbose = verbose
+        meter = verbose ? ProgressMeter("mirror: backfill", enabled: false) : ProgressMeter("mirror: backfill")
     }
 
     /// Reports `event`; a backfill page advances the meter (and, with `--verbose`, prints the page).
     @Sendable func report(_ event: FeedEvent) {
         guard case .backfillPage(let loaded, let readTime, let complete, let statistics) = event else {
-            Console.report(event)
+            if case .resumedFromCheckpoint("mirror", let readTime) = event {
+                Console.error(
+                    "note: resumed from the table's resume point at \(readTime?.rfc3339 ?? "no read time"): the "
+                        + "first snapshot applies only what changed since")
+            } else {
+                Console.report(event)
+            }
             return
         }
         meter.advance(by: statistics.documentsFetched)
