@@ -13,6 +13,8 @@ import Testing
 
                 COMMANDS:
                   watch COLLECTION_PATH   watch a query and print each snapshot's changes
+                  mirror COLLECTION_PATH --sqlite FILE
+                                          mirror a query into an SQLite table, then keep it current
                   query COLLECTION_PATH   run a query once, one JSON line per document
                   get DOCUMENT_PATH       print one document as a JSON line
                   count COLLECTION_PATH   print how many documents a query matches
@@ -71,8 +73,8 @@ import Testing
         let names = CommandTable.commands.map(\.spec.name)
         #expect(
             names == [
-                "watch", "query", "get", "count", "set", "update", "create", "add", "delete", "import", "export",
-                "bundle", "demo", "serve-cassette",
+                "watch", "mirror", "query", "get", "count", "set", "update", "create", "add", "delete", "import",
+                "export", "bundle", "demo", "serve-cassette",
             ])
         #expect(names.allSatisfy { CommandTable.command(named: $0)?.spec.name == $0 })
         #expect(CommandTable.command(named: "help") == nil)

@@ -43,12 +43,25 @@ package enum CheckpointResume {
     package static func listenView(
         from checkpoint: FeedCheckpoint, query: Query, resumeToken: [UInt8]
     ) -> WatchTargetState {
+        listenView(from: checkpoint, query: query, resumePoint: .resumeToken(resumeToken))
+    }
+
+    /// The view a Listen target resumes from at `resumePoint`: as ``listenView(from:query:resumeToken:)``, or, with
+    /// `.readTime(T)`, sent `read_time` T (a mirror's backfill read the checkpoint's documents at T), so the server
+    /// sends the changes after T (`ListenReadTimeResumeLiveTests`).
+    /// - Complexity: O(n log n) for n documents.
+    package static func listenView(
+        from checkpoint: FeedCheckpoint, query: Query, resumePoint: ListenTarget.ResumePoint
+    ) -> WatchTargetState {
         var view = WatchTargetState(ordering: DocumentOrdering(query: query), limit: DocumentLimit(query))
         let ordered = orderedDocuments(checkpoint, query: query)
         view.documents = PollFetcher.index(ordered)
         view.ordered = ordered
         view.published = ordered
-        view.resumeToken = resumeToken
+        switch resumePoint {
+        case .resumeToken(let token): view.resumeToken = token
+        case .readTime(let time): view.resumeReadTime = time
+        }
         view.readTime = checkpoint.readTime
         return view
     }

@@ -30,15 +30,28 @@ enum CheckpointUpstream {
         onEvent: (@Sendable (FeedEvent) -> Void)?
     ) -> CheckpointedFeed.Upstream {
         { checkpoint, resumeToken in
-            let buffer = CoalescingBuffer(coalesce: SnapshotCoalescing.query(query, onEvent: onEvent), onEvent: onEvent)
-            var seed: (id: String, view: WatchTargetState)?
-            if let checkpoint, let resumeToken {
-                seed = (
-                    checkpointID, CheckpointResume.listenView(from: checkpoint, query: query, resumeToken: resumeToken)
-                )
-            }
-            pool.feed(buffer, of: query, policy: policy, onEvent: onEvent, checkpoint: seed)
-            return buffer
+            listen(
+                query, policy: policy, pool: pool, checkpointID: checkpointID, onEvent: onEvent,
+                resumingFrom: checkpoint, at: resumeToken.map { .resumeToken($0) })
         }
+    }
+
+    /// A Listen target: with a checkpoint and a resume point (a resume token, or the read time its documents were
+    /// read at), one of its own whose view starts from the checkpoint's documents and sends that point, so the
+    /// server sends only what changed since; otherwise an ordinary target.
+    static func listen(
+        _ query: Query, policy: PollingPolicy, pool: WatchStreamPool, checkpointID: String,
+        onEvent: (@Sendable (FeedEvent) -> Void)?, resumingFrom checkpoint: FeedCheckpoint?,
+        at resumePoint: ListenTarget.ResumePoint?
+    ) -> CoalescingBuffer<QuerySnapshot> {
+        let buffer = CoalescingBuffer(coalesce: SnapshotCoalescing.query(query, onEvent: onEvent), onEvent: onEvent)
+        var seed: (id: String, view: WatchTargetState)?
+        if let checkpoint, let resumePoint {
+            seed = (
+                checkpointID, CheckpointResume.listenView(from: checkpoint, query: query, resumePoint: resumePoint)
+            )
+        }
+        pool.feed(buffer, of: query, policy: policy, onEvent: onEvent, checkpoint: seed)
+        return buffer
     }
 }

@@ -35,6 +35,9 @@ extension FeedEvent: CustomStringConvertible {
             "resumedFromCheckpoint(key: \(String(reflecting: key)), readTime: \(readTime.map { "\($0)" } ?? "none"))"
         case .checkpointNotResumed(let key, let reason):
             "checkpointNotResumed(key: \(String(reflecting: key)), reason: \(String(reflecting: reason)))"
+        case .backfillPage(let loaded, let readTime, let complete, let statistics):
+            "backfillPage(loaded: \(loaded), readTime: \(readTime), complete: \(complete), statistics: \(statistics))"
+        case .backfillRestarted(let reason): "backfillRestarted(reason: \(String(reflecting: reason)))"
         }
     }
 }

@@ -83,4 +83,13 @@ public enum FeedEvent: Sendable, Hashable {
     /// A feed group member could not read or write the group's leases; it tries again after `retryIn`, and stops
     /// delivering each shard when the shard's fence falls.
     case leaseRenewalFailed(FirestoreError, retryIn: Duration)
+    /// A mirror's backfill (`QueryRepresentable.mirror(into:pageSize:policy:onEvent:)`) applied a page read at
+    /// `readTime`: `loaded` documents so far (this page's included), `complete` for the last page (the Listen tail
+    /// starts next); `statistics` is the page's runQuery (1 request, its documents, its billed reads:
+    /// FirestoreREST's `BilledReads.runQuery(documentsReturned:)`).
+    case backfillPage(loaded: Int, readTime: Timestamp, complete: Bool, statistics: PollStatistics)
+    /// A mirror's backfill starts over at a new read time: the server no longer reads at the old one (`reason`, its
+    /// error: a load that outlived the read-time window, 1 hour without point-in-time recovery). The pages already
+    /// applied stay; the new pass overwrites them by the version guard and removes what left meanwhile.
+    case backfillRestarted(reason: String)
 }

@@ -34,6 +34,11 @@ package struct FeedObservation: Sendable {
                 "firestore_feed_billed_reads_total", [("source", source)], by: Int64(statistics.billedReads))
             observability.log(.trace, "poll: \(statistics)", metadata: metadata)
             return
+        case .backfillPage(_, _, _, let statistics):
+            observability.count(
+                "firestore_feed_billed_reads_total", [("source", "backfill")], by: Int64(statistics.billedReads))
+            observability.log(.trace, "backfill page: \(statistics)", metadata: metadata)
+            return
         case .listenFailed: observability.count("firestore_listen_reconnects_total")
         case .fellBackToPolling: observability.count("firestore_listen_fallbacks_total")
         case .snapshotsCoalesced(let count): observability.count("firestore_feed_coalesced_total", by: Int64(count))

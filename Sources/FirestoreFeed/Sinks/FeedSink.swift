@@ -20,8 +20,10 @@ import FirestoreREST
 /// snapshot lists only what changed while nothing ran. A change delivered again after a crash is a no-op (the version
 /// guard), so what the store holds is as if each change were applied once.
 ///
-/// `QueryRepresentable.mirror(into:policy:onEvent:)` runs a query's Listen feed into a sink; a feed group's
-/// member hands each ``ShardSnapshot`` to ``apply(_:)-(ShardSnapshot)``. ``SQLiteMirror`` is the embedded sink.
+/// `QueryRepresentable.mirror(into:pageSize:policy:onEvent:)` loads a query's result into a sink (a backfill in
+/// pages at one read time, each page's cursor in ``FeedSinkResumePoint/loadCursor``), then runs its Listen feed into
+/// it; a feed group's member hands each ``ShardSnapshot`` to ``apply(_:)-(ShardSnapshot)``. ``SQLiteMirror`` is the
+/// embedded sink. A sink stores `loadCursor` with the resume point; the rest of the backfill is the feed's.
 public protocol FeedSink: Sendable {
     /// Where the feed of `shard` resumes (0 for a plain feed, which has one), or `nil` when the sink holds nothing
     /// for it yet (the feed starts from scratch, every document added).

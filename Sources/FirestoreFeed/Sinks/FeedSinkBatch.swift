@@ -24,10 +24,14 @@ public struct FeedSinkBatch: Sendable {
     /// The query of the snapshot (its parent, canonical `StructuredQuery` JSON and limit kind), stored with the
     /// resume point, or `nil`.
     public var query: String?
+    /// A page of a backfill: the full resource name of the page's last document (the load goes on after it, at
+    /// ``readTime``), stored with the resume point; `nil` for a snapshot of the feed and for the batch that ends a
+    /// load (``FeedSinkResumePoint/loadCursor``).
+    public var loadCursor: String?
 
     public init(
         changes: [Change], readTime: Timestamp?, resumeToken: [UInt8]?, shard: Int = 0, generation: Int64 = 0,
-        query: String? = nil
+        query: String? = nil, loadCursor: String? = nil
     ) {
         self.changes = changes
         self.readTime = readTime
@@ -35,6 +39,7 @@ public struct FeedSinkBatch: Sendable {
         self.shard = shard
         self.generation = generation
         self.query = query
+        self.loadCursor = loadCursor
     }
 
     /// The batch of `snapshot`'s changes, its read time, resume token and query, for `shard` at `generation`.
@@ -50,6 +55,7 @@ public struct FeedSinkBatch: Sendable {
 
     /// The resume point the batch stores.
     public var resumePoint: FeedSinkResumePoint {
-        FeedSinkResumePoint(resumeToken: resumeToken, readTime: readTime, generation: generation, query: query)
+        FeedSinkResumePoint(
+            resumeToken: resumeToken, readTime: readTime, generation: generation, query: query, loadCursor: loadCursor)
     }
 }

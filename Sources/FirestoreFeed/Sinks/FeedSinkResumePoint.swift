@@ -12,11 +12,19 @@ public struct FeedSinkResumePoint: Sendable, Hashable {
     /// the batch did not say: a feed of another query must not resume from this point (its resume token is another
     /// target's, and the sink's documents another result).
     public var query: String?
+    /// While a backfill is in progress (`QueryRepresentable.mirror(into:pageSize:policy:onEvent:)`), the full
+    /// resource name of the last document of the last page loaded, every page read at ``readTime``: the load goes on
+    /// after it, at the same read time. `nil` once the load is complete (and for a feed that never loaded).
+    public var loadCursor: String?
 
-    public init(resumeToken: [UInt8]?, readTime: Timestamp?, generation: Int64, query: String? = nil) {
+    public init(
+        resumeToken: [UInt8]?, readTime: Timestamp?, generation: Int64, query: String? = nil,
+        loadCursor: String? = nil
+    ) {
         self.resumeToken = resumeToken
         self.readTime = readTime
         self.generation = generation
         self.query = query
+        self.loadCursor = loadCursor
     }
 }

@@ -9,7 +9,8 @@ import Synchronization
 ///   `T (name TEXT PRIMARY KEY, fields TEXT, create_time TEXT, update_time TEXT, read_time TEXT)`, the documents,
 ///   their fields as REST `Value` JSON (nothing lost: int64 as strings, bytes in base64, timestamps to the
 ///   nanosecond, references, NaN, vectors); `T_tombstones (name, update_time, removed_at)`, the documents that left;
-///   `T_resume (shard, resume_token, read_time, generation, query)`. Times are RFC 3339 text in UTC with 9 fraction digits
+///   `T_resume (shard, resume_token, read_time, generation, query, load_cursor)` (a file
+///   from before `load_cursor` gets the column when opened). Times are RFC 3339 text in UTC with 9 fraction digits
 ///   (they sort as the times do). The file may hold other tables: yours to join with.
 /// - Version guard: a document is written only when its `updateTime` is after the row's and after its tombstone's
 ///   `removed_at`; a removal deletes the row and leaves a tombstone at the snapshot's read time, unless the row holds
@@ -152,6 +153,12 @@ public final class SQLiteMirror: FeedSink {
                 statement.reset()
                 guard let existing else {
                     try connection.execute(sql, doing: "creating table \(name)")
+                    continue
+                }
+                if name == table + "_resume", existing == SQLiteMirrorSchema.resumeTableBeforeLoadCursor(table) {
+                    // A file from before the backfill: the one column it lacks is added, the rows kept.
+                    try connection.execute(
+                        SQLiteMirrorSchema.loadCursorMigration(table), doing: "adding load_cursor to \(name)")
                     continue
                 }
                 guard existing == sql else {

@@ -36,14 +36,16 @@ enum SQLiteMirrorRows {
                 if changed { applied += 1 }
             }
             let resume = try connection.statement(
-                "INSERT INTO \"\(table)_resume\" (shard, resume_token, read_time, generation, query) "
-                    + "VALUES (?, ?, ?, ?, ?) ON CONFLICT(shard) DO UPDATE SET resume_token = excluded.resume_token, "
-                    + "read_time = excluded.read_time, generation = excluded.generation, query = excluded.query")
+                "INSERT INTO \"\(table)_resume\" (shard, resume_token, read_time, generation, query, load_cursor) "
+                    + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(shard) DO UPDATE SET resume_token = excluded.resume_token, "
+                    + "read_time = excluded.read_time, generation = excluded.generation, query = excluded.query, "
+                    + "load_cursor = excluded.load_cursor")
             try resume.bind(1, integer: Int64(batch.shard))
             try resume.bind(2, blob: batch.resumeToken)
             try resume.bind(3, text: readText)
             try resume.bind(4, integer: batch.generation)
             try resume.bind(5, text: batch.query)
+            try resume.bind(6, text: batch.loadCursor)
             try resume.run(doing: "storing the resume point of shard \(batch.shard) in \(table)_resume")
             return .committed(applied: applied, ignored: batch.changes.count - applied)
         }
@@ -132,7 +134,7 @@ enum SQLiteMirrorRows {
         shard: Int, table: String, on connection: SQLiteConnection
     ) throws(FirestoreError) -> FeedSinkResumePoint? {
         let statement = try connection.statement(
-            "SELECT resume_token, read_time, generation, query FROM \"\(table)_resume\" WHERE shard = ?")
+            "SELECT resume_token, read_time, generation, query, load_cursor FROM \"\(table)_resume\" WHERE shard = ?")
         defer { statement.reset() }
         try statement.bind(1, integer: Int64(shard))
         guard try statement.step(doing: "reading the resume point of shard \(shard)") else { return nil }
@@ -141,7 +143,7 @@ enum SQLiteMirrorRows {
         }
         return FeedSinkResumePoint(
             resumeToken: statement.bytes(0), readTime: readTime, generation: statement.integer(2),
-            query: statement.text(3))
+            query: statement.text(3), loadCursor: statement.text(4))
     }
 
     /// Every row of `table` as a document, sorted by name (byte for byte).

@@ -11,8 +11,10 @@ import FirestoreREST
 ///   mirror held, if any) and `removed_at` (the read time of the snapshot that saw it leave). A change whose
 ///   `updateTime` is not after `removed_at` is ignored; one after it brings the document back and drops the tombstone.
 /// - `T_resume`: one row per shard (0 for a plain feed): the Listen `resume_token`, the `read_time` and the
-///   `generation` (fencing token) of the last snapshot applied, and its `query` (parent, canonical
-///   `StructuredQuery` JSON, limit kind), written in the same transaction as its rows.
+///   `generation` (fencing token) of the last snapshot applied, its `query` (parent, canonical `StructuredQuery`
+///   JSON, limit kind), and `load_cursor` (while a backfill is in progress: the name of the last document loaded,
+///   every page read at `read_time`; `NULL` otherwise), written in the same transaction as its rows. A file from
+///   before `load_cursor` gets the column (`ALTER TABLE ... ADD COLUMN`) when opened.
 ///
 /// Times are text, RFC 3339 in UTC with exactly 9 fraction digits (`2026-12-06T05:01:02.000000000Z`), so they sort
 /// and compare as text exactly as the times do.
@@ -41,8 +43,24 @@ enum SQLiteMirrorSchema {
         """
     }
 
-    /// `T_resume`.
+    /// `T_resume`, as created: the shape of ``resumeTableBeforeLoadCursor(_:)`` with `load_cursor` added, written
+    /// exactly as SQLite rewrites that statement for `ALTER TABLE ... ADD COLUMN load_cursor TEXT` (so a file
+    /// migrated from the earlier shape and a new one hold the same statement in `sqlite_schema`).
     static func resumeTable(_ table: String) -> String {
+        """
+        CREATE TABLE "\(table)_resume" (
+            shard INTEGER PRIMARY KEY NOT NULL,
+            resume_token BLOB,
+            read_time TEXT,
+            generation INTEGER NOT NULL,
+            query TEXT
+        , load_cursor TEXT) STRICT
+        """
+    }
+
+    /// `T_resume` as files written before the backfill (issue 36) hold it, without `load_cursor`: opening such a file
+    /// adds the column (``loadCursorMigration(_:)``), nothing else changes.
+    static func resumeTableBeforeLoadCursor(_ table: String) -> String {
         """
         CREATE TABLE "\(table)_resume" (
             shard INTEGER PRIMARY KEY NOT NULL,
@@ -52,6 +70,11 @@ enum SQLiteMirrorSchema {
             query TEXT
         ) STRICT
         """
+    }
+
+    /// The statement that brings a `T_resume` of the earlier shape to the current one.
+    static func loadCursorMigration(_ table: String) -> String {
+        "ALTER TABLE \"\(table)_resume\" ADD COLUMN load_cursor TEXT"
     }
 
     /// The three tables by name, with their `CREATE TABLE` statements.

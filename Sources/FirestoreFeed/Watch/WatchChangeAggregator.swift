@@ -84,6 +84,7 @@ package struct WatchChangeAggregator: Sendable {
         removed.insert(old)
         state.resumeToken = nil
         state.pendingResumeToken = nil
+        state.resumeReadTime = nil
         targets[new] = state
     }
 

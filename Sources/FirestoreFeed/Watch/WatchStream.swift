@@ -320,16 +320,24 @@ package final class WatchStream: Sendable {
         failed?.fanOut.finish(throwing: error)
     }
 
-    /// Queues `add_target` for target `id`: from its resume token when it has one, with `expected_count` (the
+    /// Queues `add_target` for target `id`: from its resume token when it has one (else from the read time its view
+    /// was seeded at, ``WatchTargetState/resumeReadTime``), with `expected_count` (the
     /// documents its view holds) so that the server can answer a mismatch with a bloom filter, as the Firebase SDKs
     /// do (`firestore.proto`, `Target.expected_count`). A query that cannot be encoded was refused before it got a
     /// target (`WatchTargetKey`), which holds the query's bytes: adding it again encodes nothing.
     static func queueAdd(_ id: Int32, key: WatchTargetKey, in state: inout State, _ firestore: Firestore) {
         let view = state.aggregator.targets[id]
-        let token = view?.resumeToken
+        let resumePoint: ListenTarget.ResumePoint? =
+            if let token = view?.resumeToken {
+                .resumeToken(token)
+            } else if let readTime = view?.resumeReadTime {
+                .readTime(readTime)
+            } else {
+                nil
+            }
         let target = ListenTarget(
-            query: key.query, targetID: id, resumePoint: token.map { .resumeToken($0) },
-            expectedCount: token == nil ? nil : Int32(clamping: view?.documents.count ?? 0))
+            query: key.query, targetID: id, resumePoint: resumePoint,
+            expectedCount: resumePoint == nil ? nil : Int32(clamping: view?.documents.count ?? 0))
         state.outbox.append(ListenRequest(adding: target, database: firestore.database.name))
     }
 

@@ -30,6 +30,10 @@ package struct WatchTargetState: Sendable {
     /// The resume token of the last snapshot point the target passed while current: every change before it has
     /// been applied, so a listen resumed with it misses nothing.
     package var resumeToken: [UInt8]?
+    /// A read time the view is known to be consistent at, sent as `read_time` when the target is added without a
+    /// ``resumeToken``: a view seeded from a mirror's backfill read at that time (``CheckpointResume``). `nil` once a
+    /// snapshot point brings a token, and for a target listened to again from scratch.
+    package var resumeReadTime: Timestamp?
     /// A token received since the last snapshot point; it becomes ``resumeToken`` at the next one.
     package var pendingResumeToken: [UInt8]?
     /// The read time of the last snapshot point the target passed.
@@ -108,7 +112,10 @@ package struct WatchTargetState: Sendable {
         // pending, for the stream to pass the published read time, and later versions of the same documents
         // replace them meanwhile.
         if let readTime, let published = self.readTime, readTime < published { return nil }
-        if let pendingResumeToken { resumeToken = pendingResumeToken }
+        if let pendingResumeToken {
+            resumeToken = pendingResumeToken
+            resumeReadTime = nil
+        }
         pendingResumeToken = nil
         if let readTime { self.readTime = readTime }
         if pending.isEmpty && hasPublished { return nil }

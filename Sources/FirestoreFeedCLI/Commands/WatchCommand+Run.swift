@@ -90,31 +90,8 @@ extension WatchCommand {
         }
     }
 
-    /// Runs `body` until it returns or SIGTERM arrives; on SIGTERM `body`'s task is cancelled (a feed stream ends
-    /// at its next wait) and this returns normally, so the watch exits 0.
+    /// Runs `body` until it returns or SIGTERM arrives (``TerminateSignal/untilTerminated(interrupt:_:)``).
     func untilTerminated(_ body: @escaping @Sendable () async throws -> Void) async throws {
-        let work = Task { try await body() }
-        let terminated = Task {
-            guard await TerminateSignal.wait() != nil else { return }
-            work.cancel()
-        }
-        defer { terminated.cancel() }
-        do {
-            // Cancelling the caller (`--max-failures` giving up) cancels the work too.
-            try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-        } catch {
-            // The work cancelled by SIGTERM (not by the caller): a cancellation is the graceful end, anything else
-            // still fails.
-            if work.isCancelled, !Task.isCancelled,
-                error is CancellationError || (error as? FirestoreError)?.code == .cancelled
-            {
-                return
-            }
-            throw error
-        }
+        try await TerminateSignal.untilTerminated(body)
     }
 }

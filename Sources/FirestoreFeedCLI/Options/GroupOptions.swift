@@ -45,6 +45,18 @@ struct GroupOptions: Sendable {
     /// - Throws: ``ValidationError`` for group options without `--group`, an empty name, or options the group
     ///   refuses.
     func validate(mode: FeedModeOptions, checkpoint: CheckpointOptions) throws(ValidationError) {
+        try validate()
+        guard name != nil else { return }
+        if mode.source != .listen { throw ValidationError("--group listens: it cannot be combined with --mode") }
+        if checkpoint.path != nil {
+            throw ValidationError("--group keeps each shard's checkpoint in Firestore: drop --checkpoint")
+        }
+    }
+
+    /// The checks of every command with group options (`watch`, `mirror`).
+    /// - Throws: ``ValidationError`` for group options without `--group`, an empty name, or options the group
+    ///   refuses.
+    func validate() throws(ValidationError) {
         guard let name else {
             if shards != nil || member != nil || lease != nil || renew != nil {
                 throw ValidationError("--shards, --member, --lease and --renew need --group NAME")
@@ -52,10 +64,6 @@ struct GroupOptions: Sendable {
             return
         }
         if name.isEmpty || name.contains("/") { throw ValidationError("--group \"\(name)\": expected a document ID") }
-        if mode.source != .listen { throw ValidationError("--group listens: it cannot be combined with --mode") }
-        if checkpoint.path != nil {
-            throw ValidationError("--group keeps each shard's checkpoint in Firestore: drop --checkpoint")
-        }
         if let shards, shards > 1000 { throw ValidationError("--shards \(shards): at most 1000") }
         do {
             try options(policy: PollingPolicy()).check()

@@ -105,6 +105,10 @@ package enum Console {
             error("note: released the lease of shard \(shard) (generation \(generation))")
         case .leaseRenewalFailed(let failure, let retryIn):
             error("warning: could not renew the group's leases, retrying in \(seconds(retryIn)) s: \(failure)")
+        case .backfillPage:
+            break
+        case .backfillRestarted(let reason):
+            error("warning: the backfill's read time is too old for the server, loading again at a new one (\(reason))")
         }
     }
 

@@ -1,3 +1,5 @@
+import FirestoreREST
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +14,9 @@ nonisolated(unsafe) private var terminatePipeWriteEnd: Int32 = -1
 /// its own (``OwnThread``) waits for the byte, never the cooperative pool. Commands that do not install it keep
 /// SIGTERM's default action (exit 143).
 enum TerminateSignal {
-    /// Installs the handler and returns once SIGTERM arrives; `nil` when the pipe cannot be made (SIGTERM then keeps
-    /// its default action).
-    static func wait() async -> Void? {
+    /// Installs the handler and returns once SIGTERM arrives (or SIGINT, with `interrupt`: `mirror` ends the same
+    /// way on Ctrl-C); `nil` when the pipe cannot be made (the signals then keep their default action).
+    static func wait(interrupt: Bool = false) async -> Void? {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         let readEnd = ends[0]
@@ -34,12 +36,14 @@ enum TerminateSignal {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         _ = sigaction(SIGTERM, &action, nil)
+        if interrupt { _ = sigaction(SIGINT, &action, nil) }
         let arrived = try? await OwnThread.run("firestore-feed SIGTERM") {
             // Delivered to this thread at least: a watch started with SIGTERM blocked (a mask inherited from the
             // thread that spawned it) would otherwise never see it.
             var terminate = sigset_t()
             sigemptyset(&terminate)
             sigaddset(&terminate, SIGTERM)
+            if interrupt { sigaddset(&terminate, SIGINT) }
             pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
             var byte: UInt8 = 0
             while true {
@@ -50,5 +54,37 @@ enum TerminateSignal {
             }
         }
         return arrived == true ? () : nil
+    }
+}
+
+extension TerminateSignal {
+    /// Runs `body` until it returns or SIGTERM arrives; on SIGTERM `body`'s task is cancelled (a feed stream ends
+    /// at its next wait) and this returns normally, so the watch exits 0. With `interrupt`, SIGINT does the same.
+    static func untilTerminated(
+        interrupt: Bool = false, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let work = Task { try await body() }
+        let terminated = Task {
+            guard await TerminateSignal.wait(interrupt: interrupt) != nil else { return }
+            work.cancel()
+        }
+        defer { terminated.cancel() }
+        do {
+            // Cancelling the caller (`--max-failures` giving up) cancels the work too.
+            try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+        } catch {
+            // The work cancelled by SIGTERM (not by the caller): a cancellation is the graceful end, anything else
+            // still fails.
+            if work.isCancelled, !Task.isCancelled,
+                error is CancellationError || (error as? FirestoreError)?.code == .cancelled
+            {
+                return
+            }
+            throw error
+        }
     }
 }
