@@ -51,7 +51,11 @@ enum SQLiteMirrorRows {
         }
     }
 
-    /// Writes `document` unless the row or tombstone of its name holds a version at or after its `updateTime`.
+    /// Writes `document` unless the row of its name holds a version at or after its `updateTime`, or its tombstone was
+    /// left at or after the batch's read time `readTime` (a removal seen by a snapshot as new as this one, or newer).
+    /// A tombstone left before `readTime` does not stop it, whatever its `updateTime`: a snapshot at `readTime` holding
+    /// the document says it is in the result then, and a document can leave a result and come back unchanged (a
+    /// `limit` window; a Listen snapshot that lacked it and sends it again, as the emulator's do after a reset).
     /// - Returns: whether a row changed.
     private static func put(
         _ document: Document, readTime: String, table: String, on connection: SQLiteConnection
@@ -70,7 +74,7 @@ enum SQLiteMirrorRows {
         }
         if let removedAt = try single(
             "SELECT removed_at FROM \"\(table)_tombstones\" WHERE name = ?", document.name, connection,
-            doing: "reading a tombstone"), removedAt >= version
+            doing: "reading a tombstone"), removedAt >= readTime
         {
             return false
         }
@@ -90,15 +94,20 @@ enum SQLiteMirrorRows {
         return true
     }
 
-    /// Removes the row of `name` and leaves (or moves later) its tombstone at `readTime`, unless the row holds a
-    /// version at or after `readTime` (written by a newer snapshot than the one that saw it leave).
+    /// Removes the row of `name` and leaves (or moves later) its tombstone at `readTime`, unless the row was written by
+    /// a snapshot at or after `readTime` (its `read_time`: a newer snapshot than the one that saw it leave held it).
     /// - Returns: whether a document was removed or a new tombstone left.
     private static func remove(
         _ name: String, readTime: String, table: String, on connection: SQLiteConnection
     ) throws(FirestoreError) -> Bool {
-        let held = try single(
-            "SELECT update_time FROM \"\(table)\" WHERE name = ?", name, connection, doing: "reading a row")
-        if let held, held >= readTime { return false }
+        let row = try connection.statement("SELECT update_time, read_time FROM \"\(table)\" WHERE name = ?")
+        defer { row.reset() }
+        try row.bind(1, text: name)
+        var held: String?
+        if try row.step(doing: "reading the row of \(name)") {
+            if let written = row.text(1), written >= readTime { return false }
+            held = row.text(0)
+        }
         let existing = try single(
             "SELECT removed_at FROM \"\(table)_tombstones\" WHERE name = ?", name, connection,
             doing: "reading a tombstone")

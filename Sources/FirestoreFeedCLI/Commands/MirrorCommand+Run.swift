@@ -34,33 +34,19 @@ extension MirrorCommand {
         }
     }
 
-    /// `mirror --group NAME`: applies every shard snapshot this member delivers to `sink` (which acknowledges it once
-    /// committed), until SIGTERM or SIGINT; then the member releases its leases. A snapshot the sink refuses for a
-    /// stale generation (another member took the shard) is left unacknowledged to the shard's owner.
+    /// `mirror --group NAME`: this member mirrors the shards it holds into `sink` (``FeedGroup/mirror(into:)``: each
+    /// shard snapshot one transaction at its lease's generation, acknowledged once committed) until SIGTERM or SIGINT,
+    /// which commit the transaction in hand; then the member releases its leases. A batch the sink refuses for a stale
+    /// generation (another member took the shard) stops that shard; the others go on.
     static func mirrorShards(
         of mirrored: Query, group: GroupOptions, name: String, into sink: some FeedSink,
         onEvent: @escaping @Sendable (FeedEvent) -> Void
     ) async throws {
         let feedGroup = FeedGroup(
             mirrored, name: name, options: group.options(policy: PollingPolicy()), onEvent: onEvent)
-        do {
-            try await TerminateSignal.untilTerminated(interrupt: true) {
-                for try await shard in feedGroup.snapshots {
-                    // The transaction in hand is committed when the signal arrives meanwhile.
-                    try await WatchCommand.finishing {
-                        do {
-                            try await sink.apply(shard)
-                        } catch let stale as FeedSinkStaleGeneration {
-                            Console.error("note: \(stale)")
-                        }
-                    }
-                }
-            }
-        } catch {
-            await Task { await feedGroup.leave() }.value
-            throw error
+        try await TerminateSignal.untilTerminated(interrupt: true) {
+            try await feedGroup.mirror(into: sink)
         }
-        await Task { await feedGroup.leave() }.value
     }
 }
 
