@@ -117,9 +117,19 @@ package final class PostgresConnection {
         }
     }
 
-    /// Runs `sql` (no parameters, no rows; `BEGIN`, `COMMIT`).
+    /// Runs `sql`, one or more statements without parameters (`BEGIN`, `COMMIT`, a schema), ignoring their rows.
     package func execute(_ sql: String, doing: @autoclosure () -> String) throws(FirestoreError) {
-        try query(sql, doing: doing())
+        roundTrips += 1
+        guard let result = PQexec(handle, sql) else {
+            throw FirestoreError(
+                code: .unavailable,
+                message: "PostgreSQL \(place): \(doing()): \(Self.trimmed(String(cString: PQerrorMessage(handle))))")
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: throw Self.error(result, connection: handle, place: place, doing: doing())
+        }
     }
 
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`), rolling back when it throws.
