@@ -3,9 +3,9 @@ import FirestoreREST
 import FirestoreWire
 import Synchronization
 
-/// A ``FeedSink`` in a PostgreSQL database (over the system `libpq`): a query's result mirrored into a table, one row
+/// A `FeedSink` in a PostgreSQL database (over the system `libpq`): a query's result mirrored into a table, one row
 /// per document, with the feed's resume point and fencing token in the same transactions, so each change takes effect
-/// exactly once in the database (see ``FeedSink`` for the rule, and <doc:MirroringToPostgreSQL> for a worked example).
+/// exactly once in the database (see `FeedSink` for the rule, and <doc:MirroringToPostgreSQL> for a worked example).
 ///
 /// - Tables (named after ``table``, default `documents`, in the connection's current schema; the shape is stable, so
 ///   build views and indexes on it):
@@ -21,7 +21,7 @@ import Synchronization
 ///   deletes the row and leaves a tombstone at the snapshot's read time, unless the row holds a version at or after
 ///   it. A change delivered twice is a no-op.
 /// - Fencing: each batch's transaction locks its shard's row of `T_resume` (`SELECT … FOR UPDATE`); a batch whose
-///   generation is below the one stored is refused with ``FeedSinkStaleGeneration``, changing nothing (counted in
+///   generation is below the one stored is refused with `FeedSinkStaleGeneration`, changing nothing (counted in
 ///   ``statistics``).
 /// - Round trips: six per batch whatever its size (`BEGIN`, the fence, one statement for its documents, one for its
 ///   removals, the resume point, `COMMIT`); the rows travel as one `jsonb` parameter, never in the SQL text.
@@ -52,7 +52,7 @@ public final class PostgresMirror: FeedSink {
         public var applied = 0
         /// Changes the version guard ignored (a version at or before what the mirror held: a duplicate or a late one).
         public var ignored = 0
-        /// Batches refused for a stale generation (``FeedSinkStaleGeneration``).
+        /// Batches refused for a stale generation (`FeedSinkStaleGeneration`).
         public var refused = 0
         /// Statements sent to the server (round trips), the connection and its tables included.
         public var roundTrips = 0
@@ -117,7 +117,7 @@ public final class PostgresMirror: FeedSink {
 
     /// Applies `batch` in one PostgreSQL transaction: the fencing check, each change under the version guard, and the
     /// resume point of its shard; or nothing.
-    /// - Throws: ``FeedSinkStaleGeneration`` (nothing changed); `FirestoreError` naming the server and table for a
+    /// - Throws: `FeedSinkStaleGeneration` (nothing changed); `FirestoreError` naming the server and table for a
     ///   batch without a read time or with a document without an `updateTime` (`.invalidArgument`), or the server's
     ///   failure with its message and SQLSTATE (nothing changed): `.unavailable` for a lost connection,
     ///   `.failedPrecondition` for a constraint or trigger of yours that refused a row, `.aborted` for a deadlock.
