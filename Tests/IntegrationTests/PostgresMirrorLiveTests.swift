@@ -10,10 +10,7 @@ import Testing
 /// a direct query after creates, updates and deletes, and SQL reads the fields with `jsonb` operators; a restart
 /// resumes from the stored resume point and receives the later writes, and the database's own audit (a trigger on the
 /// table) shows no version written twice and none after a newer one.
-@Suite(
-    .timeLimit(.minutes(2)),
-    .enabled(if: PostgresEnvironment.enabled, Comment(rawValue: PostgresEnvironment.skipMessage))
-) struct PostgresMirrorLiveTests {
+@Suite(.timeLimit(.minutes(2)), .needsPostgres) struct PostgresMirrorLiveTests {
     final class Events: Sendable {
         let resumed = Mutex<[Timestamp?]>([])
         func note(_ event: FeedEvent) {
@@ -93,5 +90,12 @@ import Testing
         #expect(try await second.documents().map(\.id) == ["apple", "cherry", "date", "fig"])
         // Written: 3 adds, apple and date, then cherry and fig: 7 versions, none twice, none after a newer one.
         #expect(try Self.lines(PostgresAudit.check(table)) == ["7 0 0"])
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips the suite without `FIRESTORE_FEED_TEST_POSTGRES_URL`, except under CI (see `PostgresEnvironment`).
+    static var needsPostgres: Self {
+        .enabled(if: PostgresEnvironment.enabled, Comment(rawValue: PostgresEnvironment.skipMessage))
     }
 }
