@@ -27,7 +27,9 @@ package final class PostgresConnection {
     package private(set) var roundTrips = 0
 
     /// Connects to `url` (a `postgresql://` URL or a libpq key-value connection string) and silences the server's
-    /// notices.
+    /// notices. Unless `url` says otherwise, a connection attempt gives up after 10 s (`connect_timeout`), and TCP
+    /// keepalives find a vanished server within about a minute (`keepalives_idle=30`, `keepalives_interval=10`,
+    /// `keepalives_count=3`; not used on a Unix socket).
     /// - Throws: `FirestoreError` naming the server (password redacted) and libpq's message: `.unavailable` when the
     ///   server cannot be reached, `.permissionDenied` when it refuses the credentials, `.invalidArgument` for a URL
     ///   libpq cannot parse.
@@ -40,7 +42,21 @@ package final class PostgresConnection {
             throw .invalidArgument("PostgreSQL \(place): not a connection URL: \(Self.trimmed(message))")
         }
         PQconninfoFree(options)
-        guard let handle = PQconnectdb(url) else {
+        // Defaults the URL overrides (a later setting wins): a connection attempt ends after 10 s, and a TCP
+        // connection whose peer vanished is found dead within about a minute instead of blocking a statement forever.
+        let settings = [
+            ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
+            ("keepalives_count", "3"), ("dbname", url),
+        ]
+        let keywords = settings.map { strdup($0.0) }
+        let values = settings.map { strdup($0.1) }
+        defer { for pointer in keywords + values { free(pointer) } }
+        let connected = (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keys in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { values in
+                PQconnectdbParams(keys.baseAddress, values.baseAddress, 1)
+            }
+        }
+        guard let handle = connected else {
             throw FirestoreError(code: .resourceExhausted, message: "PostgreSQL \(place): libpq is out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -68,7 +68,9 @@ public final class PostgresMirror: FeedSink {
     /// Connects to the database at `url` and creates the mirror's tables when missing.
     /// - Parameters:
     ///   - url: a libpq connection URL (`postgresql://user:password@host:5432/db`, or with a Unix socket
-    ///     `postgresql:///db?host=/run/postgresql`) or key-value string (`host=… dbname=…`).
+    ///     `postgresql:///db?host=/run/postgresql`) or key-value string (`host=… dbname=…`). Unless it says
+    ///     otherwise, connecting gives up after 10 s (`connect_timeout`) and TCP keepalives find a vanished server
+    ///     within about a minute.
     ///   - table: the documents' table, a plain lowercase identifier (the others are `table_tombstones` and
     ///     `table_resume`).
     /// - Throws: `FirestoreError` naming the server (password redacted): `.invalidArgument` when `table` is not a
