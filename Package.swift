@@ -8,15 +8,16 @@ let readmeSnippets = [
     "QuickStart", "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync",
     "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
     "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
-    "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite",
+    "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite", "MirrorToPostgres",
 ]
 
 /// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
 /// against the shapes of those APIs in `Examples/Shims` (`import Logging` in the block is `import LoggingShape` in its
-/// file, `import ServiceLifecycle` is `import ServiceLifecycleShape`).
+/// file, `import ServiceLifecycle` is `import ServiceLifecycleShape`); and the blocks of products beside FirestoreFeed.
 let readmeSnippetShims: [String: [Target.Dependency]] = [
     "LoggingAndMetrics": ["LoggingShape"],
     "RunningInAService": ["LoggingShape", "ServiceLifecycleShape"],
+    "MirrorToPostgres": ["FirestorePostgres"],
 ]
 
 let package = Package(
@@ -26,6 +27,8 @@ let package = Package(
         .library(name: "FirestoreREST", targets: ["FirestoreREST"]),
         .library(name: "FirestoreFeed", targets: ["FirestoreFeed"]),
         .library(name: "FirestoreTesting", targets: ["FirestoreTesting"]),
+        // The PostgreSQL mirror, a product of its own so that a package that does not use it never links libpq.
+        .library(name: "FirestorePostgres", targets: ["FirestorePostgres"]),
         .executable(name: "firestore-feed", targets: ["firestore-feed"]),
     ],
     targets: [
@@ -51,6 +54,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libpq, for the PostgreSQL mirror (the FirestorePostgres product only).
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The wire, below the Firestore API: JSON, Protobuf, curl HTTP, HTTP/2 and gRPC, with the error type and the
         // primitives the codecs need. No product: FirestoreREST re-exports what users need.
         .target(
@@ -64,6 +73,11 @@ let package = Package(
         .target(
             name: "FirestoreFeed",
             dependencies: ["FirestoreREST", "FirestoreWire", "COpenSSL", "CSQLite"]
+        ),
+        // A FeedSink in PostgreSQL over libpq (PostgresMirror).
+        .target(
+            name: "FirestorePostgres",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreWire", "CPostgres"]
         ),
         // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
         .target(
@@ -122,6 +136,11 @@ let package = Package(
             name: "FirestoreFeedTests",
             dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "CSQLite"]
         ),
+        // The PostgreSQL mirror against a real server (Scripts/test starts one: FIRESTORE_FEED_TEST_POSTGRES_URL).
+        .testTarget(
+            name: "FirestorePostgresTests",
+            dependencies: ["FirestorePostgres", "FirestoreFeed", "FirestoreREST", "FirestoreTestSupport"]
+        ),
         .testTarget(
             name: "FirestoreTestingTests",
             dependencies: ["FirestoreREST", "FirestoreTesting", "FirestoreTestSupport"]
@@ -146,7 +165,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
+                "FirestoreFeed", "FirestorePostgres", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport",
+                "firestore-feed",
                 "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck", "ShutdownCheck",
             ] + readmeSnippets.map { .target(name: "Readme" + $0) }
         ),

@@ -8,8 +8,8 @@ import Testing
 /// the demo seeds in the project they name (`demo-fruits`), and README's manifest through `swift package
 /// dump-package`. Serialized: the blocks share that project, which each test seeds afresh. Not run: the blocks that
 /// need production credentials or keys (`NamedCredentials`), or that wait on data these tests do not make
-/// (`DurableCheckpoints`, `VectorSearch`, `BulkWriter`, `TestSecurityRules`, `MirrorToSQLite`: their rules are the
-/// live tests named in their articles).
+/// (`DurableCheckpoints`, `VectorSearch`, `BulkWriter`, `TestSecurityRules`, `MirrorToSQLite`, `MirrorToPostgres`:
+/// their rules are the live tests named in their articles).
 @Suite(.serialized, .timeLimit(.minutes(5))) struct ReadmeSnippetsLiveTests {
     static let project = "demo-fruits"
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
