@@ -16,10 +16,12 @@ import Synchronization
 ///   `text COLLATE "C"`, RFC 3339 in UTC with 9 fraction digits: lossless (a `timestamptz` keeps only microseconds,
 ///   Firestore's times have nanoseconds) and they sort as the times do; `update_time::timestamptz` converts one
 ///   (rounded to the microsecond). The database may hold other tables: yours to join with.
-/// - Version guard: a document is written only when its `updateTime` is after the row's and after its tombstone's
-///   `removed_at` (`INSERT … ON CONFLICT (name) DO UPDATE … WHERE T.update_time < EXCLUDED.update_time`); a removal
-///   deletes the row and leaves a tombstone at the snapshot's read time, unless the row holds a version at or after
-///   it. A change delivered twice is a no-op.
+/// - Version guard: a document is written only when its `updateTime` is after the row's (`INSERT … ON CONFLICT (name)
+///   DO UPDATE … WHERE T.update_time < EXCLUDED.update_time`) and its tombstone, if any, was left before the snapshot's
+///   read time; a removal deletes the row and leaves a tombstone at the snapshot's read time, unless a snapshot after
+///   it wrote the row (`read_time`) or it holds a version at or after it. A change delivered twice is a no-op, a late
+///   one (from a snapshot before the tombstone) never brings a document back, and a document that left the result and
+///   came back unchanged (a `limit` window) is written again.
 /// - Fencing: each batch's transaction locks its shard's row of `T_resume` (`SELECT … FOR UPDATE`); a batch whose
 ///   generation is below the one stored is refused with `FeedSinkStaleGeneration`, changing nothing (counted in
 ///   ``statistics``).

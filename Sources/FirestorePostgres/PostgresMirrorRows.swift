@@ -50,16 +50,17 @@ enum PostgresMirrorRows {
             // fence read found none.
             let stored = try connection.query(
                 """
-                INSERT INTO "\(table)_resume" AS r (shard, resume_token, read_time, generation, query)
-                VALUES ($1::bigint, $2::bytea, $3::text, $4::bigint, $5::text)
+                INSERT INTO "\(table)_resume" AS r (shard, resume_token, read_time, generation, query, load_cursor)
+                VALUES ($1::bigint, $2::bytea, $3::text, $4::bigint, $5::text, $6::text)
                 ON CONFLICT (shard) DO UPDATE SET resume_token = EXCLUDED.resume_token,
-                    read_time = EXCLUDED.read_time, generation = EXCLUDED.generation, query = EXCLUDED.query
+                    read_time = EXCLUDED.read_time, generation = EXCLUDED.generation, query = EXCLUDED.query,
+                    load_cursor = EXCLUDED.load_cursor
                 WHERE r.generation <= EXCLUDED.generation
                 RETURNING r.generation
                 """,
                 [
                     .text(String(batch.shard)), .bytes(batch.resumeToken), .text(readText),
-                    .text(String(batch.generation)), .text(batch.query),
+                    .text(String(batch.generation)), .text(batch.query), .text(batch.loadCursor),
                 ], doing: "storing the resume point of shard \(batch.shard) in \(table)_resume")
             guard stored.count == 1 else {
                 connection.rollback()
@@ -102,8 +103,10 @@ enum PostgresMirrorRows {
         return segments
     }
 
-    /// Writes each of `documents` (distinct names) unless its row or tombstone holds a version at or after its
-    /// `updateTime`; drops the tombstones of those written.
+    /// Writes each of `documents` (distinct names) unless its row holds a version at or after its `updateTime` or its
+    /// tombstone was left at or after both the batch's read time `readTime` and the `updateTime` (``FeedSink``'s
+    /// version guard: a snapshot after the tombstone that holds the document says it is in the result again, whatever
+    /// its `updateTime`); drops the tombstones of those written.
     /// - Returns: how many rows were written.
     private static func put(
         _ documents: [Document], readTime: String, table: String, on connection: PostgresConnection
@@ -126,7 +129,8 @@ enum PostgresMirrorRows {
                 INSERT INTO "\(table)" AS d (name, fields, create_time, update_time, read_time)
                 SELECT i.name, i.fields, i.create_time, i.update_time, $2::text FROM input i
                 WHERE NOT EXISTS (
-                    SELECT 1 FROM "\(table)_tombstones" t WHERE t.name = i.name AND t.removed_at >= i.update_time)
+                    SELECT 1 FROM "\(table)_tombstones" t
+                    WHERE t.name = i.name AND t.removed_at >= $2::text AND t.removed_at >= i.update_time)
                 ON CONFLICT (name) DO UPDATE SET fields = EXCLUDED.fields, create_time = EXCLUDED.create_time,
                     update_time = EXCLUDED.update_time, read_time = EXCLUDED.read_time
                 WHERE d.update_time < EXCLUDED.update_time
@@ -141,8 +145,8 @@ enum PostgresMirrorRows {
     }
 
     /// Removes the rows of `names` (distinct) and leaves (or moves later) their tombstones at `readTime`, except for
-    /// a name whose row holds a version at or after `readTime` (written by a newer snapshot than the one that saw it
-    /// leave) or whose tombstone is already at or after it.
+    /// a name whose row was written by a batch after `readTime` (its `read_time`: a newer snapshot than the one that
+    /// saw it leave held it) or holds a version at or after it, or whose tombstone is already at or after it.
     /// - Returns: how many documents were removed or got a first tombstone (a tombstone moved later changes no row).
     private static func remove(
         _ names: [String], readTime: String, table: String, on connection: PostgresConnection
@@ -156,7 +160,7 @@ enum PostgresMirrorRows {
                 SELECT i.name, d.update_time AS held, t.removed_at AS existing FROM input i
                 LEFT JOIN "\(table)" d ON d.name = i.name
                 LEFT JOIN "\(table)_tombstones" t ON t.name = i.name
-                WHERE (d.update_time IS NULL OR d.update_time < $2::text)
+                WHERE (d.name IS NULL OR (d.read_time <= $2::text AND d.update_time < $2::text))
                     AND (t.removed_at IS NULL OR t.removed_at < $2::text)
             ), deleted AS (
                 DELETE FROM "\(table)" d USING candidates c WHERE d.name = c.name
@@ -187,7 +191,8 @@ enum PostgresMirrorRows {
         shard: Int, table: String, on connection: PostgresConnection
     ) throws(FirestoreError) -> FeedSinkResumePoint? {
         let rows = try connection.query(
-            "SELECT resume_token, read_time, generation, query FROM \"\(table)_resume\" WHERE shard = $1::bigint",
+            "SELECT resume_token, read_time, generation, query, load_cursor FROM \"\(table)_resume\" "
+                + "WHERE shard = $1::bigint",
             [.text(String(shard))], doing: "reading the resume point of shard \(shard) in \(table)_resume")
         guard rows.count > 0 else { return nil }
         let place = "PostgreSQL mirror \(connection.place) \(table)_resume shard \(shard)"
@@ -196,7 +201,7 @@ enum PostgresMirrorRows {
         }
         return FeedSinkResumePoint(
             resumeToken: rows.bytes(0, 0), readTime: readTime, generation: rows.text(0, 2).flatMap(Int64.init) ?? 0,
-            query: rows.text(0, 3))
+            query: rows.text(0, 3), loadCursor: rows.text(0, 4))
     }
 
     /// Every row of `table` as a document, sorted by name (byte for byte).

@@ -17,7 +17,8 @@ import Testing
         let fields: [String: FirestoreValue] = [
             "max": .integer(.max), "min": .integer(.min), "bytes": .bytes(Data([0, 1, 2, 0xff])),
             "at": .timestamp(try Timestamp(seconds: 1_700_000_000, nanos: 123_456_789)), "nan": .double(.nan),
-            "inf": .double(-.infinity), "half": .double(1.5), "tiny": .double(5e-324), "huge": .double(1.7e308),
+            "inf": .double(-.infinity), "half": .double(1.5), "tiny": .double(.leastNonzeroMagnitude),
+            "huge": .double(1.7e308),
             "third": .double(1.0 / 3), "whole": .double(-1),
             "ref": .reference("projects/p/databases/(default)/documents/a/b"),
             "geo": .geoPoint(GeoPoint(latitude: 48.5, longitude: -2.25)),

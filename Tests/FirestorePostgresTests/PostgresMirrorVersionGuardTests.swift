@@ -6,8 +6,8 @@ import Foundation
 import Testing
 
 /// The PostgreSQL mirror's version guard: a change applies only when its `updateTime` is newer than the row's; a
-/// removal leaves a tombstone at the snapshot's read time, which a late, older change never gets past and a newer one
-/// replaces. Tombstones are pruned after a horizon.
+/// removal leaves a tombstone at the snapshot's read time, which a late change (from a snapshot before it) never gets
+/// past and a later snapshot holding the document replaces. Tombstones are pruned after a horizon.
 @Suite(.timeLimit(.minutes(1)), PostgresFixture.enabled) struct PostgresMirrorVersionGuardTests {
     typealias F = PostgresFixture
 
@@ -35,13 +35,14 @@ import Testing
         let (mirror, table) = try await F.mirror("tombstone")
         try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 11))
         try await mirror.apply(F.batch([F.remove("a")], read: 30))
-        try await mirror.apply(F.batch([F.put("a", updated: 20, ["late": true])], read: 31))
+        // A snapshot from before the removal, delivered again late.
+        try await mirror.apply(F.batch([F.put("a", updated: 20, ["late": true])], read: 25))
         #expect(try F.rows(table) == [])
         #expect(try F.tombstones(table) == ["a \(F.stored(30))"])
         #expect(try F.lines("SELECT update_time FROM \(table)_tombstones") == [F.stored(10)])
         // A removal of a document the mirror never held leaves a tombstone too.
         try await mirror.apply(F.batch([F.remove("b")], read: 32))
-        try await mirror.apply(F.batch([F.put("b", updated: 25)], read: 33))
+        try await mirror.apply(F.batch([F.put("b", updated: 25)], read: 31))
         #expect(try F.rows(table) == [])
         #expect(try F.tombstones(table) == ["a \(F.stored(30))", "b \(F.stored(32))"])
         #expect(F.counts(mirror) == [5, 3, 2, 0])
@@ -57,7 +58,7 @@ import Testing
         #expect(try F.tombstones(table) == ["a \(F.stored(30))"])
         try await mirror.apply(F.batch([F.remove("a")], read: 40))
         #expect(try F.tombstones(table) == ["a \(F.stored(40))"])
-        try await mirror.apply(F.batch([F.put("a", updated: 35)], read: 41))
+        try await mirror.apply(F.batch([F.put("a", updated: 35)], read: 38))
         #expect(try F.rows(table) == [])
         #expect(F.counts(mirror) == [5, 2, 3, 0])
     }
@@ -70,6 +71,30 @@ import Testing
         #expect(try F.rows(table) == ["a \(F.stored(40)) {\"back\": {\"booleanValue\": true}}"])
         #expect(try F.tombstones(table) == [])
         #expect(F.counts(mirror) == [3, 3, 0, 0])
+    }
+
+    /// A document can leave a result and come back unchanged (a `limit` window it re-entered; a Listen snapshot that
+    /// lacked it after a reset and sends it again, as the emulator's do): a snapshot after the tombstone that holds it
+    /// writes it again, though its `updateTime` is older than the tombstone.
+    @Test func aDocumentThatLeftAndCameBackUnchangedIsWrittenAgain() async throws {
+        let (mirror, table) = try await F.mirror("cameback")
+        try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 11))
+        try await mirror.apply(F.batch([F.remove("a")], read: 30))
+        try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 31))
+        #expect(try F.rows(table) == ["a \(F.stored(10)) {}"])
+        #expect(try F.tombstones(table) == [])
+        #expect(F.counts(mirror) == [3, 3, 0, 0])
+    }
+
+    /// A removal from a snapshot before the one that wrote the row (delivered again late) leaves the row, though the
+    /// row's `updateTime` is before the removal's read time.
+    @Test func aRemovalOlderThanTheRowsSnapshotIsIgnored() async throws {
+        let (mirror, table) = try await F.mirror("oldremove")
+        try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 40))
+        try await mirror.apply(F.batch([F.remove("a")], read: 30))
+        #expect(try F.rows(table) == ["a \(F.stored(10)) {}"])
+        #expect(try F.tombstones(table) == [])
+        #expect(F.counts(mirror) == [2, 1, 1, 0])
     }
 
     @Test func aLateRemovalDoesNotDeleteANewerRow() async throws {

@@ -10,10 +10,11 @@ import FirestoreREST
 ///    (the fencing token: a member of a feed group that lost the shard's lease, paused or partitioned, never writes
 ///    after the member that took it): throw ``FeedSinkStaleGeneration``.
 /// 3. Apply each change only when it is newer than what the store holds for the name (the version guard): a put when
-///    its document's `updateTime` is after the row's and the name's tombstone, if any, was left before the batch's
-///    read time; a removal when no batch at or after its read time wrote the row. A removal leaves a tombstone with the
-///    batch's read time, so a late change (from a snapshot before it) never brings the document back, while a
-///    snapshot after it that holds the document again (a `limit` window it re-entered unchanged) writes it again.
+///    its document's `updateTime` is after the row's and the name's tombstone, if any, was left before the batch's read
+///    time; a removal unless a batch after its read time wrote the row or it holds a version at or after it. A removal
+///    leaves a tombstone with the batch's read time, so a late change (from a snapshot before it) never brings the
+///    document back, while a snapshot after it that holds the document again (a `limit` window it re-entered unchanged)
+///    writes it again.
 /// 4. Store the batch's resume point (resume token, read time, generation, query) for its shard.
 /// 5. Commit. The feed moves on only after `apply` returns.
 ///

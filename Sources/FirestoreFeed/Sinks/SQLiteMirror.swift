@@ -14,9 +14,9 @@ import Synchronization
 ///   (they sort as the times do). The file may hold other tables: yours to join with.
 /// - Version guard: a document is written only when its `updateTime` is after the row's and its tombstone (if any)
 ///   was left before the snapshot's read time; a removal deletes the row and leaves a tombstone at the snapshot's read
-///   time, unless a snapshot at or after it wrote the row (`read_time`). A change delivered twice is a no-op, and a
-///   late one (from a snapshot before the tombstone) never brings a document back; a document that left the result
-///   and came back unchanged (a `limit` window) is written again.
+///   time, unless a snapshot after it wrote the row (`read_time`) or it holds a version at or after it. A change
+///   delivered twice is a no-op, and a late one (from a snapshot before the tombstone) never brings a document back; a
+///   document that left the result and came back unchanged (a `limit` window) is written again.
 /// - Fencing: a batch whose generation is below the one stored for its shard is refused with
 ///   ``FeedSinkStaleGeneration``, changing nothing (counted in ``statistics``).
 /// - Tombstones: kept until ``pruneTombstones(removedBefore:)``; prune only those older than any change a writer may

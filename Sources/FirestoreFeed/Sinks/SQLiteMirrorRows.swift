@@ -52,7 +52,8 @@ enum SQLiteMirrorRows {
     }
 
     /// Writes `document` unless the row of its name holds a version at or after its `updateTime`, or its tombstone was
-    /// left at or after the batch's read time `readTime` (a removal seen by a snapshot as new as this one, or newer).
+    /// left at or after both the batch's read time `readTime` (a removal seen by a snapshot as new as this one, or newer)
+    /// and the `updateTime` (a version made after the removal is newer than it).
     /// A tombstone left before `readTime` does not stop it, whatever its `updateTime`: a snapshot at `readTime` holding
     /// the document says it is in the result then, and a document can leave a result and come back unchanged (a
     /// `limit` window; a Listen snapshot that lacked it and sends it again, as the emulator's do after a reset).
@@ -74,7 +75,7 @@ enum SQLiteMirrorRows {
         }
         if let removedAt = try single(
             "SELECT removed_at FROM \"\(table)_tombstones\" WHERE name = ?", document.name, connection,
-            doing: "reading a tombstone"), removedAt >= readTime
+            doing: "reading a tombstone"), removedAt >= readTime, removedAt >= version
         {
             return false
         }
@@ -95,7 +96,8 @@ enum SQLiteMirrorRows {
     }
 
     /// Removes the row of `name` and leaves (or moves later) its tombstone at `readTime`, unless the row was written by
-    /// a snapshot at or after `readTime` (its `read_time`: a newer snapshot than the one that saw it leave held it).
+    /// a snapshot after `readTime` (its `read_time`: a newer snapshot than the one that saw it leave held it) or holds
+    /// a version at or after it.
     /// - Returns: whether a document was removed or a new tombstone left.
     private static func remove(
         _ name: String, readTime: String, table: String, on connection: SQLiteConnection
@@ -105,8 +107,9 @@ enum SQLiteMirrorRows {
         try row.bind(1, text: name)
         var held: String?
         if try row.step(doing: "reading the row of \(name)") {
-            if let written = row.text(1), written >= readTime { return false }
             held = row.text(0)
+            if let written = row.text(1), written > readTime { return false }
+            if let held, held >= readTime { return false }
         }
         let existing = try single(
             "SELECT removed_at FROM \"\(table)_tombstones\" WHERE name = ?", name, connection,
