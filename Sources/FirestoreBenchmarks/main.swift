@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N]`: runs the named workloads
+/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -10,6 +10,8 @@ struct BenchmarkError: Error, CustomStringConvertible {
 
 /// `--quick`: small sizes only (the test suite runs it once so the benchmarks cannot rot).
 nonisolated(unsafe) var quick = false
+/// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000).
+nonisolated(unsafe) var listenSizes: [Int]?
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -47,12 +49,45 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
     ("feed-group", nil, { try FeedGroupWorkload.run(documents: quick ? 200 : 2_000, lease: .seconds(quick ? 3 : 6)) }),
     ("write-starvation", nil, { try WriteStarvationWorkload.run(pollers: quick ? 20 : 200, seconds: quick ? 2 : 20) }),
+    (
+        "listen-first-snapshot", nil,
+        {
+            try ListenFirstSnapshotWorkload.run(
+                sizes: listenSizes ?? (quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000]), repeats: quick ? 1 : 3)
+        }
+    ),
 ]
 
 var selected: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
+// A child process of `listen-first-snapshot`: one measurement, one JSON line.
+if arguments.first == ListenFirstSnapshotWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 2, let count = Int(parts[1]), count > 0 else {
+        FileHandle.standardError.write(Data("error: \(ListenFirstSnapshotWorkload.childFlag) listen|query N\n".utf8))
+        exit(2)
+    }
+    do {
+        try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--sizes":
+        guard let text = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("error: --sizes needs N,N,...\n".utf8))
+            exit(2)
+        }
+        let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+        guard !sizes.isEmpty, sizes.count == text.split(separator: ",").count else {
+            FileHandle.standardError.write(Data("error: --sizes needs positive integers, comma-separated\n".utf8))
+            exit(2)
+        }
+        listenSizes = sizes
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -64,7 +99,8 @@ while let argument = arguments.popFirst() {
         Harness.runs = 3
         Harness.warmup = 1
     case "-h", "--help":
-        print("usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N]")
+        print("usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]")
+        print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:

@@ -39,7 +39,7 @@ import Testing
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
                 "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
                 "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python",
-                "query-cpu", "write-starvation",
+                "query-cpu", "write-starvation", "listen-first-snapshot",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }

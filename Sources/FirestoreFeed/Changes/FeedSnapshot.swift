@@ -4,6 +4,10 @@ import FirestoreREST
 /// source (a poll, a Listen snapshot point, a checkpoint resume, a coalesced delivery).
 enum FeedSnapshot {
     /// The snapshot of `query` holding `documents` (in query order), with `changes` from the previous snapshot.
+    ///
+    /// A change whose document is the one `documents` holds at its `newIndex` (the same value: every addition of a
+    /// first snapshot, most of later ones) shares that `DocumentSnapshot` instead of making another (a reference,
+    /// its path and its segments per document: a first snapshot held two of each).
     /// - Complexity: O(documents + changes).
     static func make(
         query: Query, documents: [DocumentSnapshot], changes: [ComputedChange], readTime: Timestamp?,
@@ -14,12 +18,37 @@ enum FeedSnapshot {
             query: query, documents: documents,
             documentChanges: changes.map { change in
                 DocumentChange(
-                    type: change.type, document: DocumentSnapshot(firestore: firestore, document: change.document),
+                    type: change.type,
+                    document: held(change, in: documents, firestore)
+                        ?? DocumentSnapshot(firestore: firestore, document: change.document),
                     oldIndex: change.oldIndex, newIndex: change.newIndex)
             },
             readTime: readTime, statistics: statistics)
         snapshot.resumePoint = resumePoint
         return snapshot
+    }
+
+    /// The snapshot `documents` holds at `change`'s `newIndex` when it is the one `DocumentSnapshot(firestore:document:)`
+    /// would make for `change.document`: the same client, no read time, and the same document value (the same name,
+    /// times and field storage: a copy of the same `Document`, not merely equal fields); otherwise `nil`.
+    private static func held(_ change: ComputedChange, in documents: [DocumentSnapshot], _ firestore: Firestore)
+        -> DocumentSnapshot?
+    {
+        guard change.type != .removed, let index = change.newIndex, documents.indices.contains(index) else {
+            return nil
+        }
+        let snapshot = documents[index]
+        guard snapshot.readTime == nil, snapshot.reference.firestore === firestore, let document = snapshot.document,
+            document.createTime == change.document.createTime, document.updateTime == change.document.updateTime,
+            sameBits(document.fields, change.document.fields), document.name.utf8Equals(change.document.name)
+        else { return nil }
+        return snapshot
+    }
+
+    /// Whether two values have the same bits: for a dictionary, the same storage (hence the same entries in the same
+    /// order). Never true for two distinct storages, whatever they hold.
+    private static func sameBits<T>(_ a: T, _ b: T) -> Bool {
+        withUnsafeBytes(of: a) { a in withUnsafeBytes(of: b) { b in a.elementsEqual(b) } }
     }
 
     /// ``make(query:documents:changes:readTime:statistics:resumePoint:)`` from raw documents.

@@ -100,9 +100,10 @@ package struct WatchTargetState: Sendable {
     /// - Returns: the published list, its changes and the mismatch, or `nil` when nothing visible changed and a
     ///   snapshot was already published, or when `readTime` is before the last published one (the changes stay
     ///   pending).
-    /// - Complexity: O(p log n) comparisons for p pending changes and n documents (each is found and placed in
-    ///   the ordered list by binary search; the list itself moves O(n) references per change), plus the change
-    ///   computation (``DocumentChangeComputation``).
+    /// - Complexity: O(p log n + p log p) comparisons for p pending changes and n documents (each old version is
+    ///   found by binary search; up to ``placedOneByOne`` changes are placed one by one, O(n) moves each, more are
+    ///   sorted and merged into the list in one pass, O(n)), plus the change computation
+    ///   (``DocumentChangeComputation``).
     package mutating func applyPending(readTime: Timestamp?) -> (
         documents: [Document], changes: [ComputedChange], mismatch: String?
     )? {
@@ -119,18 +120,22 @@ package struct WatchTargetState: Sendable {
         pendingResumeToken = nil
         if let readTime { self.readTime = readTime }
         if pending.isEmpty && hasPublished { return nil }
-        for (name, change) in pending {
-            let old = documents[name]
-            if let document = change, let old, old.updateTime == document.updateTime, old.updateTime != nil {
-                continue
+        if pending.count <= Self.placedOneByOne {
+            for (name, change) in pending {
+                let old = documents[name]
+                if let document = change, let old, old.updateTime == document.updateTime, old.updateTime != nil {
+                    continue
+                }
+                if let old, let index = position(of: old) { ordered.remove(at: index) }
+                if let document = change {
+                    documents[name] = document
+                    ordered.insert(document, at: insertionPoint(of: document))
+                } else {
+                    documents.removeValue(forKey: name)
+                }
             }
-            if let old, let index = position(of: old) { ordered.remove(at: index) }
-            if let document = change {
-                documents[name] = document
-                ordered.insert(document, at: insertionPoint(of: document))
-            } else {
-                documents.removeValue(forKey: name)
-            }
+        } else {
+            mergePending()
         }
         pending = [:]
         var list = ordered
@@ -145,6 +150,54 @@ package struct WatchTargetState: Sendable {
         hasPublished = true
         guard isFirst || !checked.changes.isEmpty else { return nil }
         return (list, checked.changes, checked.mismatch)
+    }
+
+    /// Up to this many pending changes are placed in ``ordered`` one by one (each found and placed by binary search,
+    /// O(n) moves each); more are merged in one pass (``mergePending()``).
+    package static let placedOneByOne = 8
+
+    /// Applies ``pending`` to ``documents`` and ``ordered`` in one pass: the versions replaced and the documents gone
+    /// are found by binary search and dropped, the new versions are sorted by the ordering and merged in. The list
+    /// is the one placing them one by one gives (each new version lands before the first document that does not
+    /// sort before it; names are unique, so no two compare equal), in O(n + p log p) instead of O(p * n) moves: a
+    /// first snapshot of 100,000 documents placed one by one moved 2.5 billion documents.
+    private mutating func mergePending() {
+        var dropped = [Bool](repeating: false, count: ordered.count)
+        var droppedCount = 0
+        var additions: [Document] = []
+        additions.reserveCapacity(pending.count)
+        for (name, change) in pending {
+            let old = documents[name]
+            if let document = change, let old, old.updateTime == document.updateTime, old.updateTime != nil {
+                continue
+            }
+            if let old, let index = position(of: old), !dropped[index] {
+                dropped[index] = true
+                droppedCount += 1
+            }
+            if let document = change {
+                documents[name] = document
+                additions.append(document)
+            } else {
+                documents.removeValue(forKey: name)
+            }
+        }
+        guard !additions.isEmpty || droppedCount > 0 else { return }
+        let ordering = self.ordering
+        additions.sort { ordering.compare($0, $1) < 0 }
+        var merged: [Document] = []
+        merged.reserveCapacity(ordered.count - droppedCount + additions.count)
+        var next = 0
+        for index in ordered.indices where !dropped[index] {
+            let existing = ordered[index]
+            while next < additions.count, ordering.compare(existing, additions[next]) >= 0 {
+                merged.append(additions[next])
+                next += 1
+            }
+            merged.append(existing)
+        }
+        merged.append(contentsOf: additions[next...])
+        ordered = merged
     }
 
     /// The first index of ``ordered`` whose document does not sort before `document`.

@@ -46,12 +46,36 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     /// the name is the server's, and a document another client named so must still be read and deleted.
     /// - Throws: ``FirestoreError`` `.invalidArgument` when `name` belongs to another database or is malformed.
     public func path(ofResourceName name: String) throws(FirestoreError) -> ResourcePath {
+        if let path = name.utf8.withContiguousStorageIfAvailable({ bytes in pathBytes(ofResourceName: bytes) }),
+            let path
+        {
+            return try ResourcePath(serverPath: path)
+        }
         let prefix = documentsRoot + "/"
         guard name.hasPrefix(prefix) else {
             if name == documentsRoot { return .root }
             throw .invalidArgument("resource name \"\(name)\" is not below \(documentsRoot)")
         }
         return try ResourcePath(serverPath: String(name.dropFirst(prefix.count)))
+    }
+
+    /// The part of `name` after `projects/{project}/databases/{database}/documents/`, found by comparing bytes (no
+    /// string is built for the prefix), or `nil` when the bytes differ or the byte after the prefix is not ASCII:
+    /// then ``path(ofResourceName:)`` compares `Character`s as before. An ASCII prefix followed by an ASCII byte is
+    /// the same prefix whether bytes or `Character`s are compared (the IDs of a `DatabaseID` are ASCII).
+    private func pathBytes(ofResourceName name: UnsafeBufferPointer<UInt8>) -> String? {
+        var offset = 0
+        func take(_ part: String) -> Bool {
+            for byte in part.utf8 {
+                guard offset < name.count, name[offset] == byte else { return false }
+                offset += 1
+            }
+            return true
+        }
+        guard take("projects/"), take(projectID), take("/databases/"), take(databaseID), take("/documents/"),
+            offset < name.count, name[offset] < 0x80
+        else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: name[offset...]), as: UTF8.self)
     }
 
     /// `projects/{project}/databases/{database}`.

@@ -76,6 +76,11 @@ extension FirestoreValue {
     /// `/` is the same order, at no allocation.
     /// - Complexity: O(n) in the length of the common prefix.
     public static func compareResourceNames(_ lhs: String, _ rhs: String) -> Int {
+        // Contiguous bytes (every native string): skip the common prefix, then rank the first bytes that differ.
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compareResourceNameBytes(left, right) }
+        }
+        if let result = contiguous ?? nil { return result }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         func rank(_ byte: UInt8?) -> Int {
@@ -88,6 +93,21 @@ extension FirestoreValue {
             if a != b { return a < b ? -1 : 1 }
             if a == -2 { return 0 }
         }
+    }
+
+    /// ``compareResourceNames(_:_:)`` on UTF-8 bytes.
+    private static func compareResourceNameBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
+        let common = min(lhs.count, rhs.count)
+        var index = 0
+        while index < common, lhs[index] == rhs[index] { index += 1 }
+        func rank(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            guard index < bytes.count else { return -2 }
+            return bytes[index] == UInt8(ascii: "/") ? -1 : Int(bytes[index])
+        }
+        let (a, b) = (rank(lhs), rank(rhs))
+        return a == b ? 0 : a < b ? -1 : 1
     }
 
     var typeRank: Int {
