@@ -82,7 +82,8 @@ extension WatchStream {
         for listener in listeners { listener.buffer.finish(throwing: error) }
     }
 
-    /// Makes `call` the open call and queues every target's `add_target` (resuming from its token).
+    /// Makes `call` the open call and queues the `add_target` of every target a listener joined (resuming from its
+    /// token); one not joined yet is added when its listener joins (``addListener(query:key:_:resuming:seed:)``).
     /// - Returns: `false` when the stream has ended meanwhile.
     private func attach(_ call: any ListenCall) -> Bool {
         state.withLock { state in
@@ -90,7 +91,7 @@ extension WatchStream {
             state.call = call
             state.outbox = []
             state.machine.callOpened()
-            for (id, target) in state.targets.sorted(by: { $0.key < $1.key }) {
+            for (id, target) in state.targets.sorted(by: { $0.key < $1.key }) where target.joined {
                 Self.queueAdd(id, key: target.key, in: &state, firestore)
             }
             return true

@@ -36,6 +36,9 @@ package final class WatchStream: Sendable {
         let fanOut: SnapshotFanOut
         /// Each listener's ``CoalescingBuffer/demandCount`` at the last idle sweep.
         var demandMarks: [Int: Int] = [:]
+        /// Whether a listener joined the target: its `add_target` is sent only then
+        /// (``addListener(query:key:_:resuming:seed:)``).
+        var joined = false
     }
 
     /// A target taken off the stream while its listeners were idle, and what resuming it needs.
@@ -151,6 +154,13 @@ package final class WatchStream: Sendable {
     /// token; either way the current snapshot is expressed relative to the last one the listener received.
     /// With `seed` (a feed resuming from a durable checkpoint), a new target starts from that view: its documents
     /// and resume token, sent with `add_target`, so the server sends only what changed since.
+    ///
+    /// A new target's `add_target` is sent only once the listener is on it, so that the server cannot answer
+    /// before: a listener joining a target that already published gets the target's current snapshot, every
+    /// document added, which from a seed is not the changes since the checkpoint. (The add was sent first: a
+    /// server answering at once while the joining thread was preempted made a feed group's member deliver a shard
+    /// it took over from a checkpoint as every document added, and a document removed since would have gone
+    /// unnoticed.)
     /// - Returns: the listener's ID for ``removeListener(key:listener:)``, or `nil` when the stream has ended
     ///   (the caller then makes a new one).
     func addListener(
@@ -161,14 +171,30 @@ package final class WatchStream: Sendable {
         if resuming != nil { listener.rebaseNext = true }
         while true {
             guard let fanOut = target(query: query, key: key, resuming: resuming, seed: seed) else { return nil }
-            flushOutbox()
-            if let id = fanOut.add(listener) { return id }
+            if let id = fanOut.add(listener) {
+                joined(key: key, fanOut: fanOut)
+                flushOutbox()
+                return id
+            }
             // The target's last listener left meanwhile: forget it (as its removal does) and make a new one.
             forgetFinished(key: key, fanOut: fanOut)
         }
     }
 
-    /// The fan-out of the target of `key`, added to the stream (and its tasks started) when there is none.
+    /// Marks the target of `key` joined, when it is still `fanOut`'s, and queues its `add_target` when it was not
+    /// joined before and the call is open (a call opened later adds it with the others: ``attach(_:)``).
+    private func joined(key: WatchTargetKey, fanOut: SnapshotFanOut) {
+        state.withLock { state in
+            guard let targetID = state.byKey[key], let target = state.targets[targetID], target.fanOut === fanOut,
+                !target.joined
+            else { return }
+            state.targets[targetID]?.joined = true
+            if state.call != nil { Self.queueAdd(targetID, key: key, in: &state, firestore) }
+        }
+    }
+
+    /// The fan-out of the target of `key`, made (and the stream's tasks started) when there is none; a new target
+    /// is added to the call once a listener joined it (``joined(key:fanOut:)``).
     /// - Returns: `nil` when the stream has ended.
     private func target(
         query: Query, key: WatchTargetKey, resuming: Suspended?, seed: WatchTargetState?
@@ -188,7 +214,6 @@ package final class WatchStream: Sendable {
                 state.aggregator.addTarget(
                     targetID, ordering: DocumentOrdering(query: query), limit: DocumentLimit(query), scope: scope)
             }
-            if state.call != nil { Self.queueAdd(targetID, key: key, in: &state, firestore) }
             if state.task == nil {
                 state.task = Task { [self] in await run() }
                 state.sweeper = Task { [self] in await sweepIdleTargets() }

@@ -121,6 +121,9 @@ import Testing
         let reached4 = await eventuallyAsync(seconds: 60) { b.read { $0.changes.contains("2 modified o25") } }
         #expect(reached4)
         #expect(!b.read { $0.changes.contains { $0.hasSuffix("o05") } })
+        // b took shard 2 from a's checkpoint: its first snapshot listed nothing (nothing had changed since), so o25
+        // is all it delivered of it, not o20...o29 added.
+        #expect(b.read { state in state.changes.filter { $0.hasPrefix("2 ") } } == ["2 modified o25"])
 
         // a leaves gracefully, writing its checkpoints: b takes shards 0 and 1 and resumes them from there (shard 0 at
         // its next renewal, shard 1 once a is seen gone, a lease length later: hence the wait of a lease and a minute).
