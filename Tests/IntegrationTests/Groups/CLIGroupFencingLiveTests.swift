@@ -25,9 +25,11 @@ import Testing
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
     }
 
-    /// Member a's command fails (a downstream outage); a is SIGSTOPped while it retries; b takes the shard at
-    /// generation 2 and runs its command; the outage ends; at SIGCONT, a's retry finds its fence fallen and does not
-    /// run: before, a ran the generation-1 snapshot after b's generation-2 one.
+    /// Member a's command fails (a downstream outage); a is SIGSTOPped while its command runs; b takes the shard at
+    /// generation 2 and runs its command; the outage ends; at SIGCONT, a sees its run fail and, checking its fence
+    /// before the retry, finds it fallen and does not run: before, a ran the generation-1 snapshot after b's
+    /// generation-2 one. The stop lands while a's command waits for the test's `go` file, never between a's fence check
+    /// and its next run (a stop there is the gap no check closes, which is why the command carries the generation).
     @Test func aPausedMemberNeverRunsASnapshotOfAShardItLost() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("group-fence")
@@ -38,11 +40,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("log")
         let ok = folder.appendingPathComponent("ok")
-        let command = #"echo "$FIRESTORE_FEED_GENERATION" >> '\#(log.path)'; test -e '\#(ok.path)'"#
+        let running = folder.appendingPathComponent("running")
+        let go = folder.appendingPathComponent("go")
+        // A run logs its generation and succeeds once `ok` exists; until then it says it is running, waits for `go`
+        // and fails.
+        let command =
+            #"echo "$FIRESTORE_FEED_GENERATION" >> '\#(log.path)'; test -e '\#(ok.path)' && exit 0; "#
+            + #"touch '\#(running.path)'; while [ ! -e '\#(go.path)' ]; do sleep 0.05; done; exit 1"#
 
         let a = try CLIProcess(Self.arguments(host: host, project: project, member: "a", command: command))
         try #require(await eventually(seconds: 60) { Self.generations(log) == [1] }, "a ran generation 1")
+        try #require(
+            await eventually(seconds: 60) { FileManager.default.fileExists(atPath: running.path) },
+            "a's first run is under way")
         kill(a.process.processIdentifier, SIGSTOP)
+        #expect(FileManager.default.createFile(atPath: go.path, contents: Data()))
         let b = try CLIProcess(Self.arguments(host: host, project: project, member: "b", command: command))
         try #require(await eventually(seconds: 60) { Self.generations(log).contains(2) }, "b took generation 2")
         #expect(FileManager.default.createFile(atPath: ok.path, contents: Data()))
