@@ -102,9 +102,11 @@ import Testing
     }
 
     /// Takes every snapshot of `feed`: checks its changes, its read time and its documents against a read at that time,
-    /// and notes what it saw in `seen`.
+    /// and notes what it saw in `seen`. `commits` holds the commit time of every write the writer made (a deletion's
+    /// too, which no document's `updateTime` shows).
     static func consume(
-        _ feed: AsyncThrowingStream<QuerySnapshot, any Error>, direct: Firestore, into seen: borrowing Mutex<Seen>
+        _ feed: AsyncThrowingStream<QuerySnapshot, any Error>, direct: Firestore, into seen: borrowing Mutex<Seen>,
+        commits: borrowing Mutex<[Timestamp]>
     ) async throws {
         var list: [String] = []
         var lastReadTime: Timestamp?
@@ -129,12 +131,15 @@ import Testing
                     if versions(atReadTime.documents) != documents {
                         // The emulator's quirk (as in CheckpointCrashLiveTests): a snapshot point's read_time can
                         // follow a commit the stream sends only after it, so the snapshot is the result just before
-                        // one of the last commits; the next snapshot brings the commit. How far before the read time
-                        // that commit lies can grow with the emulator's load: the commits of the 5 s before it are
-                        // tried, as in CheckpointCrashLiveTests.
+                        // one of the last commits; the next snapshot brings the commit. The commits tried are the
+                        // writer's (a deletion's commit is in no document) and the documents' update times, the 20
+                        // latest at or before the read time: how far before it that commit lies grows with the
+                        // emulator's load, so no span of time bounds it.
+                        let written = commits.withLock { $0 }
+                        let candidates = Set(written + atReadTime.documents.compactMap(\.updateTime))
+                            .filter { $0 <= readTime }.sorted(by: >).prefix(20)
                         var earlier = false
-                        for commit in atReadTime.documents.compactMap(\.updateTime).sorted(by: >)
-                        where commit <= readTime && readTime.duration(since: commit) < .seconds(5) {
+                        for commit in candidates {
                             let before = try await retrying {
                                 try await direct.collection("chaos").getDocuments(
                                     readTime: commit.subtracting(.nanoseconds(1_000)))
@@ -182,9 +187,10 @@ import Testing
             listenLivenessTimeout: .seconds(6))
         let feed = through.collection("chaos").snapshots(source: .listen, policy: policy) { events.note($0) }
         let seen = Mutex(Seen())
+        let commits = Mutex<[Timestamp]>([])
         let consumer = Task {
             do {
-                try await Self.consume(feed, direct: direct, into: seen)
+                try await Self.consume(feed, direct: direct, into: seen, commits: commits)
                 seen.withLock { $0.ended = "the feed ended" }
             } catch {
                 seen.withLock { $0.ended = "the feed threw \(error)" }
@@ -199,11 +205,13 @@ import Testing
         while ContinuousClock.now - started < .seconds(Self.seconds) {
             let document = direct.collection("chaos").document("d\(Int.random(in: 0..<30, using: &random))")
             do {
-                if Int.random(in: 0..<5, using: &random) == 0 {
-                    try await document.delete()
-                } else {
-                    try await document.setData(["n": .integer(Int64.random(in: 0..<1000, using: &random))])
-                }
+                let result =
+                    if Int.random(in: 0..<5, using: &random) == 0 {
+                        try await document.delete()
+                    } else {
+                        try await document.setData(["n": .integer(Int64.random(in: 0..<1000, using: &random))])
+                    }
+                commits.withLock { $0.append(result.writeTime) }
             } catch {
                 // The emulator, whose Listen calls the proxy keeps breaking, has answered a write with "cancelled
                 // (HTTP 499): call already cancelled" (its own gRPC server's exception): applied or not, the final
