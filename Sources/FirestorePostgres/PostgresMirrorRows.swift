@@ -30,7 +30,7 @@ enum PostgresMirrorRows {
                 "\(place): document \(document.name) has no updateTime, so no version to guard; nothing of its "
                     + "batch applied")
         }
-        let readText = PostgresMirrorSchema.text(readTime)
+        let readText = MirrorTimeText.text(readTime)
         try connection.execute("BEGIN", doing: "\(place): BEGIN")
         do {
             let fence = try connection.query(
@@ -116,8 +116,8 @@ enum PostgresMirrorRows {
             documents.map { document in
                 .object([
                     "name": .string(document.name), "fields": FirestoreValue.encodeFields(document.fields),
-                    "create_time": document.createTime.map { .string(PostgresMirrorSchema.text($0)) } ?? .null,
-                    "update_time": document.updateTime.map { .string(PostgresMirrorSchema.text($0)) } ?? .null,
+                    "create_time": document.createTime.map { .string(MirrorTimeText.text($0)) } ?? .null,
+                    "update_time": document.updateTime.map { .string(MirrorTimeText.text($0)) } ?? .null,
                 ])
             })
         let result = try connection.query(
@@ -197,7 +197,7 @@ enum PostgresMirrorRows {
         guard rows.count > 0 else { return nil }
         let place = "PostgreSQL mirror \(connection.place) \(table)_resume shard \(shard)"
         let readTime = try rows.text(0, 1).map { (text) throws(FirestoreError) in
-            try PostgresMirrorSchema.time(text, what: "\(place): read_time")
+            try MirrorTimeText.time(text, what: "\(place): read_time")
         }
         return FeedSinkResumePoint(
             resumeToken: rows.bytes(0, 0), readTime: readTime, generation: rows.text(0, 2).flatMap(Int64.init) ?? 0,
@@ -226,9 +226,9 @@ enum PostgresMirrorRows {
                 throw FirestoreError(code: .dataLoss, message: "\(place): fields: \(error)")
             }
             let createTime = try rows.text(row, 2).map { (text) throws(FirestoreError) in
-                try PostgresMirrorSchema.time(text, what: "\(place): create_time")
+                try MirrorTimeText.time(text, what: "\(place): create_time")
             }
-            let updateTime = try PostgresMirrorSchema.time(rows.text(row, 3) ?? "", what: "\(place): update_time")
+            let updateTime = try MirrorTimeText.time(rows.text(row, 3) ?? "", what: "\(place): update_time")
             documents.append(Document(name: name, fields: fields, createTime: createTime, updateTime: updateTime))
         }
         return documents
@@ -239,7 +239,7 @@ enum PostgresMirrorRows {
         removedBefore time: Timestamp, table: String, on connection: PostgresConnection
     ) throws(FirestoreError) -> Int {
         let result = try connection.query(
-            "DELETE FROM \"\(table)_tombstones\" WHERE removed_at < $1::text", [.text(PostgresMirrorSchema.text(time))],
+            "DELETE FROM \"\(table)_tombstones\" WHERE removed_at < $1::text", [.text(MirrorTimeText.text(time))],
             doing: "pruning the tombstones of \(table)")
         return result.changed
     }

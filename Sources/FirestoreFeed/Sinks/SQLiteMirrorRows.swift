@@ -23,7 +23,7 @@ enum SQLiteMirrorRows {
                     "SQLite mirror \(connection.path) table \(table): a batch of shard \(batch.shard) without a read "
                         + "time (\(batch.changes.count) changes); nothing applied")
             }
-            let readText = SQLiteMirrorSchema.text(readTime)
+            let readText = MirrorTimeText.text(readTime)
             var applied = 0
             for change in batch.changes {
                 let changed: Bool
@@ -66,7 +66,7 @@ enum SQLiteMirrorRows {
                 "SQLite mirror \(connection.path) table \(table): document \(document.name) has no updateTime, so no "
                     + "version to guard; nothing of its batch applied")
         }
-        let version = SQLiteMirrorSchema.text(updateTime)
+        let version = MirrorTimeText.text(updateTime)
         if let held = try single(
             "SELECT update_time FROM \"\(table)\" WHERE name = ?", document.name, connection, doing: "reading a row"),
             held >= version
@@ -85,7 +85,7 @@ enum SQLiteMirrorRows {
                 + "update_time = excluded.update_time, read_time = excluded.read_time")
         try upsert.bind(1, text: document.name)
         try upsert.bind(2, text: FirestoreValue.encodeFields(document.fields).serializedString())
-        try upsert.bind(3, text: document.createTime.map(SQLiteMirrorSchema.text))
+        try upsert.bind(3, text: document.createTime.map(MirrorTimeText.text))
         try upsert.bind(4, text: version)
         try upsert.bind(5, text: readTime)
         try upsert.run(doing: "writing the row of \(document.name)")
@@ -151,7 +151,7 @@ enum SQLiteMirrorRows {
         try statement.bind(1, integer: Int64(shard))
         guard try statement.step(doing: "reading the resume point of shard \(shard)") else { return nil }
         let readTime = try statement.text(1).map { (text) throws(FirestoreError) in
-            try SQLiteMirrorSchema.time(text, what: "\(connection.path) \(table)_resume shard \(shard): read_time")
+            try MirrorTimeText.time(text, what: "\(connection.path) \(table)_resume shard \(shard): read_time")
         }
         return FeedSinkResumePoint(
             resumeToken: statement.bytes(0), readTime: readTime, generation: statement.integer(2),
@@ -179,9 +179,9 @@ enum SQLiteMirrorRows {
                 throw FirestoreError(code: .dataLoss, message: "\(place): fields: \(error)")
             }
             let createTime = try statement.text(2).map { (text) throws(FirestoreError) in
-                try SQLiteMirrorSchema.time(text, what: "\(place): create_time")
+                try MirrorTimeText.time(text, what: "\(place): create_time")
             }
-            let updateTime = try SQLiteMirrorSchema.time(statement.text(3) ?? "", what: "\(place): update_time")
+            let updateTime = try MirrorTimeText.time(statement.text(3) ?? "", what: "\(place): update_time")
             documents.append(Document(name: name, fields: fields, createTime: createTime, updateTime: updateTime))
         }
         return documents
@@ -194,7 +194,7 @@ enum SQLiteMirrorRows {
         try connection.transaction(doing: "pruning the tombstones of \(table)") { () throws(FirestoreError) in
             let before = connection.rowsChanged
             let statement = try connection.statement("DELETE FROM \"\(table)_tombstones\" WHERE removed_at < ?")
-            try statement.bind(1, text: SQLiteMirrorSchema.text(time))
+            try statement.bind(1, text: MirrorTimeText.text(time))
             try statement.run(doing: "pruning the tombstones of \(table)")
             return Int(connection.rowsChanged - before)
         }

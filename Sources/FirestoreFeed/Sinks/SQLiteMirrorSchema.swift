@@ -104,27 +104,4 @@ enum SQLiteMirrorSchema {
                     + "at most 48, not starting with sqlite_)")
         }
     }
-
-    /// `time` as stored: RFC 3339 in UTC with 9 fraction digits.
-    static func text(_ time: Timestamp) -> String {
-        var text = time.rfc3339
-        text.removeLast()  // "Z"
-        if let dot = text.firstIndex(of: ".") {
-            let digits = text.distance(from: dot, to: text.endIndex) - 1
-            text += String(repeating: "0", count: 9 - digits)
-        } else {
-            text += ".000000000"
-        }
-        return text + "Z"
-    }
-
-    /// The time stored as `text`.
-    /// - Throws: `FirestoreError` `.dataLoss` naming `what` when it is not an RFC 3339 time.
-    static func time(_ text: String, what: @autoclosure () -> String) throws(FirestoreError) -> Timestamp {
-        do {
-            return try Timestamp(rfc3339: text)
-        } catch {
-            throw FirestoreError(code: .dataLoss, message: "\(what()): not a time: \(error.message)")
-        }
-    }
 }
