@@ -7,18 +7,11 @@ import FirestoreREST
 /// resume point, `COMMIT`). The rows of a batch travel as one `jsonb` parameter (`jsonb_to_recordset`): data is
 /// never written into the SQL.
 enum PostgresMirrorRows {
-    /// What one batch did: the changes that changed a row (`applied`), those the version guard ignored (older than
-    /// or equal to what was held), or the generation that refused it.
-    enum Outcome: Sendable {
-        case committed(applied: Int, ignored: Int)
-        case refused(storedGeneration: Int64)
-    }
-
     /// Applies `batch` to `table` in one transaction; rolls back (nothing changed) when anything throws or the batch
     /// is refused.
     static func apply(
         _ batch: FeedSinkBatch, table: String, on connection: PostgresConnection
-    ) throws(FirestoreError) -> Outcome {
+    ) throws(FirestoreError) -> MirrorBatchOutcome {
         let place = "PostgreSQL mirror \(connection.place) table \(table)"
         guard let readTime = batch.readTime else {
             throw .invalidArgument(

@@ -3,18 +3,11 @@ import FirestoreREST
 /// What an ``SQLiteMirror`` does inside its transactions, on its connection (on the mirror's executor, never a Swift
 /// concurrency thread): the fencing check, the version-guarded changes and the resume point of one batch.
 enum SQLiteMirrorRows {
-    /// What one batch did: the changes that changed a row (`applied`), those the version guard ignored (older than
-    /// or equal to what was held), or the generation that refused it.
-    enum Outcome: Sendable {
-        case committed(applied: Int, ignored: Int)
-        case refused(storedGeneration: Int64)
-    }
-
     /// Applies `batch` to `table` in one `BEGIN IMMEDIATE` transaction; rolls back (nothing changed) when anything
     /// throws, and changes nothing when the batch is refused.
     static func apply(
         _ batch: FeedSinkBatch, table: String, on connection: SQLiteConnection
-    ) throws(FirestoreError) -> Outcome {
+    ) throws(FirestoreError) -> MirrorBatchOutcome {
         try connection.transaction(doing: "applying a batch to table \(table)") { () throws(FirestoreError) in
             let stored = try storedGeneration(shard: batch.shard, table: table, on: connection)
             if let stored, stored > batch.generation { return .refused(storedGeneration: stored) }
