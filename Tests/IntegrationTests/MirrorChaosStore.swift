@@ -143,12 +143,15 @@ struct MirrorChaosStore: Sendable {
 
 /// What an audit says: the versions written, the removals, the versions written again while the row held them
 /// (`twice`), and those written after a newer version of their document (`regressions`). A document that left and
-/// came back unchanged is written again after its removal, and counts as neither.
+/// came back unchanged is written again after its removal, and counts as neither; how many did is counted
+/// (`cameBackUnchanged`, printed): in a collection's mirror a document leaves only when deleted, and comes back with a
+/// new `updateTime`, so each is a removal of a document that never left (a snapshot that lacked it).
 struct MirrorAuditFigures: Sendable, CustomStringConvertible {
     var versions = 0
     var removals = 0
     var twice: [String] = []
     var regressions: [String] = []
+    var cameBackUnchanged = 0
 
     init(_ audit: [(name: String, updateTime: String)]) {
         var latest: [String: String] = [:]
@@ -163,6 +166,7 @@ struct MirrorAuditFigures: Sendable, CustomStringConvertible {
             if let last = latest[name] {
                 if updateTime < last { regressions.append("\(name) \(updateTime) after \(last)") }
                 if updateTime == last, held.contains(name) { twice.append("\(name) \(updateTime)") }
+                if updateTime == last, !held.contains(name) { cameBackUnchanged += 1 }
             }
             latest[name] = updateTime
             held.insert(name)
@@ -170,6 +174,7 @@ struct MirrorAuditFigures: Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "\(versions) versions applied, \(removals) removals, \(twice.count) twice, \(regressions.count) older after newer"
+        "\(versions) versions applied, \(removals) removals, \(twice.count) twice, \(regressions.count) older after newer, "
+            + "\(cameBackUnchanged) came back unchanged after a removal"
     }
 }
