@@ -87,7 +87,7 @@ let package = Package(
         // The command-line tool's commands, option declarations and parsers; the executable is a thin main.
         .target(
             name: "FirestoreFeedCLI",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestorePostgres"]
         ),
         .executableTarget(
             name: "firestore-feed",

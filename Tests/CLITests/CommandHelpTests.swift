@@ -14,7 +14,7 @@ import Testing
                 COMMANDS:
                   watch COLLECTION_PATH   watch a query and print each snapshot's changes
                   mirror COLLECTION_PATH --sqlite FILE
-                                          mirror a query into an SQLite table, then keep it current
+                                          mirror a query into an SQLite or PostgreSQL table, keep it current
                   query COLLECTION_PATH   run a query once, one JSON line per document
                   get DOCUMENT_PATH       print one document as a JSON line
                   count COLLECTION_PATH   print how many documents a query matches

@@ -49,7 +49,8 @@ extension FeedGroupMember {
                         shard: lease.shard, generation: lease.generation, snapshot: handed,
                         resumedFrom: first ? view?.readTime : nil,
                         acknowledgement: { [weak self] in await self?.acknowledgeHanded(lease.shard, handed) },
-                        fence: { [weak self] in await self?.fenceLeft(lease.shard, generation: lease.generation) })
+                        fence: { [weak self] in await self?.fenceLeft(lease.shard, generation: lease.generation) },
+                        wholeShard: first && view == nil ? ranges : nil)
                     first = false
                     guard let self else { break }
                     await self.offer(shardSnapshot)

@@ -29,6 +29,11 @@ public struct ShardSnapshot: Sendable {
     let acknowledgement: @Sendable () async -> Void
     /// The time left before the fence of this snapshot's lease falls, or `nil` once it fell.
     let fence: @Sendable () async -> Duration?
+    /// The group's shard ranges, on the first snapshot of a shard feed started without a view of the shard (no
+    /// checkpoint, or one too old to read at); `nil` otherwise. That snapshot is the shard's whole result at its read
+    /// time, every document `.added`: a document a sink holds in the shard's range and the snapshot lacks left the
+    /// result while no member followed the shard, and ``FeedSink/apply(_:)-(ShardSnapshot)`` removes it.
+    var wholeShard: ShardRanges? = nil
 
     /// The snapshot's read time.
     public var readTime: Timestamp? { snapshot.readTime }

@@ -10,7 +10,9 @@ extension FeedGroup {
     /// at a higher generation, has its batch refused (``FeedSinkStaleGeneration``, nothing applied) and stops
     /// delivering that shard (``FeedEvent/leaseLost(shard:generation:reason:)``), while its other shards go on. A
     /// shard taken over resumes from the group's checkpoint, which can be older than the sink's resume point (it is
-    /// written at each renewal): what is delivered again is a no-op in the store (the version guard).
+    /// written at each renewal): what is delivered again is a no-op in the store (the version guard). A shard started
+    /// without a checkpoint (its holder died before writing one, or the checkpoint is too old to read at) delivers
+    /// its whole result, and that batch also removes what the sink holds of the shard and the result lacks.
     ///
     /// Every member of the group mirrors into the same store (one SQLite file on a shared volume, or one PostgreSQL
     /// table); a store mirrors one group: generations count from 1 in a new group, so a group created again needs an
@@ -30,9 +32,10 @@ extension FeedGroup {
                 throw error
             }
             guard let shard else { break }
-            let batch = FeedSinkBatch(shard.snapshot, shard: shard.shard, generation: shard.generation)
             do {
-                try await CancellationShield.run { try await sink.apply(batch) }
+                // The shard's whole first snapshot (a shard started without a checkpoint) also removes what the sink
+                // holds of the shard and the snapshot lacks (``FeedSink/batch(of:)``).
+                try await CancellationShield.run { try await sink.apply(try await sink.batch(of: shard)) }
             } catch let refusal as FeedSinkStaleGeneration {
                 await member.refusedBySink(refusal)
                 continue

@@ -48,10 +48,29 @@ extension FeedSink {
     /// the sink committed, so the group moves on only after the commit.
     /// - Throws: ``FeedSinkStaleGeneration`` when the sink holds a higher generation for the shard: the snapshot is
     ///   not acknowledged, and the caller must stop delivering the shard (its lease passed to another member).
+    ///
+    /// The first snapshot of a shard that a member started without a view of it (no checkpoint, or one too old to
+    /// read at) is the shard's whole result: the batch also removes each document the sink holds in the shard's name
+    /// range that the snapshot lacks (it left the result while no member followed the shard), reading the sink's
+    /// documents once for it (``documents()``); the store's version guard keeps a row written from a later snapshot.
     public func apply(_ shardSnapshot: ShardSnapshot) async throws {
-        try await apply(
-            FeedSinkBatch(
-                shardSnapshot.snapshot, shard: shardSnapshot.shard, generation: shardSnapshot.generation))
+        try await apply(try await batch(of: shardSnapshot))
         await shardSnapshot.acknowledge()
+    }
+
+    /// The batch of `shardSnapshot`: its changes, shard and generation; for the whole first snapshot of a shard
+    /// started without a view (``ShardSnapshot/wholeShard``), also the removal of each document the sink holds in the
+    /// shard's range that the snapshot lacks.
+    /// - Complexity: O(n) for the sink's n documents when the snapshot is a shard's whole result; else O(changes).
+    func batch(of shardSnapshot: ShardSnapshot) async throws -> FeedSinkBatch {
+        var batch = FeedSinkBatch(
+            shardSnapshot.snapshot, shard: shardSnapshot.shard, generation: shardSnapshot.generation)
+        guard let ranges = shardSnapshot.wholeShard else { return batch }
+        let present = Set(shardSnapshot.snapshot.documents.compactMap { $0.document?.name })
+        for held in try await documents()
+        where ranges.shard(of: held.name) == shardSnapshot.shard && !present.contains(held.name) {
+            batch.changes.append(.remove(name: held.name))
+        }
+        return batch
     }
 }

@@ -50,7 +50,8 @@ extension MirrorCommand {
     }
 }
 
-/// The sink `mirror` writes to, reporting each batch it committed (``MirrorProgress``).
+/// The sink `mirror` writes to, reporting each batch it committed and each it refused for a stale generation
+/// (``MirrorProgress``).
 struct MirrorReportingSink: FeedSink {
     let base: any FeedSink
     let progress: MirrorProgress
@@ -60,7 +61,12 @@ struct MirrorReportingSink: FeedSink {
     func documents() async throws -> [Document] { try await base.documents() }
 
     func apply(_ batch: FeedSinkBatch) async throws {
-        try await base.apply(batch)
+        do {
+            try await base.apply(batch)
+        } catch let refusal as FeedSinkStaleGeneration {
+            MirrorProgress.refused(refusal)
+            throw refusal
+        }
         progress.applied(batch)
     }
 }
@@ -116,6 +122,14 @@ final class MirrorProgress: Sendable {
         Console.error(
             "mirror: applied \(batch.changes.count) change\(batch.changes.count == 1 ? "" : "s") at "
                 + "\(readTime.rfc3339), lag \(Self.lag(readTime)) s")
+    }
+
+    /// A line for each batch the sink refused (a group member whose shard another member took, at a higher
+    /// generation): every refusal is told, also when the member already stopped the shard for a lease it found lost.
+    static func refused(_ refusal: FeedSinkStaleGeneration) {
+        Console.error(
+            "note: \(refusal.sink) refused a batch of shard \(refusal.shard) at generation \(refusal.generation): it "
+                + "holds generation \(refusal.storedGeneration) (nothing of the batch was applied)")
     }
 
     /// Ends the meter's line, when the mirror ended during the backfill.

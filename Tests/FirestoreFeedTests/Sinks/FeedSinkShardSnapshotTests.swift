@@ -20,7 +20,8 @@ import Testing
     }
 
     static func shardSnapshot(
-        shard: Int, generation: Int64, put document: Document, read: Int64, acknowledged: Counter
+        shard: Int, generation: Int64, put document: Document, read: Int64, acknowledged: Counter,
+        wholeShard: ShardRanges? = nil
     ) throws -> ShardSnapshot {
         let query = try Firestore.offline().collection("items").query
         let snapshot = FeedSnapshot.make(
@@ -29,7 +30,38 @@ import Testing
             readTime: F.time(read), statistics: nil, resumePoint: FeedResumePoint(resumeToken: [7, shard.toByte]))
         return ShardSnapshot(
             shard: shard, generation: generation, snapshot: snapshot, resumedFrom: nil,
-            acknowledgement: { acknowledged.add() }, fence: { .seconds(1) })
+            acknowledgement: { acknowledged.add() }, fence: { .seconds(1) }, wholeShard: wholeShard)
+    }
+
+    /// Issue 36: a member that starts a shard without a checkpoint (the previous holder was killed before writing
+    /// one) gets the shard's whole result, every document `.added`. A document the sink holds from the previous
+    /// holder and that was deleted meanwhile is in no change: before, it stayed in the table for good (the group
+    /// chaos test found such rows). The whole first snapshot now removes what the sink holds in the shard's range
+    /// and the snapshot lacks; other shards' rows, and a row written from a later snapshot, are kept.
+    @Test func theWholeFirstSnapshotOfAShardRemovesWhatTheSinkHoldsOfItAndTheSnapshotLacks() async throws {
+        let path = CheckpointFiles.temporaryPath("mirror")
+        defer { CheckpointFiles.remove(path) }
+        let mirror = try await SQLiteMirror(path: path)
+        // Shard 0 is the names before items/m, shard 1 the others.
+        let ranges = ShardRanges(splitPoints: [F.prefix + "m"], shards: 2)
+        try await mirror.apply(
+            F.batch([F.put("a", updated: 10), F.put("b", updated: 10), F.put("z", updated: 10)], read: 11))
+        // "c" was written from a snapshot after the one below (read at 30): it stays.
+        try await mirror.apply(F.batch([F.put("c", updated: 25)], read: 40, shard: 0, generation: 1))
+        let acknowledged = Counter()
+        // Without a checkpoint: the shard's whole result at 30 is "a"; "b" was deleted meanwhile.
+        try await mirror.apply(
+            Self.shardSnapshot(
+                shard: 0, generation: 1, put: F.document("a", updated: 20), read: 30, acknowledged: acknowledged,
+                wholeShard: ranges))
+        #expect(F.rows(path) == ["a \(F.stored(20)) {}", "c \(F.stored(25)) {}", "z \(F.stored(10)) {}"])
+        #expect(F.tombstones(path) == ["b \(F.stored(30))"])
+        #expect(acknowledged.value == 1)
+        // A later snapshot of the shard (not its whole result) removes nothing it does not list.
+        try await mirror.apply(
+            Self.shardSnapshot(
+                shard: 0, generation: 1, put: F.document("d", updated: 45), read: 50, acknowledged: acknowledged))
+        #expect(F.rows(path).count == 4)
     }
 
     @Test func aShardSnapshotIsAppliedThenAcknowledgedAndAStaleOneIsRefused() async throws {

@@ -1,0 +1,291 @@
+import FirestorePostgres
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FirestoreFeed
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Three `firestore-feed mirror --postgres --group` processes share one PostgreSQL table under a writer; one member is
+/// SIGKILLed and started again, and one is SIGSTOPped past its lease while it has a batch in hand, then SIGCONTed.
+/// At the end the table equals the query, the audit trigger shows no version applied twice while held and none after
+/// a newer one, and every batch the store refused (the stale member's) had a generation below the stored one.
+///
+/// The stale batch is certain, not a matter of timing: the test locks the paused shard's resume row, so its holder's
+/// next apply waits inside the transaction's fencing read (`SELECT generation ... FOR UPDATE`, seen waiting in
+/// `pg_stat_activity`); the holder is SIGSTOPped there, and the test waits until the lease documents show another
+/// member at a higher generation. Then, in the locking transaction, the test stores that generation in the shard's
+/// resume row, as the new owner's first commit would when it wins the race with the paused member (the new owner's
+/// own apply of the shard waits behind the paused one for the lock), and commits. At SIGCONT the paused member reads
+/// the higher generation and its batch is refused (`note: ... refused a batch of shard S at generation G: it holds
+/// generation H ...` on its stderr: `mirror` tells every refusal). Times are hang guards only; the pause lasts two
+/// lease lengths at least, so that every lease of the paused member has expired.
+@Suite(.timeLimit(.minutes(5)), .needsPostgres) struct MirrorGroupChaosLiveTests {
+    static let shards = 3
+    static let lease = 3
+
+    /// A running member and its id.
+    struct Member: Sendable {
+        let id: String
+        var process: CLIProcess
+        var earlier: [String] = []
+
+        /// Everything it wrote to stderr, in this and its earlier runs.
+        var stderr: String {
+            (earlier + [String(decoding: process.stderr.data, as: UTF8.self)]).joined(separator: "\n")
+        }
+    }
+
+    /// A refusal by the store, as the member reported it.
+    struct Refusal: CustomStringConvertible {
+        let member: String
+        let shard: Int
+        let generation: Int64
+        let stored: Int64
+        var description: String { "\(member): shard \(shard) at \(generation), store at \(stored)" }
+    }
+
+    /// The lines `note: SINK refused a batch of shard S at generation G: it holds generation H (...)`, one per batch
+    /// the store refused (`mirror` tells every refusal).
+    static func refusals(_ stderr: String, member: String) -> [Refusal] {
+        stderr.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("note: "), let refused = line.range(of: " refused a batch of shard ") else {
+                return nil
+            }
+            // S at generation G: it holds generation H (nothing of the batch was applied)
+            let words = line[refused.upperBound...].split(separator: " ")
+            guard words.count > 7, let shard = Int(words[0]), words[1] == "at",
+                let generation = Int64(words[3].dropLast()),
+                words[6] == "generation", let stored = Int64(words[7])
+            else { return nil }
+            return Refusal(member: member, shard: shard, generation: generation, stored: stored)
+        }
+    }
+
+    /// A PostgreSQL connection kept open across calls (the lock's transaction), used only on `worker`.
+    final class Session: @unchecked Sendable {
+        private let box: ConnectionBox
+        private let worker: BlockingExecutor
+
+        init(url: String) async throws {
+            let worker = BlockingExecutor(name: "group-chaos-session")
+            let opened = try await worker.run { () throws(FirestoreError) in
+                ConnectionBox(try PostgresConnection(url: url))
+            }
+            self.worker = worker
+            box = opened
+        }
+
+        /// The rows of `sql`, each column as text (`NULL` as empty).
+        func rows(_ sql: String) async throws -> [[String]] {
+            try await worker.run { [box] () throws(FirestoreError) -> [[String]] in
+                try box.connection.query(sql, doing: "a group chaos query").all.map { row in row.map { $0 ?? "" } }
+            }
+        }
+
+        func execute(_ sql: String) async throws {
+            try await worker.run { [box] () throws(FirestoreError) in
+                try box.connection.execute(sql, doing: "a group chaos statement")
+            }
+        }
+
+        private final class ConnectionBox: @unchecked Sendable {
+            let connection: PostgresConnection
+            init(_ connection: PostgresConnection) { self.connection = connection }
+        }
+    }
+
+    /// The lease of `shard`: its owner (empty when released) and generation.
+    static func lease(_ db: Firestore, shard: Int) async -> (owner: String, generation: Int64)? {
+        guard let data = try? await db.document("feedGroups/g/shards/\(shard)").getDocument().data(),
+            case .string(let owner)? = data["owner"], case .integer(let generation)? = data["generation"]
+        else { return nil }
+        return (owner, generation)
+    }
+
+    static func arguments(host: String, project: String, store: MirrorChaosStore, member: String) -> [String] {
+        [
+            "mirror", "items", "--emulator", host, "--project", project, "--group", "g", "--shards", "\(shards)",
+            "--lease", "\(lease)", "--renew", "0.5", "--member", member,
+        ] + store.sinkArguments
+    }
+
+    @Test func aMemberPausedPastItsLeaseHasItsStaleBatchRefusedAndTheTableEndsEqualToTheQuery() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("mirror-group-chaos")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        let items = db.collection("items")
+        let names = (0..<60).map { String(format: "d%02d", $0) }
+        let seed = db.batch()
+        for (index, name) in names.enumerated() {
+            try seed.setData(["v": .integer(0), "i": .integer(Int64(index))], forDocument: items.document(name))
+        }
+        _ = try await seed.commit()
+        let store = try await MirrorChaosStore.make(.postgres, label: "group_chaos")
+        defer { Task { await store.remove() } }
+        let table = store.table
+
+        // The writer: a random document every 10 to 40 ms, a sixth of the writes deleting it.
+        let writes = Mutex(0)
+        // Each document's writes with their commit times, printed for a document the table got wrong.
+        let history = Mutex<[String: [String]]>([:])
+        let writing = Task {
+            var version: Int64 = 1
+            while !Task.isCancelled {
+                let document = items.document(names.randomElement() ?? "d00")
+                do {
+                    let deleting = Int.random(in: 0..<6) == 0
+                    let result =
+                        deleting
+                        ? try await document.delete() : try await document.setData(["v": .integer(version)])
+                    let line = "\(deleting ? "delete" : "set \(version)") at \(result.writeTime.rfc3339)"
+                    history.withLock { $0[document.documentID, default: []].append(line) }
+                    writes.withLock { $0 += 1 }
+                } catch {
+                    // A write the emulator refused under load is simply not made.
+                }
+                version += 1
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 10...40)))
+            }
+        }
+        defer { writing.cancel() }
+
+        var members = try ["a", "b", "c"].map { id in
+            Member(
+                id: id, process: try CLIProcess(Self.arguments(host: host, project: project, store: store, member: id)))
+        }
+        defer { for member in members { member.process.process.end(grace: 5) } }
+        // Every shard held, and each written by its holder at its lease's generation.
+        func settled() async -> [Int: (owner: String, generation: Int64)]? {
+            var leases: [Int: (owner: String, generation: Int64)] = [:]
+            for shard in 0..<Self.shards {
+                guard let lease = await Self.lease(db, shard: shard), !lease.owner.isEmpty,
+                    let stored = try? await store.rows("SELECT generation FROM \(table)_resume WHERE shard = \(shard)"),
+                    stored.first?.first == String(lease.generation)
+                else { return nil }
+                leases[shard] = lease
+            }
+            return leases
+        }
+        let first = try #require(
+            await eventuallyAsync(seconds: 90) { await settled() != nil } ? await settled() : nil,
+            "every shard held and written")
+
+        // A member that holds a shard SIGKILLed and started again (as a new member): its leases expire and are
+        // taken over.
+        let killed = try #require(members.firstIndex { $0.id == first[0]?.owner })
+        let killedID = members[killed].id
+        kill(members[killed].process.process.processIdentifier, SIGKILL)
+        _ = await members[killed].process.process.exitStatus(timeout: 30)
+        members[killed] = Member(
+            id: killedID + "2",
+            process: try CLIProcess(
+                Self.arguments(host: host, project: project, store: store, member: killedID + "2")),
+            earlier: [String(decoding: members[killed].process.stderr.data, as: UTF8.self)])
+        try #require(
+            await eventuallyAsync(seconds: 90) {
+                guard let leases = await settled() else { return false }
+                return !leases.values.contains { $0.owner == killedID }
+            }, "the killed member's shards taken over")
+
+        // The pause: the holder of the first shard.
+        let leases = try #require(await settled())
+        let (shard, held) = try #require(
+            leases.sorted { $0.key < $1.key }.first.map { ($0.key, $0.value) })
+        let paused = try #require(members.firstIndex { $0.id == held.owner })
+        let session = try await Session(url: store.location)
+        let observer = try await Session(url: store.location)
+        try await session.execute("BEGIN")
+        _ = try await session.rows("SELECT generation FROM \(table)_resume WHERE shard = \(shard) FOR UPDATE")
+        // The holder's next batch of the shard (the writer touches every shard) waits for the row's lock.
+        let waiting = await eventuallyAsync(seconds: 60) {
+            let rows = try? await observer.rows(
+                """
+                SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                AND query LIKE '%\(table)_resume% FOR UPDATE%'
+                """)
+            return rows?.first?.first.flatMap(Int.init).map { $0 >= 1 } ?? false
+        }
+        try #require(waiting, "the holder's apply waits for the lock")
+        kill(members[paused].process.process.processIdentifier, SIGSTOP)
+        let pauseWall = Timestamp.now().rfc3339
+        let pausedAt = ContinuousClock.now
+        // Another member takes the shard at a higher generation once the paused member's lease expires.
+        var taken: (owner: String, generation: Int64)?
+        let takenOver = await eventuallyAsync(seconds: 60) {
+            guard let lease = await Self.lease(db, shard: shard), !lease.owner.isEmpty, lease.owner != held.owner,
+                lease.generation > held.generation
+            else { return false }
+            taken = lease
+            return true
+        }
+        try #require(takenOver, "another member took shard \(shard)")
+        // Paused for two lease lengths at least, the writer going on (a hang guard is not what this is: the member's
+        // leases must all have expired, whatever the machine's speed, so that the pause is past every lease).
+        try await Task.sleep(until: pausedAt + .seconds(2 * Self.lease))
+        let newGeneration = try #require(taken?.generation)
+        // The new owner's first commit, winning the race with the paused member.
+        try await session.execute("UPDATE \(table)_resume SET generation = \(newGeneration) WHERE shard = \(shard)")
+        try await session.execute("COMMIT")
+        kill(members[paused].process.process.processIdentifier, SIGCONT)
+        let resumeWall = Timestamp.now().rfc3339
+        let pause = ContinuousClock.now - pausedAt
+        let refused = await eventuallyAsync(seconds: 60) {
+            !Self.refusals(members[paused].stderr, member: members[paused].id).isEmpty
+        }
+
+        // The rest of the run under the writer, then the writer stops and the table catches up.
+        try await Task.sleep(for: .seconds(3))
+        writing.cancel()
+        _ = await writing.value
+        let reader = try await store.open()
+        let converged = await MirrorChaosLiveTests.converges(reader, to: items.query)
+        if !converged {
+            try await MirrorChaosLiveTests.printDifference(store, reader, items.query)
+            let held = Set(try await reader.documents().map(\.id))
+            let expected = Set(try await items.query.getDocuments().documents.compactMap(\.document).map(\.id))
+            for id in held.symmetricDifference(expected).sorted() {
+                let audit = try await store.rows(
+                    "SELECT seq, update_time FROM \(table)_audit WHERE name LIKE '%/\(id)' ORDER BY seq")
+                print(
+                    "mirror group chaos: \(id): writes \(history.withLock { $0[id] ?? [] }); audit \(audit); "
+                        + "pause from \(pauseWall) to \(resumeWall)")
+            }
+        }
+        var results: [String: CLIProcess.Result] = [:]
+        for member in members { kill(member.process.process.processIdentifier, SIGTERM) }
+        for member in members { results[member.id] = await member.process.finish(timeout: 60) }
+        let stderr = members.map { member in
+            "\(member.id):\n\(member.earlier.joined(separator: "\n"))\(results[member.id]?.stderr ?? "")"
+        }.joined(separator: "\n")
+        if !converged { print("mirror group chaos: the members' stderr:\n\(stderr)") }
+        let allRefusals = members.flatMap { member in
+            Self.refusals(
+                member.earlier.joined(separator: "\n") + (results[member.id]?.stderr ?? ""), member: member.id)
+        }
+        let figures = MirrorAuditFigures(try await store.audit())
+        let generations = try await store.rows("SELECT shard, generation FROM \(table)_resume ORDER BY shard")
+        print(
+            "mirror group chaos: 1 kill, 1 pause of \(pause) (shard \(shard) of \(held.owner) at generation "
+                + "\(held.generation), taken by \(taken?.owner ?? "-") at \(newGeneration)), "
+                + "\(writes.withLock { $0 }) writes; \(figures); \(allRefusals.count) stale batches refused "
+                + "\(allRefusals); stored generations \(generations)")
+        #expect(refused, "the paused member's batch was refused; stderr:\n\(stderr.suffix(4_000))")
+        #expect(converged, "the table never equalled the query; stderr:\n\(stderr.suffix(4_000))")
+        #expect(figures.twice == [])
+        #expect(figures.regressions == [])
+        // The rule: a refused batch's generation is below the one the store holds for its shard.
+        #expect(allRefusals.allSatisfy { $0.generation < $0.stored }, "\(allRefusals)")
+        #expect(
+            allRefusals.contains { $0.member == held.owner && $0.shard == shard && $0.generation == held.generation })
+        for member in members {
+            #expect(
+                results[member.id]?.status == 0, "\(member.id) exits 0 on SIGTERM; stderr:\n\(stderr.suffix(4_000))")
+        }
+    }
+}
