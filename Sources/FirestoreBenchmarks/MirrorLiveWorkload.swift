@@ -12,9 +12,9 @@ import Synchronization
 ///   (`FeedEvent.backfillPage` with `complete`: every page read at one read time and committed), against one
 ///   `getDocuments()` of the same collection (the read alone, no store) in the same run, interleaved, `repeats`
 ///   times each. Prints the billed reads of the load (the pages' `PollStatistics.billedReads`).
-/// - `mirror-tail`: a mirror of a collection of `tailDocuments` documents past its backfill and its Listen's first
+/// - `mirror-tail`: a mirror of a collection of `documents` documents past its backfill and its Listen's first
 ///   snapshot; writers then commit `rate` changes a second for `seconds` (batches of 10 documents, a few commits in
-///   flight, each change a new version of a ~1 KB document with a `seq` field), and a sink wrapped around the mirror
+///   flight, each change a new version of a document of 5 fields with a nested map, ``tailFields(_:seq:version:)``), and a sink wrapped around the mirror
 ///   notes, for each change, the time its batch committed minus the change's commit time (its `updateTime`, the
 ///   emulator's clock, which is this machine's): commit-to-row lag, p50 and p99. Also the snapshot's read time minus
 ///   the commit time (what the Listen stream adds), the rate the writers achieved, and the rows a second the
@@ -169,6 +169,19 @@ enum MirrorLiveWorkload {
         }
     }
 
+    /// A change of the tail: 5 fields, a nested map among them (about 200 bytes; the emulator takes fewer than 200 a
+    /// second of `mirror-load`'s 1.3 KB documents with a Listen target on them, on 2 shared cores).
+    static func tailFields(_ index: Int, seq: Int, version: Int) -> [String: FirestoreValue] {
+        [
+            "title": .string("Item number \(index) with a reasonably long title"),
+            "count": .integer(Int64(index) * 7919),
+            "active": .boolean(index % 2 == 0), "seq": .integer(Int64(seq)),
+            "meta": .map([
+                "version": .integer(Int64(version)), "source": .string("import-\(index % 50)"), "note": .null,
+            ]),
+        ]
+    }
+
     /// What the tail's writers did.
     struct Written: Sendable {
         var changes: Int
@@ -246,7 +259,6 @@ enum MirrorLiveWorkload {
         _ collection: CollectionReference, projectID: String, documents: Int, rate: Int, seconds: Double,
         batchSize: Int
     ) async throws -> Written {
-        let root = "projects/\(projectID)/databases/(default)/documents"
         let commits = max(Int(Double(rate) * seconds) / batchSize, 1)
         let period = Duration.seconds(Double(batchSize) / Double(rate))
         let writers = 4
@@ -266,8 +278,7 @@ enum MirrorLiveWorkload {
                         let batch = collection.firestore.batch()
                         for change in commit * batchSize..<(commit + 1) * batchSize {
                             let index = change % documents
-                            var fields = MirrorSupport.fields(index, root: root, version: change / documents + 1)
-                            fields["seq"] = .integer(Int64(change))
+                            let fields = tailFields(index, seq: change, version: change / documents + 1)
                             try batch.setData(
                                 fields.mapValues { .value($0) },
                                 forDocument: collection.document("d\(String(format: "%07d", index))"))
