@@ -63,6 +63,7 @@ enum MirrorLiveWorkload {
         var readTimes: [Double] = []
         var billed = 0
         var pages = 0
+        var reading: [Double] = []
         for _ in 0..<max(repeats, 1) {
             let open = try fresh()
             let result = try blocking {
@@ -73,6 +74,7 @@ enum MirrorLiveWorkload {
                 print("CHECK FAILED: \(workload): the backfill loaded \(result.loaded) of \(documents) documents")
             }
             mirrorTimes.append(result.seconds)
+            reading.append(result.reading)
             (billed, pages) = (result.billed, result.pages)
             let read = try blocking {
                 let start = ContinuousClock.now
@@ -88,6 +90,7 @@ enum MirrorLiveWorkload {
         print(
             "\(workload): \(MirrorSupport.rate(documents, median)), "
                 + String(format: "%.1f µs a document; ", median * 1e6 / Double(max(documents, 1)))
+                + String(format: "the pages' runQuery calls %.2f s of it (median); ", Harness.median(reading))
                 + "billed reads of the load \(billed) in \(pages) pages ("
                 + String(format: "%.4f", Double(billed) / Double(max(documents, 1))) + " a document)")
         print(
@@ -103,26 +106,30 @@ enum MirrorLiveWorkload {
         var loaded: Int
         var billed: Int
         var pages: Int
+        /// The pages' runQuery latencies summed (`PollStatistics.latency`): the reads' share of ``seconds``.
+        var reading: Double
     }
 
     /// Runs `collection.mirror(into: sink)` until its backfill's last page is committed, then cancels it.
     static func timedBackfill<Sink: FeedSink>(_ collection: CollectionReference, into sink: Sink) async throws
         -> Backfill
     {
-        let (events, continuation) = AsyncStream<(loaded: Int, complete: Bool, billed: Int)>.makeStream()
+        let (events, continuation) = AsyncStream<(loaded: Int, complete: Bool, billed: Int, latency: Duration)>
+            .makeStream()
         let start = ContinuousClock.now
         let task = Task {
             defer { continuation.finish() }
             try await collection.mirror(into: sink, pageSize: 1000) { event in
                 if case .backfillPage(let loaded, _, let complete, let statistics) = event {
-                    continuation.yield((loaded, complete, statistics.billedReads))
+                    continuation.yield((loaded, complete, statistics.billedReads, statistics.latency))
                 }
             }
         }
-        var result = Backfill(seconds: 0, loaded: 0, billed: 0, pages: 0)
+        var result = Backfill(seconds: 0, loaded: 0, billed: 0, pages: 0, reading: 0)
         for await page in events {
             result.billed += page.billed
             result.pages += 1
+            result.reading += ListenSupport.seconds(page.latency)
             result.loaded = page.loaded
             if page.complete {
                 result.seconds = ListenSupport.seconds(ContinuousClock.now - start)
