@@ -13,7 +13,7 @@ import Synchronization
 ///   `getDocuments()` of the same collection (the read alone, no store) in the same run, interleaved, `repeats`
 ///   times each. Prints the billed reads of the load (the pages' `PollStatistics.billedReads`).
 /// - `mirror-tail`: a mirror of a collection of `documents` documents past its backfill and its Listen's first
-///   snapshot; writers then commit `rate` changes a second for `seconds` (batches of 10 documents, a few commits in
+///   snapshot; writers then commit `rate` changes a second for `seconds` (batches of `--tail-batch` documents, default 10, a few commits in
 ///   flight, each change a new version of a document of 5 fields with a nested map, ``tailFields(_:seq:version:)``), and a sink wrapped around the mirror
 ///   notes, for each change, the time its batch committed minus the change's commit time (its `updateTime`, the
 ///   emulator's clock, which is this machine's): commit-to-row lag, p50 and p99. Also the snapshot's read time minus
@@ -203,7 +203,7 @@ enum MirrorLiveWorkload {
         let projectID = ListenSupport.projectID("mirror-tail")
         let db = try Firestore.emulator(host: host, projectID: projectID)
         let collection = db.collection("tail")
-        let batchSize = 10
+        let batchSize = tailBatch
         let result = try blocking { () -> (Written, LagRecorder<Sink>.State) in
             _ = try await seed(collection, projectID: projectID, count: documents)
             let recorder = LagRecorder(try await open())

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
-/// [--postgres-url URL] [--mirror-documents N]`: runs the named workloads
+/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -16,6 +16,8 @@ nonisolated(unsafe) var listenSizes: [Int]?
 
 /// `--mirror-documents N`: the documents of `mirror-backfill` (default 20,000).
 nonisolated(unsafe) var mirrorDocuments: Int?
+/// `--tail-batch N`: the changes a commit of `mirror-tail`'s writers holds (default 10).
+nonisolated(unsafe) var tailBatch = 10
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -117,6 +119,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         mirrorDocuments = value
+    case "--tail-batch":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0, value <= 500 else {
+            FileHandle.standardError.write(Data("error: --tail-batch needs an integer from 1 to 500\n".utf8))
+            exit(2)
+        }
+        tailBatch = value
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -130,12 +138,13 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(
             "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
-                + "[--postgres-url URL] [--mirror-documents N]")
+                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL, "
                 + "else one started with Scripts/postgres)")
         print("  --mirror-documents: the documents of mirror-backfill (default 20000)")
+        print("  --tail-batch: the changes in each commit of mirror-tail's writers (default 10)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:
