@@ -100,7 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FirestoreBenchmarks",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"]
+            dependencies: ["FirestoreFeed", "FirestorePostgres", "FirestoreREST", "FirestoreTesting"]
         ),
         .executableTarget(
             name: "FirestoreSoak",

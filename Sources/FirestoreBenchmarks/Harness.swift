@@ -69,7 +69,8 @@ enum Harness {
     static func report(_ measurement: Measurement, target: Double? = nil) {
         func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
         var line =
-            "\(measurement.workload.padding(toLength: 14, withPad: " ", startingAt: 0)) n=\(measurement.n)"
+            "\(measurement.workload.padding(toLength: max(14, measurement.workload.count), withPad: " ", startingAt: 0))"
+            + " n=\(measurement.n)"
             + "  median \(ms(measurement.medianSeconds))  \(measurement.baseline) \(ms(measurement.baselineMedianSeconds))"
             + "  ratio \(String(format: "%.2f", measurement.ratio))x"
         if let target {

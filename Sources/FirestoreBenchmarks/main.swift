@@ -1,6 +1,7 @@
 import Foundation
 
-/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]`: runs the named workloads
+/// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
+/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -12,6 +13,11 @@ struct BenchmarkError: Error, CustomStringConvertible {
 nonisolated(unsafe) var quick = false
 /// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000).
 nonisolated(unsafe) var listenSizes: [Int]?
+
+/// `--mirror-documents N`: the documents of `mirror-backfill` (default 20,000).
+nonisolated(unsafe) var mirrorDocuments: Int?
+/// `--tail-batch N`: the changes a commit of `mirror-tail`'s writers holds (default 10).
+nonisolated(unsafe) var tailBatch = 10
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -49,6 +55,19 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
     ("export-memory", nil, { try ExportMemoryWorkload.run(documents: quick ? 1_000 : 100_000) }),
     ("feed-group", nil, { try FeedGroupWorkload.run(documents: quick ? 200 : 2_000, lease: .seconds(quick ? 3 : 6)) }),
     ("write-starvation", nil, { try WriteStarvationWorkload.run(pollers: quick ? 20 : 200, seconds: quick ? 2 : 20) }),
+    ("mirror-load", nil, { try MirrorLoadWorkload.run(count: quick ? 1_000 : 100_000, repeats: quick ? 1 : 3) }),
+    (
+        "mirror-backfill", nil,
+        { try MirrorLiveWorkload.backfill(documents: quick ? 200 : mirrorDocuments ?? 20_000, repeats: quick ? 1 : 3) }
+    ),
+    (
+        "mirror-tail", nil,
+        {
+            try MirrorLiveWorkload.tail(
+                rate: quick ? 200 : 1_000, seconds: quick ? 2 : 30, documents: quick ? 100 : 2_000)
+            return []
+        }
+    ),
     (
         "listen-first-snapshot", nil,
         {
@@ -88,6 +107,24 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         listenSizes = sizes
+    case "--postgres-url":
+        guard let text = arguments.popFirst(), !text.isEmpty else {
+            FileHandle.standardError.write(Data("error: --postgres-url needs a URL\n".utf8))
+            exit(2)
+        }
+        postgresURL = text
+    case "--mirror-documents":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+            FileHandle.standardError.write(Data("error: --mirror-documents needs a positive integer\n".utf8))
+            exit(2)
+        }
+        mirrorDocuments = value
+    case "--tail-batch":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0, value <= 500 else {
+            FileHandle.standardError.write(Data("error: --tail-batch needs an integer from 1 to 500\n".utf8))
+            exit(2)
+        }
+        tailBatch = value
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -99,8 +136,15 @@ while let argument = arguments.popFirst() {
         Harness.runs = 3
         Harness.warmup = 1
     case "-h", "--help":
-        print("usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]")
+        print(
+            "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
+                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
+        print(
+            "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL, "
+                + "else one started with Scripts/postgres)")
+        print("  --mirror-documents: the documents of mirror-backfill (default 20000)")
+        print("  --tail-batch: the changes in each commit of mirror-tail's writers (default 10)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:
@@ -120,7 +164,9 @@ do {
                 target: measurement.target ?? (measurement.workload == workload.name ? workload.target : nil))
         }
     }
+    MirrorSupport.stopPostgres()
 } catch {
+    MirrorSupport.stopPostgres()
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)
 }
