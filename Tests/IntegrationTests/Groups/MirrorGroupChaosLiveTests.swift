@@ -172,9 +172,20 @@ import Testing
             }
             return leases
         }
-        let first = try #require(
-            await eventuallyAsync(seconds: 90) { await settled() != nil } ? await settled() : nil,
-            "every shard held and written")
+        /// The first settled state seen within 90 s where `accept` holds (read once: a renewal or a commit between two
+        /// reads can unsettle it again for a moment).
+        func settling(
+            _ accept: @escaping @Sendable ([Int: (owner: String, generation: Int64)]) -> Bool = { _ in true }
+        ) async -> [Int: (owner: String, generation: Int64)]? {
+            let seen = Mutex<[Int: (owner: String, generation: Int64)]?>(nil)
+            _ = await eventuallyAsync(seconds: 90) {
+                guard let leases = await settled(), accept(leases) else { return false }
+                seen.withLock { $0 = leases }
+                return true
+            }
+            return seen.withLock { $0 }
+        }
+        let first = try #require(await settling(), "every shard held and written")
 
         // A member that holds a shard SIGKILLed and started again (as a new member): its leases expire and are
         // taken over.
@@ -187,14 +198,9 @@ import Testing
             process: try CLIProcess(
                 Self.arguments(host: host, project: project, store: store, member: killedID + "2")),
             earlier: [String(decoding: members[killed].process.stderr.data, as: UTF8.self)])
-        try #require(
-            await eventuallyAsync(seconds: 90) {
-                guard let leases = await settled() else { return false }
-                return !leases.values.contains { $0.owner == killedID }
-            }, "the killed member's shards taken over")
-
-        // The pause: the holder of the first shard.
-        let leases = try #require(await settled())
+        // The pause: the holder of the first shard, once the killed member's shards are taken over.
+        let leases = try #require(
+            await settling { !$0.values.contains { $0.owner == killedID } }, "the killed member's shards taken over")
         let (shard, held) = try #require(
             leases.sorted { $0.key < $1.key }.first.map { ($0.key, $0.value) })
         let paused = try #require(members.firstIndex { $0.id == held.owner })
