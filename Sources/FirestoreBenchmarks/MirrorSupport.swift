@@ -1,18 +1,12 @@
 import FirestoreREST
 import Foundation
 
-/// `--postgres-url URL`: the PostgreSQL of the mirror workloads (else `FIRESTORE_FEED_TEST_POSTGRES_URL`, else one
-/// started with `Scripts/postgres start`).
+/// `--postgres-url URL`: the PostgreSQL of the mirror workloads (else `FIRESTORE_FEED_TEST_POSTGRES_URL`).
 nonisolated(unsafe) var postgresURL: String?
 
 /// What the mirror workloads (`mirror-load`, `mirror-backfill`, `mirror-tail`, issue 36) share: the documents, the
 /// PostgreSQL server, the system shells (`sqlite3`, `psql`) run as whole commands, the CSV of the rows.
 enum MirrorSupport {
-    /// The server this process started (its `POSTGRES_STATE_DIR`), stopped by ``stopPostgres()``.
-    nonisolated(unsafe) private static var startedStateDirectory: String?
-    /// The URL once looked for (`.some(nil)`: none to be had).
-    nonisolated(unsafe) private static var resolved: String??
-
     /// The fields of document `index`: the ~1 KB, 10-field documents of the other workloads
     /// (``BenchmarkDocuments``: strings, int64, double, boolean, timestamp, array, geo point, a reference, a nested
     /// map), the reference pointing into `root` (a database's documents: the emulator refuses another's).
@@ -24,42 +18,19 @@ enum MirrorSupport {
         return fields
     }
 
-    /// The PostgreSQL URL of the mirror workloads, or `nil` after printing that `workload`'s PostgreSQL part is
-    /// skipped. Started at most once per process (then stopped by ``stopPostgres()`` at exit).
+    /// The PostgreSQL URL of the mirror workloads (`--postgres-url`, else `FIRESTORE_FEED_TEST_POSTGRES_URL`), or `nil`
+    /// after printing that `workload`'s PostgreSQL part is skipped. The benchmark does not start a server itself: a
+    /// `Process` it waits for must not leave a daemon holding its descriptors (Foundation's wait for the child's end
+    /// then lasts as long as the daemon), so `Scripts/bench` starts one with `Scripts/postgres` and passes it.
     static func postgres(workload: String) -> String? {
-        if let resolved { return resolved }
         let environment = ProcessInfo.processInfo.environment
-        var url = postgresURL ?? environment["FIRESTORE_FEED_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        if url == nil, FileManager.default.isExecutableFile(atPath: "Scripts/postgres") {
-            let state = NSTemporaryDirectory() + "firestore-bench-pg-\(getpid())"
-            var childEnvironment = environment
-            childEnvironment["POSTGRES_STATE_DIR"] = state
-            if let result = try? command("Scripts/postgres", ["start"], environment: childEnvironment) {
-                startedStateDirectory = state
-                if result.status == 0, let line = result.output.split(separator: "\n").last {
-                    url = String(line)
-                } else {
-                    print("\(workload): Scripts/postgres start failed: \(result.errors.suffix(500))")
-                }
-            }
+        if let url = postgresURL ?? environment["FIRESTORE_FEED_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return url
         }
-        if url == nil {
-            print(
-                "\(workload): PostgreSQL part skipped (no --postgres-url, no FIRESTORE_FEED_TEST_POSTGRES_URL, and "
-                    + "Scripts/postgres could not start one; run from the repository's root)")
-        }
-        resolved = .some(url)
-        return url
-    }
-
-    /// Stops the server ``postgres(workload:)`` started, if any.
-    static func stopPostgres() {
-        guard let state = startedStateDirectory else { return }
-        startedStateDirectory = nil
-        var environment = ProcessInfo.processInfo.environment
-        environment["POSTGRES_STATE_DIR"] = state
-        _ = try? command("Scripts/postgres", ["stop"], environment: environment)
-        try? FileManager.default.removeItem(atPath: state)
+        print(
+            "\(workload): PostgreSQL part skipped (no --postgres-url and no FIRESTORE_FEED_TEST_POSTGRES_URL; "
+                + "Scripts/postgres start prints one)")
+        return nil
     }
 
     struct CommandResult {

@@ -141,8 +141,8 @@ while let argument = arguments.popFirst() {
                 + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print(
-            "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL, "
-                + "else one started with Scripts/postgres)")
+            "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
+                + "Scripts/postgres start prints one)")
         print("  --mirror-documents: the documents of mirror-backfill (default 20000)")
         print("  --tail-batch: the changes in each commit of mirror-tail's writers (default 10)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
@@ -164,9 +164,7 @@ do {
                 target: measurement.target ?? (measurement.workload == workload.name ? workload.target : nil))
         }
     }
-    MirrorSupport.stopPostgres()
 } catch {
-    MirrorSupport.stopPostgres()
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)
 }

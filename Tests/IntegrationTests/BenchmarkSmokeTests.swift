@@ -31,8 +31,8 @@ import Testing
         let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
             (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
         }
-        // The mirror workloads' PostgreSQL rows need a server: the one Scripts/test starts, else one the benchmark
-        // starts with Scripts/postgres when it can.
+        // The mirror workloads' PostgreSQL rows need a server: the one Scripts/test starts
+        // (FIRESTORE_FEED_TEST_POSTGRES_URL, which the benchmark reads).
         let postgresRows: Set<String> = [
             "mirror-load-postgres", "mirror-apply-postgres", "mirror-backfill-postgres",
             "mirror-backfill-postgres-reads",
