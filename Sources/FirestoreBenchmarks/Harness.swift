@@ -1,3 +1,4 @@
+import FirestoreREST
 import Foundation
 
 /// One workload's result: the median time of the code under test and of its baseline, measured in the same
@@ -77,9 +78,12 @@ enum Harness {
             line += "  (target <= \(String(format: "%g", target))x: \(measurement.ratio <= target ? "met" : "MISSED"))"
         }
         print(line)
+        // The names through the JSON printer: a baseline's text may hold a backslash or a quote (`psql \copy`).
+        let workload = JSONValue.string(measurement.workload).serializedString()
+        let baseline = JSONValue.string(measurement.baseline).serializedString()
         print(
-            "{\"workload\":\"\(measurement.workload)\",\"n\":\(measurement.n),\"median_s\":\(measurement.medianSeconds),"
-                + "\"baseline\":\"\(measurement.baseline)\",\"baseline_median_s\":\(measurement.baselineMedianSeconds),"
+            "{\"workload\":\(workload),\"n\":\(measurement.n),\"median_s\":\(measurement.medianSeconds),"
+                + "\"baseline\":\(baseline),\"baseline_median_s\":\(measurement.baselineMedianSeconds),"
                 + "\"ratio\":\(measurement.ratio)}")
     }
 }
