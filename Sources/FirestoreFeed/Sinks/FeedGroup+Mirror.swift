@@ -23,28 +23,16 @@ extension FeedGroup {
     ///   applied, and the next owner of its shard delivers it again); the member's error (``snapshots`` lists them).
     public func mirror(into sink: some FeedSink) async throws {
         let member = self.member
-        while !Task.isCancelled {
-            let shard: ShardSnapshot?
-            do {
-                shard = try await member.next()
-            } catch {
-                if Task.isCancelled { break }
-                throw error
-            }
-            guard let shard else { break }
+        // ``run(_:)``'s loop: each snapshot applied, then acknowledged; a refused one is no longer outstanding once
+        // its shard stopped, so its acknowledgement changes nothing.
+        try await run { shard in
             do {
                 // The shard's whole first snapshot (a shard started without a checkpoint) also removes what the sink
                 // holds of the shard and the snapshot lacks (``FeedSink/batch(of:)``).
-                try await CancellationShield.run { try await sink.apply(try await sink.batch(of: shard)) }
+                try await sink.apply(try await sink.batch(of: shard))
             } catch let refusal as FeedSinkStaleGeneration {
                 await member.refusedBySink(refusal)
-                continue
-            } catch {
-                await CancellationShield.run { await member.leave() }
-                throw error
             }
-            await CancellationShield.run { await shard.acknowledge() }
         }
-        await CancellationShield.run { await member.leave() }
     }
 }
