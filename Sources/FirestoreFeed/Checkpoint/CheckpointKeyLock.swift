@@ -66,11 +66,16 @@ final class CheckpointKeyLock: Sendable {
 
     deinit { release() }
 
-    /// Releases the lock (blanking the process ID, closing the side file); idempotent.
+    /// Releases the lock (blanking the process ID, unlocking, closing the side file); idempotent.
+    ///
+    /// The unlock comes before the close: a child process spawned while the lock was held shares the open file
+    /// description until its `exec` closes it (`O_CLOEXEC`), and `flock` locks belong to the description, so a close
+    /// alone would leave the key held until that child's `exec`. `LOCK_UN` releases it for every copy at once.
     func release() {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             _ = SideFile.write(Self.record(""), at: 0, to: descriptor)
+            _ = flock(descriptor, LOCK_UN)
             close(descriptor)
             descriptor = -1
         }
