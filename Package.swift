@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "FirestoreTesting", targets: ["FirestoreTesting"]),
         // The PostgreSQL mirror, a product of its own so that a package that does not use it never links libpq.
         .library(name: "FirestorePostgres", targets: ["FirestorePostgres"]),
+        .library(name: "FirestorePubSub", targets: ["FirestorePubSub"]),
         .executable(name: "firestore-feed", targets: ["firestore-feed"]),
     ],
     targets: [
@@ -81,13 +82,19 @@ let package = Package(
         ),
         // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
         .target(
+            name: "FirestorePubSub",
+            dependencies: ["FirestoreFeed", "FirestoreREST", "COpenSSL"]
+        ),
+        .target(
             name: "FirestoreTesting",
             dependencies: ["FirestoreFeed", "FirestoreREST"]
         ),
         // The command-line tool's commands, option declarations and parsers; the executable is a thin main.
         .target(
             name: "FirestoreFeedCLI",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestorePostgres"]
+            dependencies: [
+                "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestorePostgres", "FirestorePubSub",
+            ]
         ),
         .executableTarget(
             name: "firestore-feed",
@@ -137,6 +144,10 @@ let package = Package(
             dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "CSQLite"]
         ),
         // The PostgreSQL mirror against a real server (Scripts/test starts one: FIRESTORE_FEED_TEST_POSTGRES_URL).
+        .testTarget(
+            name: "FirestorePubSubTests",
+            dependencies: ["FirestorePubSub", "FirestoreFeed", "FirestoreREST", "FirestoreTestSupport"]
+        ),
         .testTarget(
             name: "FirestorePostgresTests",
             dependencies: ["FirestorePostgres", "FirestoreFeed", "FirestoreREST", "FirestoreTestSupport"]

@@ -152,7 +152,7 @@ public final class Firestore: Sendable {
 
     /// Whether `text` is `HOST:PORT`: a host name or IPv4 address of letters, digits, `.` and `-`, or an IPv6
     /// address in brackets, then a port from 1 to 65535.
-    static func isHostAndPort(_ text: String) -> Bool {
+    package static func isHostAndPort(_ text: String) -> Bool {
         guard let colon = text.utf8.lastIndex(of: UInt8(ascii: ":")) else { return false }
         let host = String(decoding: text.utf8[..<colon], as: UTF8.self)
         let port = String(decoding: text.utf8[text.utf8.index(after: colon)...], as: UTF8.self)

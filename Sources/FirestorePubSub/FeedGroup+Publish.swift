@@ -1,0 +1,30 @@
+import FirestoreFeed
+import FirestoreREST
+
+extension FeedGroup {
+    /// Publishes the changes of the shards this member holds to `topic` until the calling task is cancelled (the
+    /// snapshot in hand is published first; then the member leaves gracefully and the call returns normally).
+    ///
+    /// Each ``ShardSnapshot``'s changes become messages carrying its `shard` and `generation`
+    /// (``PubSubChangeMessage``), published before the snapshot is acknowledged (the group's checkpoint moves only
+    /// after every message is accepted). Pub/Sub cannot refuse a stale writer, so the fence reaches the consumer: a
+    /// member paused past its lease can still publish what it held, with its old generation; a consumer that keeps
+    /// the highest generation seen per shard can drop such a message, and the consumer's rule (apply only a later
+    /// `updateTime` per document) makes it a no-op in any case.
+    /// - Parameters:
+    ///   - topic: the topic; `publisher`: the Pub/Sub client.
+    ///   - onPublished: called after each shard snapshot's messages are accepted, with it and the number of messages.
+    /// - Throws: the publisher's error (the snapshot not acknowledged: the next owner of its shard publishes it
+    ///   again); the member's error.
+    public func publish(
+        to topic: PubSubTopic, with publisher: PubSubPublisher,
+        onPublished: (@Sendable (ShardSnapshot, Int) -> Void)? = nil
+    ) async throws {
+        try await run { shard in
+            let messages = try PubSubChangeMessage.messages(
+                for: shard.snapshot, shard: shard.shard, generation: shard.generation)
+            if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
+            onPublished?(shard, messages.count)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+internal import COpenSSL
+import FirestoreFeed
+import FirestoreREST
+import Foundation
+
+/// How a document change becomes one Pub/Sub message, the format a consumer reads (stable; documented in README's
+/// "Publishing changes to Pub/Sub"):
+///
+/// - **Ordering key**: the document's full name (`projects/P/databases/D/documents/…`), so an ordered subscription
+///   delivers one document's changes in the order they were published. A name over Pub/Sub's 1,024-byte limit is
+///   replaced by `sha256:` and the 64 hex digits of its SHA-256 (still one key per document).
+/// - **Data**: JSON. A document that is there: the REST `Document` (`name`, `fields` as typed REST `Value`s,
+///   `createTime`, `updateTime`), what the SQLite and PostgreSQL mirrors store. A removal: `{"name": …, "removed":
+///   true}`.
+/// - **Attributes**: `name` (the ordering key above), `changeType` (`added`, `modified`, `removed`), `updateTime`
+///   (the document's update time; for a removal the read time of the snapshot that saw it leave, which is later than
+///   every version it ends), `readTime` (the snapshot's), and with a feed group `shard` and `generation` (the fencing
+///   token). Times are RFC 3339 in UTC with exactly 9 fraction digits, so comparing their text compares the times.
+///
+/// **The consumer's rule** for an exactly-once effect: apply a message only if its `updateTime` is later than the one
+/// held for its `name` (keep removals as tombstones with their `updateTime`); a duplicate (after a publisher restart,
+/// or a retried publish) carries the same (`name`, `updateTime`) and changes nothing.
+public enum PubSubChangeMessage {
+    /// The message of `change` from a snapshot read at `readTime`; with a feed group, its `shard` and `generation`.
+    /// - Throws: `FirestoreError` `.invalidArgument` when the change has no document, or a document that is there has
+    ///   no update time (nothing to order it by), naming the document.
+    public static func message(
+        for change: DocumentChange, readTime: Timestamp, shard: Int? = nil, generation: Int64? = nil
+    ) throws(FirestoreError) -> PubSubMessage {
+        guard let document = change.document.document else {
+            throw .invalidArgument("change of \(change.document.documentID): no document to publish")
+        }
+        let removed = change.type == .removed
+        let version: Timestamp
+        if removed {
+            version = readTime
+        } else if let updateTime = document.updateTime {
+            version = updateTime
+        } else {
+            throw .invalidArgument("document \(document.name) has no updateTime: nothing to order its changes by")
+        }
+        let key = orderingKey(for: document.name)
+        var attributes = [
+            "name": key, "changeType": change.type.rawValue, "updateTime": MirrorTimeText.text(version),
+            "readTime": MirrorTimeText.text(readTime),
+        ]
+        if let shard { attributes["shard"] = String(shard) }
+        if let generation { attributes["generation"] = String(generation) }
+        let data: JSONValue = removed ? ["name": .string(document.name), "removed": true] : document.restJSON()
+        return PubSubMessage(data: data.serialized(), attributes: attributes, orderingKey: key)
+    }
+
+    /// The messages of `snapshot`'s changes, in its order (each document once).
+    /// - Throws: as ``message(for:readTime:shard:generation:)``; `.invalidArgument` when the snapshot has no read
+    ///   time.
+    public static func messages(
+        for snapshot: QuerySnapshot, shard: Int? = nil, generation: Int64? = nil
+    ) throws(FirestoreError) -> [PubSubMessage] {
+        guard let readTime = snapshot.readTime else {
+            throw .invalidArgument("a snapshot without a read time cannot be published: nothing to order removals by")
+        }
+        var messages: [PubSubMessage] = []
+        messages.reserveCapacity(snapshot.documentChanges.count)
+        for change in snapshot.documentChanges {
+            messages.append(try message(for: change, readTime: readTime, shard: shard, generation: generation))
+        }
+        return messages
+    }
+
+    /// `name`, or `sha256:<hex>` of it when it is over ``PubSubMessage/maxOrderingKeyBytes``.
+    static func orderingKey(for name: String) -> String {
+        let bytes = Array(name.utf8)
+        guard bytes.count > PubSubMessage.maxOrderingKeyBytes else { return name }
+        return "sha256:" + sha256Hex(bytes)
+    }
+
+    /// The SHA-256 of `bytes` in 64 lowercase hex digits.
+    static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+}

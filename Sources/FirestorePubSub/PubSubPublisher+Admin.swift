@@ -1,0 +1,36 @@
+import FirestoreREST
+
+extension PubSubPublisher {
+    /// Creates `topic` (`PUT projects/P/topics/T`).
+    /// - Returns: `true` when it was created, `false` when it existed already (`ALREADY_EXISTS`).
+    /// - Throws: `FirestoreError`: the server's error (say, `PERMISSION_DENIED`), the transport's.
+    @discardableResult
+    public func createTopic(_ topic: PubSubTopic) async throws -> Bool {
+        do {
+            _ = try await send("PUT", topic.name, body: nil)
+            return true
+        } catch let error as FirestoreError where error.code == .alreadyExists {
+            return false
+        }
+    }
+
+    /// Creates `subscription` on `topic` (`PUT projects/P/subscriptions/S`), with message ordering when `ordered`
+    /// (messages of one ordering key are delivered in publish order), and `ackDeadlineSeconds` (10 to 600).
+    /// - Returns: `true` when it was created, `false` when it existed already (`ALREADY_EXISTS`; not compared).
+    /// - Throws: `FirestoreError`: the server's error, the transport's.
+    @discardableResult
+    public func createSubscription(
+        _ subscription: PubSubSubscription, topic: PubSubTopic, ordered: Bool = true, ackDeadlineSeconds: Int = 60
+    ) async throws -> Bool {
+        let body: JSONValue = [
+            "topic": .string(topic.name), "enableMessageOrdering": .bool(ordered),
+            "ackDeadlineSeconds": .integer(Int64(ackDeadlineSeconds)),
+        ]
+        do {
+            _ = try await send("PUT", subscription.name, body: body)
+            return true
+        } catch let error as FirestoreError where error.code == .alreadyExists {
+            return false
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import FirestoreREST
+import Foundation
+
+/// A client of Pub/Sub's REST API (`https://pubsub.googleapis.com/v1/`, or an emulator) for what a change feed
+/// needs: publishing messages to a topic (``publish(_:to:)``) and creating topics and subscriptions (for tests and
+/// the CLI's `--create-topic`).
+///
+/// It uses the package's HTTP transport (libcurl: HTTP/2, one connection for many requests in flight) and its
+/// ``Credentials``. For production, the credentials need a scope Pub/Sub accepts
+/// (`https://www.googleapis.com/auth/pubsub` or `https://www.googleapis.com/auth/cloud-platform`): a service account's
+/// default scope for Firestore (`datastore`) is refused there. An emulator gets no credentials, as Google's clients
+/// send none to the host named by `PUBSUB_EMULATOR_HOST`.
+public final class PubSubPublisher: Sendable {
+    /// The API's base URL, ending in `/v1/`.
+    public let baseURL: String
+    /// Where the `Authorization` header comes from (``NoCredentials`` for an emulator).
+    public let credentials: any Credentials
+    /// The HTTP transport.
+    public let transport: any HTTPTransport
+    /// Whether the server is an emulator.
+    public let isEmulator: Bool
+    /// How a publish is retried.
+    public let retry: PubSubRetrySettings
+    /// How many publish requests one ``publish(_:to:)`` call keeps in flight at most (each ordering key's messages
+    /// go in requests of their own, so a snapshot of many documents is many requests).
+    public let maxRequestsInFlight: Int
+
+    /// A client of Pub/Sub in production: `https://pubsub.googleapis.com/v1/`, or `endpoint` (an `https` URL ending
+    /// in `/v1/`, say a regional endpoint).
+    /// - Throws: `FirestoreError` `.invalidArgument` when `endpoint` is not `https`; `maxRequestsInFlight` below 1.
+    public convenience init(
+        credentials: any Credentials, endpoint: String = "https://pubsub.googleapis.com/v1/",
+        transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
+        maxRequestsInFlight: Int = 16
+    ) throws(FirestoreError) {
+        guard endpoint.lowercased().hasPrefix("https://") else {
+            throw .invalidArgument("Pub/Sub endpoint \"\(endpoint)\" must be https (credentials travel with it)")
+        }
+        try self.init(
+            baseURL: endpoint.hasSuffix("/") ? endpoint : endpoint + "/", credentials: credentials,
+            transport: transport ?? CurlTransport(), isEmulator: false, retry: retry,
+            maxRequestsInFlight: maxRequestsInFlight)
+    }
+
+    /// A client of the Pub/Sub emulator at `host` (`HOST:PORT`, as `PUBSUB_EMULATOR_HOST` holds it), over plain HTTP
+    /// with no credentials.
+    /// - Throws: `FirestoreError` `.invalidArgument` when `host` is not `HOST:PORT`; `maxRequestsInFlight` below 1.
+    public static func emulator(
+        host: String, transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
+        maxRequestsInFlight: Int = 16
+    ) throws(FirestoreError) -> PubSubPublisher {
+        var address = host
+        if address.hasPrefix("http://") { address.removeFirst("http://".count) }
+        while address.hasSuffix("/") { address.removeLast() }
+        guard Firestore.isHostAndPort(address) else {
+            throw .invalidArgument(
+                "invalid Pub/Sub emulator host \"\(host)\": expected HOST:PORT (a name, IPv4 or [IPv6] address, "
+                    + "port 1-65535)")
+        }
+        return try PubSubPublisher(
+            baseURL: "http://\(address)/v1/", credentials: NoCredentials(), transport: transport ?? CurlTransport(),
+            isEmulator: true, retry: retry, maxRequestsInFlight: maxRequestsInFlight)
+    }
+
+    /// The emulator named by `PUBSUB_EMULATOR_HOST` when it is set (as Google's Pub/Sub clients read it), else
+    /// Pub/Sub in production with `credentials`.
+    /// - Throws: as ``emulator(host:transport:retry:maxRequestsInFlight:)`` and ``init(credentials:endpoint:transport:retry:maxRequestsInFlight:)``.
+    public static func fromEnvironment(
+        credentials: any Credentials, transport: (any HTTPTransport)? = nil,
+        retry: PubSubRetrySettings = .publishDefaults
+    ) throws(FirestoreError) -> PubSubPublisher {
+        if let host = ProcessInfo.processInfo.environment["PUBSUB_EMULATOR_HOST"], !host.isEmpty {
+            return try emulator(host: host, transport: transport, retry: retry)
+        }
+        return try PubSubPublisher(credentials: credentials, transport: transport, retry: retry)
+    }
+
+    private init(
+        baseURL: String, credentials: any Credentials, transport: any HTTPTransport, isEmulator: Bool,
+        retry: PubSubRetrySettings, maxRequestsInFlight: Int
+    ) throws(FirestoreError) {
+        guard maxRequestsInFlight >= 1 else {
+            throw .invalidArgument("maxRequestsInFlight must be at least 1, not \(maxRequestsInFlight)")
+        }
+        self.baseURL = baseURL
+        self.credentials = credentials
+        self.transport = transport
+        self.isEmulator = isEmulator
+        self.retry = retry
+        self.maxRequestsInFlight = maxRequestsInFlight
+    }
+
+    /// Sends one request (`resource` after `/v1/`, percent-encoded) with the credentials, once more with a new token
+    /// after a `401` the credentials can refresh, and returns the answer's JSON.
+    /// - Throws: `FirestoreError`: the server's error (its `status` decoded), the transport's, the credentials'.
+    func send(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
+        let request = HTTPRequest(
+            method: method, url: baseURL + resource,
+            headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")],
+            body: body.map { $0.serialized() }, isIdempotent: method != "POST")
+        var refreshed = false
+        while true {
+            var attempt = request
+            let authorization = isEmulator ? nil : try await credentials.authorizationHeader()
+            if let authorization { attempt.headers.append(HTTPHeader("Authorization", authorization)) }
+            if !isEmulator, let project = credentials.quotaProjectID {
+                attempt.headers.append(HTTPHeader("x-goog-user-project", project))
+            }
+            let response = try await transport.send(attempt)
+            if response.status == 401, !refreshed, let authorization,
+                await credentials.invalidate(refusedHeader: authorization)
+            {
+                refreshed = true
+                continue
+            }
+            guard (200..<300).contains(response.status) else {
+                throw FirestoreError(status: response.status, body: response.body)
+            }
+            if response.body.isEmpty { return .object([:]) }
+            do {
+                return try JSONValue.parse(response.body)
+            } catch {
+                throw FirestoreError(
+                    code: .internal, message: "Pub/Sub \(method) \(resource): the answer is not JSON: \(error)")
+            }
+        }
+    }
+}

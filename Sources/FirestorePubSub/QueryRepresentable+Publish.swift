@@ -1,0 +1,43 @@
+import FirestoreFeed
+import FirestoreREST
+
+extension QueryRepresentable {
+    /// Publishes the query's changes to `topic`, one message per document change (``PubSubChangeMessage``), until
+    /// the calling task is cancelled (the snapshot in hand is published and checkpointed first; then the call
+    /// returns normally).
+    ///
+    /// A checkpointed feed (``FeedCheckpointStore``, `key`): each snapshot's messages are published, and only once
+    /// the server has accepted every one is the snapshot acknowledged and its checkpoint written. A process killed at
+    /// any moment starts again after the last written checkpoint, so a snapshot whose publish was under way is
+    /// published again: its messages are duplicates with the same (`name`, `updateTime`), a no-op under the
+    /// consumer's rule. A publish that fails for good (after ``PubSubPublisher/retry``) ends the call with its error
+    /// and skips nothing: the snapshot is not acknowledged.
+    ///
+    /// One document's changes are published one snapshot after another, each after the one before was accepted, so
+    /// an ordered subscription delivers them in update-time order (the first run's first snapshot lists every
+    /// document as `added`).
+    /// - Parameters:
+    ///   - topic: the topic (it must exist: ``PubSubPublisher/createTopic(_:)``).
+    ///   - publisher: the Pub/Sub client.
+    ///   - source: Listen (default) or a polling mode.
+    ///   - interval: the polling interval of a polling source.
+    ///   - store: the checkpoint store; `key`: the feed's key in it.
+    ///   - onEvent: feed events.
+    ///   - onPublished: called after each snapshot's messages are accepted and before its checkpoint is written, with
+    ///     the snapshot and the number of messages.
+    /// - Throws: the publisher's error (nothing acknowledged); the feed's or the checkpoint store's error.
+    public func publish(
+        to topic: PubSubTopic, with publisher: PubSubPublisher, source: FeedSource = .listen,
+        interval: Duration = .seconds(1), checkpoint store: FeedCheckpointStore, key: String,
+        onEvent: (@Sendable (FeedEvent) -> Void)? = nil,
+        onPublished: (@Sendable (QuerySnapshot, Int) -> Void)? = nil
+    ) async throws {
+        try await service(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent) {
+            snapshot in
+            let messages = try PubSubChangeMessage.messages(for: snapshot)
+            if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
+            onPublished?(snapshot, messages.count)
+        }
+        .run()
+    }
+}

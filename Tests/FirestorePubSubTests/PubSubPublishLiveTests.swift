@@ -1,0 +1,61 @@
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+@testable import FirestorePubSub
+
+/// Publishing to the Pub/Sub emulator (`Scripts/emulator --pubsub`): topics and subscriptions made, messages
+/// delivered with their data, attributes and ordering keys, one key's messages in order. Retries against a scripted
+/// HTTP server: retryable answers are sent again, others are not.
+@Suite(.timeLimit(.minutes(2))) struct PubSubPublishLiveTests {
+    @Test(.needsPubSub) func messagesArriveWithTheirDataAttributesAndKeysInOrderPerKey() async throws {
+        let publisher = try PubSubPublisher.testEmulator()
+        let (topic, subscription) = try await publisher.freshTopic("publish")
+        #expect(try await publisher.createTopic(topic) == false)
+        let messages = (0..<30).map { index in
+            PubSubMessage(
+                data: Data("m\(index)".utf8), attributes: ["index": String(index)], orderingKey: "key-\(index % 3)")
+        }
+        let ids = try await publisher.publish(messages, to: topic)
+        #expect(Set(ids).count == 30)
+        let pulled = try await publisher.pull(30, from: subscription)
+        #expect(pulled.count == 30)
+        #expect(Set(pulled.map(\.data)) == Set((0..<30).map { "m\($0)" }))
+        for key in 0..<3 {
+            // An ordered subscription: each key's messages in publish order.
+            #expect(
+                pulled.filter { $0.orderingKey == "key-\(key)" }.map(\.data)
+                    == stride(from: key, to: 30, by: 3).map { "m\($0)" })
+        }
+        #expect(pulled.allSatisfy { $0.attributes["index"] == String($0.data.dropFirst()) })
+    }
+
+    @Test func aRetryableAnswerIsSentAgainAndAnotherIsNot() async throws {
+        let unavailable = ScriptedHTTPServer.Answer(
+            status: 503, chunks: [#"{"error":{"code":503,"message":"try again","status":"UNAVAILABLE"}}"#])
+        let fast = PubSubRetrySettings(
+            retryableCodes: PubSubRetrySettings.publishDefaults.retryableCodes, initialDelay: .milliseconds(10),
+            multiplier: 2, maxDelay: .milliseconds(50), totalTimeout: .seconds(30))
+        let topic = try PubSubTopic("projects/demo-pubsub/topics/retried")
+        let message = PubSubMessage(data: Data("x".utf8), orderingKey: "k")
+        try await ScriptedHTTPServer.with([unavailable, unavailable, .init(chunks: [#"{"messageIds":["41"]}"#])]) {
+            server in
+            let publisher = try PubSubPublisher.emulator(host: "127.0.0.1:\(server.port)", retry: fast)
+            #expect(try await publisher.publish([message], to: topic) == ["41"])
+            let received = try await server.received()
+            #expect(
+                received.map(\.path) == Array(repeating: "/v1/projects/demo-pubsub/topics/retried:publish", count: 3))
+            #expect(Set(received.map(\.body)) == [#"{"messages":[{"data":"eA==","orderingKey":"k"}]}"#])
+        }
+        let notFound = ScriptedHTTPServer.Answer(
+            status: 404, chunks: [#"{"error":{"code":404,"message":"Topic not found","status":"NOT_FOUND"}}"#])
+        try await ScriptedHTTPServer.with([notFound, .init(chunks: [#"{"messageIds":["1"]}"#])]) { server in
+            let publisher = try PubSubPublisher.emulator(host: "127.0.0.1:\(server.port)", retry: fast)
+            await #expect { _ = try await publisher.publish([message], to: topic) } throws: { error in
+                (error as? FirestoreError)?.code == .notFound
+            }
+            #expect(try await server.received().count == 1)
+        }
+    }
+}
