@@ -109,10 +109,12 @@ struct MirrorChaosStore: Sendable {
         }
     }
 
+    /// The audit trigger's table.
+    var auditTable: String { kind == .sqlite ? "audit" : "\(table)_audit" }
+
     /// The audit's rows, in the order they were written.
     func audit() async throws -> [(name: String, updateTime: String)] {
-        let audit = kind == .sqlite ? "audit" : "\(table)_audit"
-        return try await rows("SELECT name, update_time FROM \(audit) ORDER BY seq").compactMap { row in
+        try await rows("SELECT name, update_time FROM \(auditTable) ORDER BY seq").compactMap { row in
             row.count == 2 ? (row[0], row[1]) : nil
         }
     }

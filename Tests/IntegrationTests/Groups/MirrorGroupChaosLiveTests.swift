@@ -11,21 +11,32 @@ import Testing
     import Glibc
 #endif
 
-/// Three `firestore-feed mirror --postgres --group` processes share one PostgreSQL table under a writer; one member is
-/// SIGKILLed and started again, and one is SIGSTOPped past its lease while it has a batch in hand, then SIGCONTed.
-/// At the end the table equals the query, the audit trigger shows no version applied twice while held and none after
-/// a newer one, and every batch the store refused (the stale member's) had a generation below the stored one.
+/// Three `firestore-feed mirror --group` processes share one store under a writer, in each store (`--sqlite`: one
+/// SQLite file; `--postgres`: one PostgreSQL table); one member is SIGKILLed and started again, and one is SIGSTOPped
+/// past its lease while it has a batch in hand, then SIGCONTed. At the end the table equals the query, the audit
+/// trigger shows no version applied twice while held and none after a newer one, and every batch the store refused
+/// (the stale member's) had a generation below the stored one.
 ///
-/// The stale batch is certain, not a matter of timing: the test locks the paused shard's resume row, so its holder's
-/// next apply waits inside the transaction's fencing read (`SELECT generation ... FOR UPDATE`, seen waiting in
-/// `pg_stat_activity`); the holder is SIGSTOPped there, and the test waits until the lease documents show another
-/// member at a higher generation. Then, in the locking transaction, the test stores that generation in the shard's
-/// resume row, as the new owner's first commit would when it wins the race with the paused member (the new owner's
-/// own apply of the shard waits behind the paused one for the lock), and commits. At SIGCONT the paused member reads
-/// the higher generation and its batch is refused (`note: ... refused a batch of shard S at generation G: it holds
-/// generation H ...` on its stderr: `mirror` tells every refusal). Times are hang guards only; the pause lasts two
-/// lease lengths at least, so that every lease of the paused member has expired.
-@Suite(.timeLimit(.minutes(5)), .needsPostgres) struct MirrorGroupChaosLiveTests {
+/// The stale batch is certain, not a matter of timing: the test takes the lock the holder's next apply needs, sees the
+/// holder wait for it inside its transaction, before the fencing read, and SIGSTOPs it there.
+/// - PostgreSQL: the test locks the paused shard's resume row, so the holder's next apply of the shard waits inside
+///   the fencing read (`SELECT generation ... FOR UPDATE`, seen waiting in `pg_stat_activity`); the test waits until
+///   the lease documents show another member at a higher generation, then, in the locking transaction, stores that
+///   generation in the shard's resume row, as the new owner's first commit would when it wins the race with the paused
+///   member (the new owner's own apply of the shard waits behind the paused one for the lock), and commits. (The lock
+///   cannot be released earlier: the paused member's server process would take it at once and hold it.)
+/// - SQLite: the test holds the file's write lock (`BEGIN IMMEDIATE`), so the holder's next apply (any shard's: the
+///   lock is the file's) waits in `BEGIN IMMEDIATE`, before its fencing read: its `sqlite-mirror` thread is seen
+///   sleeping in SQLite's busy handler (`/proc/PID/task/TID/syscall`: `nanosleep`). The test SIGSTOPs it there and
+///   releases the lock (SQLite's busy timeout counts the handler's sleeps, not the clock, so a stopped member's does
+///   not run out); the other members go on, take the paused member's shards at higher generations and commit them:
+///   the test waits until no lease is the paused member's and every shard's resume row holds its lease's generation,
+///   so the new owners win the race for real, whichever shard the batch in hand is of.
+///
+/// At SIGCONT the paused member reads the higher generation and its batch is refused (`note: ... refused a batch of
+/// shard S at generation G: it holds generation H ...` on its stderr: `mirror` tells every refusal). Times are hang
+/// guards only; the pause lasts two lease lengths at least, so that every lease of the paused member has expired.
+@Suite(.timeLimit(.minutes(5))) struct MirrorGroupChaosLiveTests {
     static let shards = 3
     static let lease = 3
 
@@ -67,15 +78,19 @@ import Testing
         }
     }
 
-    /// A PostgreSQL connection kept open across calls (the lock's transaction), used only on `worker`.
+    /// A connection to the store kept open across calls (the lock's transaction), used only on `worker`.
     final class Session: @unchecked Sendable {
         private let box: ConnectionBox
         private let worker: BlockingExecutor
 
-        init(url: String) async throws {
+        init(_ store: MirrorChaosStore) async throws {
             let worker = BlockingExecutor(name: "group-chaos-session")
+            let (kind, location) = (store.kind, store.location)
             let opened = try await worker.run { () throws(FirestoreError) in
-                ConnectionBox(try PostgresConnection(url: url))
+                switch kind {
+                case .sqlite: ConnectionBox(.sqlite(try SQLiteConnection(path: location, label: "group chaos lock")))
+                case .postgres: ConnectionBox(.postgres(try PostgresConnection(url: location)))
+                }
             }
             self.worker = worker
             box = opened
@@ -84,19 +99,54 @@ import Testing
         /// The rows of `sql`, each column as text (`NULL` as empty).
         func rows(_ sql: String) async throws -> [[String]] {
             try await worker.run { [box] () throws(FirestoreError) -> [[String]] in
-                try box.connection.query(sql, doing: "a group chaos query").all.map { row in row.map { $0 ?? "" } }
+                switch box.connection {
+                case .sqlite(let connection): try connection.rows(sql, doing: "a group chaos query")
+                case .postgres(let connection):
+                    try connection.query(sql, doing: "a group chaos query").all.map { row in row.map { $0 ?? "" } }
+                }
             }
         }
 
         func execute(_ sql: String) async throws {
             try await worker.run { [box] () throws(FirestoreError) in
-                try box.connection.execute(sql, doing: "a group chaos statement")
+                switch box.connection {
+                case .sqlite(let connection): try connection.execute(sql, doing: "a group chaos statement")
+                case .postgres(let connection): try connection.execute(sql, doing: "a group chaos statement")
+                }
             }
         }
 
+        private enum Connection {
+            case sqlite(SQLiteConnection)
+            case postgres(PostgresConnection)
+        }
+
         private final class ConnectionBox: @unchecked Sendable {
-            let connection: PostgresConnection
-            init(_ connection: PostgresConnection) { self.connection = connection }
+            let connection: Connection
+            init(_ connection: Connection) { self.connection = connection }
+        }
+    }
+
+    /// Whether a `sqlite-mirror` thread of process `pid` sleeps (`nanosleep` or `clock_nanosleep`, read in
+    /// `/proc/PID/task/TID/syscall`): while the test holds the file's write lock, that is SQLite's busy handler, in
+    /// the member's `BEGIN IMMEDIATE` (reads do not wait for the writer in WAL mode).
+    static func sleepsInSQLite(pid: Int32) -> Bool {
+        #if arch(x86_64)
+            let sleeps: Set<String> = ["35", "230"]
+        #elseif arch(arm64)
+            let sleeps: Set<String> = ["101", "115"]
+        #else
+            let sleeps: Set<String> = []
+        #endif
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            guard let name = try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8),
+                name.trimmingCharacters(in: .whitespacesAndNewlines) == "sqlite-mirror",
+                let syscall = try? String(contentsOfFile: "\(tasks)/\(thread)/syscall", encoding: .utf8),
+                let number = syscall.split(separator: " ").first
+            else { return false }
+            return sleeps.contains(String(number))
         }
     }
 
@@ -115,7 +165,16 @@ import Testing
         ] + store.sinkArguments
     }
 
-    @Test func aMemberPausedPastItsLeaseHasItsStaleBatchRefusedAndTheTableEndsEqualToTheQuery() async throws {
+    @Test func aMemberPausedPastItsLeaseHasItsStaleBatchRefusedBySQLiteAndTheTableEndsEqualToTheQuery() async throws {
+        try await Self.pausedPastItsLease(.sqlite)
+    }
+
+    @Test(.needsPostgres)
+    func aMemberPausedPastItsLeaseHasItsStaleBatchRefusedByPostgresAndTheTableEndsEqualToTheQuery() async throws {
+        try await Self.pausedPastItsLease(.postgres)
+    }
+
+    static func pausedPastItsLease(_ kind: MirrorChaosStore.Kind) async throws {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("mirror-group-chaos")
         let db = try Firestore.emulator(host: host, projectID: project)
@@ -126,7 +185,7 @@ import Testing
             try seed.setData(["v": .integer(0), "i": .integer(Int64(index))], forDocument: items.document(name))
         }
         _ = try await seed.commit()
-        let store = try await MirrorChaosStore.make(.postgres, label: "group_chaos")
+        let store = try await MirrorChaosStore.make(kind, label: "group_chaos")
         defer { Task { await store.remove() } }
         let table = store.table
 
@@ -204,45 +263,74 @@ import Testing
         let (shard, held) = try #require(
             leases.sorted { $0.key < $1.key }.first.map { ($0.key, $0.value) })
         let paused = try #require(members.firstIndex { $0.id == held.owner })
-        let session = try await Session(url: store.location)
-        let observer = try await Session(url: store.location)
-        try await session.execute("BEGIN")
-        _ = try await session.rows("SELECT generation FROM \(table)_resume WHERE shard = \(shard) FOR UPDATE")
-        // The holder's next batch of the shard (the writer touches every shard) waits for the row's lock.
-        let waiting = await eventuallyAsync(seconds: 60) {
-            let rows = try? await observer.rows(
-                """
-                SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
-                AND query LIKE '%\(table)_resume% FOR UPDATE%'
-                """)
-            return rows?.first?.first.flatMap(Int.init).map { $0 >= 1 } ?? false
+        let pid = members[paused].process.process.processIdentifier
+        let session = try await Session(store)
+        // The holder's next batch (the writer touches every shard) waits for the lock, before its fencing read.
+        let waiting: Bool
+        switch kind {
+        case .sqlite:
+            try await session.execute("BEGIN IMMEDIATE")
+            waiting = await eventuallyAsync(seconds: 60) { Self.sleepsInSQLite(pid: pid) }
+        case .postgres:
+            let observer = try await Session(store)
+            try await session.execute("BEGIN")
+            _ = try await session.rows("SELECT generation FROM \(table)_resume WHERE shard = \(shard) FOR UPDATE")
+            waiting = await eventuallyAsync(seconds: 60) {
+                let rows = try? await observer.rows(
+                    """
+                    SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                    AND query LIKE '%\(table)_resume% FOR UPDATE%'
+                    """)
+                return rows?.first?.first.flatMap(Int.init).map { $0 >= 1 } ?? false
+            }
         }
         try #require(waiting, "the holder's apply waits for the lock")
-        kill(members[paused].process.process.processIdentifier, SIGSTOP)
+        kill(pid, SIGSTOP)
         let pauseWall = Timestamp.now().rfc3339
         let pausedAt = ContinuousClock.now
-        // Another member takes the shard at a higher generation once the paused member's lease expires.
-        var taken: (owner: String, generation: Int64)?
-        let takenOver = await eventuallyAsync(seconds: 60) {
-            guard let lease = await Self.lease(db, shard: shard), !lease.owner.isEmpty, lease.owner != held.owner,
-                lease.generation > held.generation
-            else { return false }
-            taken = lease
-            return true
+        // Other members take the paused member's shards at higher generations once its leases expire.
+        var takenOver: [Int: (owner: String, generation: Int64)] = [:]
+        switch kind {
+        case .sqlite:
+            // The lock released, the new owners commit the shards they took: the paused member's batch loses the race.
+            try await session.execute("ROLLBACK")
+            // Every shard settled and none the paused member's: whichever shard its batch in hand is of, the store
+            // holds a higher generation for it.
+            takenOver = try #require(
+                await settling { !$0.values.contains { $0.owner == held.owner } },
+                "the paused member's shards taken over and written")
+        case .postgres:
+            let took = await eventuallyAsync(seconds: 60) {
+                guard let lease = await Self.lease(db, shard: shard), !lease.owner.isEmpty,
+                    lease.owner != held.owner, lease.generation > held.generation
+                else { return false }
+                takenOver = [shard: lease]
+                return true
+            }
+            try #require(took, "another member took shard \(shard)")
         }
-        try #require(takenOver, "another member took shard \(shard)")
+        let taken = takenOver
         // Paused for two lease lengths at least, the writer going on (a hang guard is not what this is: the member's
         // leases must all have expired, whatever the machine's speed, so that the pause is past every lease).
         try await Task.sleep(until: pausedAt + .seconds(2 * Self.lease))
-        let newGeneration = try #require(taken?.generation)
-        // The new owner's first commit, winning the race with the paused member.
-        try await session.execute("UPDATE \(table)_resume SET generation = \(newGeneration) WHERE shard = \(shard)")
-        try await session.execute("COMMIT")
-        kill(members[paused].process.process.processIdentifier, SIGCONT)
+        if kind == .postgres {
+            let newGeneration = try #require(taken[shard]?.generation)
+            // The new owner's first commit, winning the race with the paused member.
+            try await session.execute("UPDATE \(table)_resume SET generation = \(newGeneration) WHERE shard = \(shard)")
+            try await session.execute("COMMIT")
+        }
+        kill(pid, SIGCONT)
         let resumeWall = Timestamp.now().rfc3339
         let pause = ContinuousClock.now - pausedAt
+        // The paused member's batch in hand, refused: a refusal of the paused member at a stored generation at or
+        // after the one taken (stored before the pause, a generation was at most the paused member's), in PostgreSQL
+        // of the locked shard at its generation then.
+        let inHand = { @Sendable (refusal: Refusal) -> Bool in
+            refusal.member == held.owner && (taken[refusal.shard].map { refusal.stored >= $0.generation } ?? false)
+                && (kind == .sqlite || (refusal.shard == shard && refusal.generation == held.generation))
+        }
         let refused = await eventuallyAsync(seconds: 60) {
-            !Self.refusals(members[paused].stderr, member: members[paused].id).isEmpty
+            Self.refusals(members[paused].stderr, member: members[paused].id).contains(where: inHand)
         }
 
         // The rest of the run under the writer, then the writer stops and the table catches up.
@@ -257,7 +345,7 @@ import Testing
             let expected = Set(try await items.query.getDocuments().documents.compactMap(\.document).map(\.id))
             for id in held.symmetricDifference(expected).sorted() {
                 let audit = try await store.rows(
-                    "SELECT seq, update_time FROM \(table)_audit WHERE name LIKE '%/\(id)' ORDER BY seq")
+                    "SELECT seq, update_time FROM \(store.auditTable) WHERE name LIKE '%/\(id)' ORDER BY seq")
                 print(
                     "mirror group chaos: \(id): writes \(history.withLock { $0[id] ?? [] }); audit \(audit); "
                         + "pause from \(pauseWall) to \(resumeWall)")
@@ -276,19 +364,20 @@ import Testing
         }
         let figures = MirrorAuditFigures(try await store.audit())
         let generations = try await store.rows("SELECT shard, generation FROM \(table)_resume ORDER BY shard")
+        let takenText = taken.sorted { $0.key < $1.key }.map {
+            "shard \($0.key) by \($0.value.owner) at \($0.value.generation)"
+        }
         print(
-            "mirror group chaos: 1 kill, 1 pause of \(pause) (shard \(shard) of \(held.owner) at generation "
-                + "\(held.generation), taken by \(taken?.owner ?? "-") at \(newGeneration)), "
-                + "\(writes.withLock { $0 }) writes; \(figures); \(allRefusals.count) stale batches refused "
-                + "\(allRefusals); stored generations \(generations)")
+            "mirror group chaos (\(kind)): 1 kill, 1 pause of \(pause) (\(held.owner), holding shard \(shard) at "
+                + "\(held.generation); taken: \(takenText)), \(writes.withLock { $0 }) writes; \(figures); "
+                + "\(allRefusals.count) stale batches refused \(allRefusals); stored generations \(generations)")
         #expect(refused, "the paused member's batch was refused; stderr:\n\(stderr.suffix(4_000))")
         #expect(converged, "the table never equalled the query; stderr:\n\(stderr.suffix(4_000))")
         #expect(figures.twice == [])
         #expect(figures.regressions == [])
         // The rule: a refused batch's generation is below the one the store holds for its shard.
         #expect(allRefusals.allSatisfy { $0.generation < $0.stored }, "\(allRefusals)")
-        #expect(
-            allRefusals.contains { $0.member == held.owner && $0.shard == shard && $0.generation == held.generation })
+        #expect(allRefusals.contains(where: inHand), "\(allRefusals)")
         for member in members {
             #expect(
                 results[member.id]?.status == 0, "\(member.id) exits 0 on SIGTERM; stderr:\n\(stderr.suffix(4_000))")
