@@ -8,7 +8,7 @@ let readmeSnippets = [
     "QuickStart", "WatchAQuery", "DeltaPolling", "WriteResults", "MapDocuments", "KeepAListInSync",
     "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
     "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
-    "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite", "MirrorToPostgres",
+    "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite", "MirrorToPostgres", "PublishToPubSub",
 ]
 
 /// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
@@ -18,6 +18,7 @@ let readmeSnippetShims: [String: [Target.Dependency]] = [
     "LoggingAndMetrics": ["LoggingShape"],
     "RunningInAService": ["LoggingShape", "ServiceLifecycleShape"],
     "MirrorToPostgres": ["FirestorePostgres"],
+    "PublishToPubSub": ["FirestorePubSub"],
 ]
 
 let package = Package(
@@ -131,7 +132,7 @@ let package = Package(
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting"],
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestorePubSub"],
             path: "Tests/TestSupport"
         ),
         // Unit tests: no emulator, no network, no child process.
@@ -176,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "FirestoreFeed", "FirestorePostgres", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport",
-                "firestore-feed",
+                "FirestoreFeed", "FirestorePostgres", "FirestorePubSub", "FirestoreREST", "FirestoreTesting",
+                "FirestoreTestSupport", "firestore-feed",
                 "RecordRecordings", "FirestoreBenchmarks", "FirestoreSoak", "FeedLeaveCheck", "ShutdownCheck",
             ] + readmeSnippets.map { .target(name: "Readme" + $0) }
         ),

@@ -7,10 +7,12 @@ extension FeedGroup {
     ///
     /// Each ``ShardSnapshot``'s changes become messages carrying its `shard` and `generation`
     /// (``PubSubChangeMessage``), published before the snapshot is acknowledged (the group's checkpoint moves only
-    /// after every message is accepted). Pub/Sub cannot refuse a stale writer, so the fence reaches the consumer: a
-    /// member paused past its lease can still publish what it held, with its old generation; a consumer that keeps
-    /// the highest generation seen per shard can drop such a message, and the consumer's rule (apply only a later
-    /// `updateTime` per document) makes it a no-op in any case.
+    /// after every message is accepted). The fence is checked right before each publish
+    /// (``ShardSnapshot/fenceStands()``): a snapshot of a shard this member no longer holds at its generation is not
+    /// published (its next owner delivers it). Pub/Sub cannot refuse a stale writer, so the fence also travels to the
+    /// consumer: a member paused between the check and the publish still publishes with its old generation; a
+    /// consumer that keeps the highest generation seen per shard can drop such a message, and the consumer's rule
+    /// (apply only a later `updateTime` per document) makes it a no-op in any case.
     /// - Parameters:
     ///   - topic: the topic; `publisher`: the Pub/Sub client.
     ///   - onPublished: called after each shard snapshot's messages are accepted, with it and the number of messages.
@@ -21,6 +23,7 @@ extension FeedGroup {
         onPublished: (@Sendable (ShardSnapshot, Int) -> Void)? = nil
     ) async throws {
         try await run { shard in
+            guard await shard.fenceStands() else { return }
             let messages = try PubSubChangeMessage.messages(
                 for: shard.snapshot, shard: shard.shard, generation: shard.generation)
             if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }

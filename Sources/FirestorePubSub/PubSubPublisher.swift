@@ -6,14 +6,14 @@ import Foundation
 /// the CLI's `--create-topic`).
 ///
 /// It uses the package's HTTP transport (libcurl: HTTP/2, one connection for many requests in flight) and its
-/// ``Credentials``. For production, the credentials need a scope Pub/Sub accepts
+/// `Credentials`. For production, the credentials need a scope Pub/Sub accepts
 /// (`https://www.googleapis.com/auth/pubsub` or `https://www.googleapis.com/auth/cloud-platform`): a service account's
 /// default scope for Firestore (`datastore`) is refused there. An emulator gets no credentials, as Google's clients
 /// send none to the host named by `PUBSUB_EMULATOR_HOST`.
 public final class PubSubPublisher: Sendable {
     /// The API's base URL, ending in `/v1/`.
     public let baseURL: String
-    /// Where the `Authorization` header comes from (``NoCredentials`` for an emulator).
+    /// Where the `Authorization` header comes from (`NoCredentials` for an emulator).
     public let credentials: any Credentials
     /// The HTTP transport.
     public let transport: any HTTPTransport
@@ -93,7 +93,7 @@ public final class PubSubPublisher: Sendable {
     /// Sends one request (`resource` after `/v1/`, percent-encoded) with the credentials, once more with a new token
     /// after a `401` the credentials can refresh, and returns the answer's JSON.
     /// - Throws: `FirestoreError`: the server's error (its `status` decoded), the transport's, the credentials'.
-    func send(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
+    package func send(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
         let request = HTTPRequest(
             method: method, url: baseURL + resource,
             headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")],

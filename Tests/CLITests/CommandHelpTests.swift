@@ -15,6 +15,8 @@ import Testing
                   watch COLLECTION_PATH   watch a query and print each snapshot's changes
                   mirror COLLECTION_PATH --sqlite FILE
                                           mirror a query into an SQLite or PostgreSQL table, keep it current
+                  publish COLLECTION_PATH --topic TOPIC
+                                          publish a query's changes to a Pub/Sub topic, one message per change
                   query COLLECTION_PATH   run a query once, one JSON line per document
                   get DOCUMENT_PATH       print one document as a JSON line
                   count COLLECTION_PATH   print how many documents a query matches
@@ -73,7 +75,8 @@ import Testing
         let names = CommandTable.commands.map(\.spec.name)
         #expect(
             names == [
-                "watch", "mirror", "query", "get", "count", "set", "update", "create", "add", "delete", "import",
+                "watch", "mirror", "publish", "query", "get", "count", "set", "update", "create", "add", "delete",
+                "import",
                 "export", "bundle", "demo", "serve-cassette",
             ])
         #expect(names.allSatisfy { CommandTable.command(named: $0)?.spec.name == $0 })

@@ -16,7 +16,8 @@ package enum CommandTable {
 
     /// The commands, in help order.
     package static let commands: [Entry] = [
-        Entry(WatchCommand.self), Entry(MirrorCommand.self), Entry(QueryCommand.self), Entry(GetCommand.self),
+        Entry(WatchCommand.self), Entry(MirrorCommand.self), Entry(PublishCommand.self), Entry(QueryCommand.self),
+        Entry(GetCommand.self),
         Entry(CountCommand.self),
         Entry(SetCommand.self), Entry(UpdateCommand.self), Entry(CreateCommand.self), Entry(AddCommand.self),
         Entry(DeleteCommand.self), Entry(ImportCommand.self), Entry(ExportCommand.self), Entry(BundleCommand.self),
