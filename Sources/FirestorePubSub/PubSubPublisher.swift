@@ -27,7 +27,9 @@ public final class PubSubPublisher: Sendable {
 
     /// A client of Pub/Sub in production: `https://pubsub.googleapis.com/v1/`, or `endpoint` (an `https` URL ending
     /// in `/v1/`, say a regional endpoint).
-    /// - Throws: `FirestoreError` `.invalidArgument` when `endpoint` is not `https`; `maxRequestsInFlight` below 1.
+    /// - Throws: `FirestoreError` `.invalidArgument` when `endpoint` is not `https`; `maxRequestsInFlight` below 1;
+    ///   `.failedPrecondition` for emulator credentials (a Firestore emulator client's, which go to no production
+    ///   service: set `PUBSUB_EMULATOR_HOST` to publish to the Pub/Sub emulator instead).
     public convenience init(
         credentials: any Credentials, endpoint: String = "https://pubsub.googleapis.com/v1/",
         transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
@@ -35,6 +37,13 @@ public final class PubSubPublisher: Sendable {
     ) throws(FirestoreError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
             throw .invalidArgument("Pub/Sub endpoint \"\(endpoint)\" must be https (credentials travel with it)")
+        }
+        guard credentials.audience.allows(emulator: false) else {
+            throw FirestoreError(
+                code: .failedPrecondition,
+                message: "refusing to send emulator credentials (\(type(of: credentials))) to Pub/Sub at "
+                    + "\(endpoint); to publish to the Pub/Sub emulator, set PUBSUB_EMULATOR_HOST (or use "
+                    + "PubSubPublisher.emulator(host:))")
         }
         try self.init(
             baseURL: endpoint.hasSuffix("/") ? endpoint : endpoint + "/", credentials: credentials,

@@ -64,3 +64,20 @@ import Testing
         #expect(settings.delay(after: 40) == .seconds(60))
     }
 }
+
+/// Credentials that must not reach production Pub/Sub. No network.
+@Suite(.timeLimit(.minutes(1))) struct PubSubPublisherCredentialsTests {
+    @Test func aFirestoreEmulatorsCredentialsAreRefusedForProductionPubSub() throws {
+        let db = try Firestore.emulator(host: "127.0.0.1:9", projectID: "p")
+        #expect {
+            _ = try PubSubPublisher(credentials: PubSubPublisher.credentials(from: db.credentials))
+        } throws: { error in
+            (error as? FirestoreError)?.code == .failedPrecondition
+                && (error as? FirestoreError)?.message.contains("set PUBSUB_EMULATOR_HOST") == true
+        }
+        #expect(throws: FirestoreError.self) {
+            _ = try PubSubPublisher(credentials: NoCredentials(), endpoint: "http://pubsub.example/v1/")
+        }
+        #expect(try PubSubPublisher(credentials: NoCredentials()).baseURL == "https://pubsub.googleapis.com/v1/")
+    }
+}
