@@ -2,10 +2,11 @@ import FirestoreFeed
 import FirestoreREST
 import Synchronization
 
-/// An in-process server for `listen-first-snapshot`: the Listen call answers its first `add_target` with a target
-/// `ADD`, `count` `DocumentChange`s, a `CURRENT` and a `NO_CHANGE` with a read time; a runQuery call answers with
-/// `count` `RunQueryResponse`s. Messages are made by writing each document's number into a serialized template (a
-/// copy of about 200 bytes), so what is measured is the client's decoding and what follows.
+/// An in-process server for `listen-first-snapshot` and `mirror-tail-synthetic`: the Listen call answers its first
+/// `add_target` with a target `ADD`, `count` `DocumentChange`s, a `CURRENT` and a `NO_CHANGE` with a read time, then,
+/// with a ``SyntheticTail``, its paced changes; a runQuery call answers with `count` `RunQueryResponse`s. Messages are
+/// made by writing each document's number into a serialized template (a copy of about 200 bytes), so what is
+/// measured is the client's decoding and what follows.
 final class SyntheticServerTransport: ListenTransport, RPCTransport {
     static let project = "bench"
     static let collection = "items"
@@ -14,8 +15,10 @@ final class SyntheticServerTransport: ListenTransport, RPCTransport {
     static let digits = 7
 
     let count: Int
+    /// What the Listen call sends after its first snapshot (nothing when `nil`).
+    let tail: SyntheticTail?
 
-    init(count: Int) { self.count = count }
+    init(count: Int, tail: SyntheticTail? = nil) { (self.count, self.tail) = (count, tail) }
 
     var rpcTimeout: Double? { nil }
     var rpcConcurrency: Int { 4 }
@@ -25,17 +28,22 @@ final class SyntheticServerTransport: ListenTransport, RPCTransport {
     }
 
     func makeListenChannel(for firestore: Firestore) throws(FirestoreError) -> any ListenChannel {
-        Channel(count: count)
+        Channel(count: count, tail: tail)
     }
 
     func makeRPCChannel(for firestore: Firestore) throws(FirestoreError) -> any RPCChannel {
-        Channel(count: count)
+        Channel(count: count, tail: tail)
+    }
+
+    /// The ID of document `index` (`item0000042`).
+    static func id(_ index: Int) -> String {
+        let number = String(index)
+        return "item" + String(repeating: "0", count: max(0, digits - number.count)) + number
     }
 
     /// Document `index`: five fields of mixed types (about 100 bytes of protobuf), as the `query` workload seeds.
     static func document(_ index: Int) -> Document {
-        let number = String(index)
-        let id = "item" + String(repeating: "0", count: max(0, digits - number.count)) + number
+        let id = id(index)
         let time = (try? Timestamp(seconds: 1_714_566_896, nanos: 123_456_000)) ?? .minimum
         return Document(
             name: "\(root)/\(collection)/\(id)",
@@ -84,12 +92,13 @@ final class SyntheticServerTransport: ListenTransport, RPCTransport {
 
     final class Channel: ListenChannel, RPCChannel {
         let count: Int
-        init(count: Int) { self.count = count }
+        let tail: SyntheticTail?
+        init(count: Int, tail: SyntheticTail?) { (self.count, self.tail) = (count, tail) }
 
         var activeCallCount: Int { 0 }
 
         func makeListenCall(metadata: [HTTPHeader]) throws(FirestoreError) -> any ListenCall {
-            SyntheticListenCall(count: count)
+            SyntheticListenCall(count: count, tail: tail)
         }
 
         func makeRPCCall(method: String, request: [UInt8], metadata: [HTTPHeader], timeout: Double?)
@@ -108,12 +117,15 @@ final class SyntheticServerTransport: ListenTransport, RPCTransport {
 /// The Listen call of ``SyntheticServerTransport``.
 final class SyntheticListenCall: ListenCall {
     let count: Int
+    let tail: SyntheticTail?
     /// The target IDs the client adds; finished by ``cancel()``.
     private let added: AsyncStream<Int32>
     private let addedContinuation: AsyncStream<Int32>.Continuation
+    /// Set by ``cancel()``: the paced tail stops at its next message.
+    private let ended = Mutex(false)
 
-    init(count: Int) {
-        self.count = count
+    init(count: Int, tail: SyntheticTail? = nil) {
+        (self.count, self.tail) = (count, tail)
         (added, addedContinuation) = AsyncStream<Int32>.makeStream()
     }
 
@@ -121,25 +133,40 @@ final class SyntheticListenCall: ListenCall {
         if case .add(let target) = request.targetChange { addedContinuation.yield(target.targetID) }
     }
 
-    func cancel() { addedContinuation.finish() }
+    func cancel() {
+        ended.withLock { $0 = true }
+        addedContinuation.finish()
+    }
 
-    var responses: Responses { Responses(count: count, added: added) }
+    var responses: Responses {
+        Responses(count: count, added: added, tail: tail.map { SyntheticTail.Pacer($0) }) { [self] in
+            ended.withLock { $0 }
+        }
+    }
 
     struct Responses: AsyncSequence, Sendable {
         typealias Element = ListenResponse
         typealias Failure = any Error
         let count: Int
         let added: AsyncStream<Int32>
+        let tail: SyntheticTail.Pacer?
+        let isEnded: @Sendable () -> Bool
 
-        func makeAsyncIterator() -> Iterator { Iterator(count: count, added: added.makeAsyncIterator()) }
+        func makeAsyncIterator() -> Iterator {
+            Iterator(count: count, added: added.makeAsyncIterator(), tail: tail, isEnded: isEnded)
+        }
     }
 
     struct Iterator: AsyncIteratorProtocol {
         let count: Int
         var added: AsyncStream<Int32>.AsyncIterator
+        /// The paced changes after the first snapshot, if any.
+        var tail: SyntheticTail.Pacer?
+        let isEnded: @Sendable () -> Bool
         var targetID: Int32?
         var template: SyntheticServerTransport.Template?
-        /// 0: the ADD; 1...count: documents; then CURRENT, NO_CHANGE, then nothing until cancelled.
+        /// 0: the ADD; 1...count: documents; then CURRENT, NO_CHANGE, then the tail's messages, then nothing until
+        /// cancelled.
         var step = 0
 
         mutating func next() async throws -> ListenResponse? {
@@ -176,6 +203,10 @@ final class SyntheticListenCall: ListenCall {
                     change.writeMessageField(6) { SyntheticServerTransport.readTime.writeProtobuf(to: &$0) }
                 }
             default:
+                let isEnded = isEnded
+                if tail != nil, let message = try await tail?.next(targetID: targetID, isEnded: isEnded) {
+                    return message
+                }
                 // Quiet until the client ends the call (other targets it adds, such as liveness probes, go unanswered).
                 while await added.next() != nil {}
                 throw Self.cancelled
