@@ -17,6 +17,8 @@ import Foundation
 /// rows a second applied, the backlog when the schedule ended (changes due but not yet in the store), and how long
 /// the store took to hold them all.
 enum MirrorSyntheticTailWorkload {
+    /// Runs the tail into SQLite, then into PostgreSQL when there is a server (``MirrorSupport/postgres(workload:)``):
+    /// `rate` changes a second for `seconds` over `documents` documents.
     static func run(rate: Int, seconds: Double, documents: Int) throws {
         let folder = try MirrorSupport.temporaryDirectory("mirror-tail-synthetic")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -45,6 +47,7 @@ enum MirrorSyntheticTailWorkload {
         var span: Double
     }
 
+    /// One run into the store `open` makes, printed as `workload`.
     static func steady<Sink: FeedSink>(
         _ workload: String, rate: Int, seconds: Double, documents: Int,
         open: @escaping @Sendable () async throws -> Sink
