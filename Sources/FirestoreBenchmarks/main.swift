@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
-/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N]`: runs the named workloads
+/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -16,8 +16,11 @@ nonisolated(unsafe) var listenSizes: [Int]?
 
 /// `--mirror-documents N`: the documents of `mirror-backfill` (default 20,000).
 nonisolated(unsafe) var mirrorDocuments: Int?
-/// `--tail-batch N`: the changes a commit of `mirror-tail`'s writers holds (default 10).
+/// `--tail-batch N`: the changes a commit of `mirror-tail`'s writers holds, and a batch (one snapshot) of
+/// `mirror-tail-synthetic`'s server (default 10).
 nonisolated(unsafe) var tailBatch = 10
+/// `--tail-seconds N`: how long `mirror-tail-synthetic`'s server sends changes (default 30).
+nonisolated(unsafe) var tailSeconds: Double?
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -65,6 +68,14 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         {
             try MirrorLiveWorkload.tail(
                 rate: quick ? 200 : 1_000, seconds: quick ? 2 : 30, documents: quick ? 100 : 2_000)
+            return []
+        }
+    ),
+    (
+        "mirror-tail-synthetic", nil,
+        {
+            try MirrorSyntheticTailWorkload.run(
+                rate: quick ? 200 : 1_000, seconds: quick ? 1 : tailSeconds ?? 30, documents: quick ? 100 : 2_000)
             return []
         }
     ),
@@ -125,6 +136,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         tailBatch = value
+    case "--tail-seconds":
+        guard let text = arguments.popFirst(), let value = Double(text), value > 0, value <= 3600 else {
+            FileHandle.standardError.write(Data("error: --tail-seconds needs seconds, above 0, at most 3600\n".utf8))
+            exit(2)
+        }
+        tailSeconds = value
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -138,13 +155,16 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(
             "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
-                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N]")
+                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
                 + "Scripts/postgres start prints one)")
         print("  --mirror-documents: the documents of mirror-backfill (default 20000)")
-        print("  --tail-batch: the changes in each commit of mirror-tail's writers (default 10)")
+        print(
+            "  --tail-batch: the changes in each commit of mirror-tail's writers, and in each batch of "
+                + "mirror-tail-synthetic's server (default 10)")
+        print("  --tail-seconds: how long mirror-tail-synthetic's server sends changes (default 30)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:

@@ -36,7 +36,7 @@ import Testing
         let postgresRows: Set<String> = [
             "mirror-load-postgres", "mirror-apply-postgres", "mirror-backfill-postgres",
             "mirror-backfill-postgres-reads",
-            "mirror-tail-postgres",
+            "mirror-tail-postgres", "mirror-tail-synthetic-postgres",
         ]
         if ProcessInfo.processInfo.environment["FIRESTORE_FEED_TEST_POSTGRES_URL"]?.isEmpty == false {
             #expect(postgresRows.isSubset(of: Set(workloads)), "workloads: \(workloads)")
@@ -51,6 +51,7 @@ import Testing
                 "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python",
                 "query-cpu", "write-starvation", "listen-first-snapshot", "mirror-load-sqlite", "mirror-apply-sqlite",
                 "mirror-backfill-sqlite", "mirror-backfill-sqlite-reads", "mirror-tail-sqlite",
+                "mirror-tail-synthetic-sqlite",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
     }
