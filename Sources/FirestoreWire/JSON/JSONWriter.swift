@@ -80,7 +80,7 @@ extension JSONValue {
 
     /// Shortest text that reads back as the same `Double`; whole numbers keep a `.0` (`7190000.0`), and
     /// exponents use JSON's form (`1e+308`).
-    static func formatDouble(_ number: Double) -> String {
+    package static func formatDouble(_ number: Double) -> String {
         let text = number.description
         if text.contains("e") || text.contains(".") { return text }
         return text + ".0"
