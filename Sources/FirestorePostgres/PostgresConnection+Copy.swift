@@ -2,14 +2,16 @@ internal import CPostgres
 import FirestoreREST
 
 extension PostgresConnection {
-    /// Runs `sql`, a `COPY … FROM STDIN` statement, sending `data` as its input (in the format the statement names),
-    /// and returns how many rows it copied. One round trip (counted once).
+    /// Runs `sql`, a `COPY … FROM STDIN` statement, sending the chunks of `data` as its input (in the format the
+    /// statement names; each chunk is taken when the previous one is sent, so that the server works on one while the
+    /// next is made), and returns how many rows it copied. One round trip (counted once).
     /// - Returns: the rows copied, or `nil` when a unique constraint refused a row (SQLSTATE 23505: nothing copied,
     ///   the transaction under way, if any, is aborted).
     /// - Throws: `FirestoreError` naming the server, `doing`, and the server's message and SQLSTATE (as
     ///   ``query(_:_:doing:)``); nothing is copied then.
-    package func copyIn(_ sql: String, _ data: [UInt8], doing: @autoclosure () -> String) throws(FirestoreError) -> Int?
-    {
+    package func copyIn(
+        _ sql: String, _ data: some Sequence<[UInt8]>, doing: @autoclosure () -> String
+    ) throws(FirestoreError) -> Int? {
         roundTrips += 1
         func lost() -> FirestoreError {
             FirestoreError(
@@ -23,24 +25,16 @@ extension PostgresConnection {
             throw error
         }
         PQclear(started)
-        // The rows in chunks (libpq copies each into its output buffer); a failure the server reports while they go
-        // comes as the final result, after the end of the input.
-        let chunk = 1 << 18
-        var sent = data.isEmpty
-        data.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            sent = true
-            while offset < buffer.count {
-                let count = min(chunk, buffer.count - offset)
-                let status = (base + offset).withMemoryRebound(to: CChar.self, capacity: count) { pointer in
-                    PQputCopyData(handle, pointer, Int32(count))
-                }
-                guard status == 1 else {
-                    sent = false
-                    return
-                }
-                offset += count
+        // libpq sends what it holds once it passes 8 KiB; a failure the server reports while the rows go comes as the
+        // final result, after the end of the input.
+        var sent = true
+        for chunk in data where !chunk.isEmpty {
+            let status = chunk.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32(buffer.count)) }
+            }
+            guard status == 1 else {
+                sent = false
+                break
             }
         }
         let ended = sent ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "the client could not send its rows")

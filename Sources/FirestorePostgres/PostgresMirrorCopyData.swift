@@ -6,37 +6,66 @@ import FirestoreREST
 /// each field's big-endian length and bytes, `-1` for `NULL`, then `-1`), the row of each document as the guarded
 /// path writes it: `text` fields as their UTF-8 bytes (nothing to escape), `fields` as `jsonb`'s binary form (version
 /// 1, then the REST `Value` JSON text of ``FirestoreValue/writeRESTFields(_:to:)``), the times as ``MirrorTimeText``.
-enum PostgresMirrorCopyData {
+///
+/// The input comes in chunks of about ``chunkSize`` bytes, each encoded when the `COPY` asks for it, so that the server
+/// parses one chunk while the next is encoded.
+struct PostgresMirrorCopyData: Sequence, IteratorProtocol {
+    /// About how many bytes a chunk holds (it ends after the row that reaches it).
+    static let chunkSize = 1 << 16
+
+    private let documents: [Document]
+    private let readText: [UInt8]
+    private var position = 0
+    private var ended = false
+
     /// The copy input of `documents` (each with an `updateTime`) applied at `readTime`.
-    static func rows(_ documents: [Document], readTime: Timestamp) -> [UInt8] {
+    init(_ documents: [Document], readTime: Timestamp) {
+        self.documents = documents
         var readText: [UInt8] = []
         MirrorTimeText.write(readTime, to: &readText)
+        self.readText = readText
+    }
+
+    /// The next chunk: the header before the first row, the rows, the end after the last; `nil` after it.
+    mutating func next() -> [UInt8]? {
+        guard !ended else { return nil }
         var output: [UInt8] = []
-        output.reserveCapacity(64 + documents.count * 512)
-        output.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
-        appendInt32(0, to: &output)  // flags
-        appendInt32(0, to: &output)  // header extension length
-        for document in documents {
-            output.append(contentsOf: [0x00, 0x05])  // five fields
-            field(to: &output) { $0.append(contentsOf: document.name.utf8) }
-            field(to: &output) {
-                $0.append(1)  // jsonb's binary form: version 1, then the JSON text
-                FirestoreValue.writeRESTFields(document.fields, to: &$0)
-            }
-            if let createTime = document.createTime {
-                field(to: &output) { MirrorTimeText.write(createTime, to: &$0) }
-            } else {
-                appendInt32(-1, to: &output)
-            }
-            if let updateTime = document.updateTime {
-                field(to: &output) { MirrorTimeText.write(updateTime, to: &$0) }
-            } else {
-                appendInt32(-1, to: &output)
-            }
-            field(to: &output) { $0.append(contentsOf: readText) }
+        output.reserveCapacity(Self.chunkSize + 4096)
+        if position == 0 {
+            output.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
+            Self.appendInt32(0, to: &output)  // flags
+            Self.appendInt32(0, to: &output)  // header extension length
         }
-        output.append(contentsOf: [0xFF, 0xFF])  // the end: a field count of -1
+        while position < documents.count, output.count < Self.chunkSize {
+            Self.row(documents[position], readText: readText, to: &output)
+            position += 1
+        }
+        if position == documents.count {
+            output.append(contentsOf: [0xFF, 0xFF])  // the end: a field count of -1
+            ended = true
+        }
         return output
+    }
+
+    /// Appends the row of `document`.
+    private static func row(_ document: Document, readText: [UInt8], to output: inout [UInt8]) {
+        output.append(contentsOf: [0x00, 0x05])  // five fields
+        field(to: &output) { $0.append(contentsOf: document.name.utf8) }
+        field(to: &output) {
+            $0.append(1)  // jsonb's binary form: version 1, then the JSON text
+            FirestoreValue.writeRESTFields(document.fields, to: &$0)
+        }
+        if let createTime = document.createTime {
+            field(to: &output) { MirrorTimeText.write(createTime, to: &$0) }
+        } else {
+            appendInt32(-1, to: &output)
+        }
+        if let updateTime = document.updateTime {
+            field(to: &output) { MirrorTimeText.write(updateTime, to: &$0) }
+        } else {
+            appendInt32(-1, to: &output)
+        }
+        field(to: &output) { $0.append(contentsOf: readText) }
     }
 
     /// Appends one field: its length (filled in after `body` wrote it), then what `body` appends.

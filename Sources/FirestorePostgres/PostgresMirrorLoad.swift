@@ -40,7 +40,6 @@ enum PostgresMirrorLoad {
             if document.name.utf8.lexicographicallyPrecedes(low.utf8) { low = document.name }
             if high.utf8.lexicographicallyPrecedes(document.name.utf8) { high = document.name }
         }
-        let data = PostgresMirrorCopyData.rows(documents, readTime: readTime)
         let place = "PostgreSQL mirror \(connection.place) table \(table)"
         try connection.execute("BEGIN", doing: "\(place): BEGIN")
         do {
@@ -61,7 +60,8 @@ enum PostgresMirrorLoad {
             }
             let copied = try connection.copyIn(
                 "COPY \"\(table)\" (name, fields, create_time, update_time, read_time) FROM STDIN (FORMAT binary)",
-                data, doing: "copying \(documents.count) rows into \(table) (the first \(documents[0].name))")
+                PostgresMirrorCopyData(documents, readTime: readTime),
+                doing: "copying \(documents.count) rows into \(table) (the first \(documents[0].name))")
             guard let copied else {
                 connection.rollback()
                 return nil
