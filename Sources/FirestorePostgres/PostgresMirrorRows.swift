@@ -5,7 +5,7 @@ import FirestoreREST
 /// concurrency thread): the fencing check, the version-guarded changes and the resume point of one batch, in a few
 /// round trips whatever the batch's size (`BEGIN`, the fence, one statement for the puts, one for the removals, the
 /// resume point, `COMMIT`). The rows of a batch travel as one `jsonb` parameter (`jsonb_to_recordset`): data is
-/// never written into the SQL.
+/// never written into the SQL. A load page of names the table holds nothing of goes by `COPY` (`PostgresMirrorLoad`).
 enum PostgresMirrorRows {
     /// Applies `batch` to `table` in one transaction; rolls back (nothing changed) when anything throws or the batch
     /// is refused.
