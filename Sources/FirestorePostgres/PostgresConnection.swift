@@ -22,9 +22,10 @@ package final class PostgresConnection {
 
     /// The server's URL (or key-value connection string) with the password replaced by `***`: what errors name.
     package let place: String
-    private let handle: OpaquePointer
+    /// The libpq connection (`PGconn *`).
+    let handle: OpaquePointer
     /// Round trips to the server since the connection opened (each statement sent).
-    package private(set) var roundTrips = 0
+    package internal(set) var roundTrips = 0
 
     /// Connects to `url` (a `postgresql://` URL or a libpq key-value connection string) and silences the server's
     /// notices. Unless `url` says otherwise, a connection attempt gives up after 10 s (`connect_timeout`), and TCP
@@ -169,7 +170,7 @@ package final class PostgresConnection {
     }
 
     /// The error of a failed `result`: its SQLSTATE's code, the server's message, detail and hint.
-    private static func error(
+    static func error(
         _ result: OpaquePointer, connection: OpaquePointer, place: String, doing: String
     ) -> FirestoreError {
         func field(_ code: Character) -> String? {
@@ -195,7 +196,7 @@ package final class PostgresConnection {
         return FirestoreError(code: code, message: "PostgreSQL \(place): \(doing): \(message)\(sqlState)")
     }
 
-    private static func trimmed(_ text: String) -> String {
+    static func trimmed(_ text: String) -> String {
         String(text.reversed().drop { $0.isWhitespace }.reversed())
     }
 

@@ -27,6 +27,11 @@ import Synchronization
 ///   ``statistics``).
 /// - Round trips: six per batch whatever its size (`BEGIN`, the fence, one statement for its documents, one for its
 ///   removals, the resume point, `COMMIT`); the rows travel as one `jsonb` parameter, never in the SQL text.
+/// - Loads: a batch of puts without a resume token (a backfill page) whose names the table holds nothing of (no row,
+///   no tombstone in the range of its names) goes in by binary `COPY … FROM STDIN` instead, in the same transaction
+///   with the fence and the resume point (five round trips): the version guard would have written each of its rows,
+///   so the table ends the same. One over a name the table holds (or naming a document twice) is refused by the
+///   primary key, rolled back whole, and goes the guarded way.
 /// - Tombstones: kept until ``pruneTombstones(removedBefore:)``; ``tombstoneHorizon`` (7 days) is safe.
 /// - Limits of `jsonb`: a string holding U+0000 cannot be stored (PostgreSQL refuses the batch, which is not applied);
 ///   `-0.0` reads back as `0.0` (`jsonb` numbers are `numeric`). Every other value round-trips exactly.
@@ -125,7 +130,8 @@ public final class PostgresMirror: FeedSink {
     ///   batch without a read time or with a document without an `updateTime` (`.invalidArgument`), or the server's
     ///   failure with its message and SQLSTATE (nothing changed): `.unavailable` for a lost connection,
     ///   `.failedPrecondition` for a constraint or trigger of yours that refused a row, `.aborted` for a deadlock.
-    /// - Complexity: six round trips (more only when a name comes twice in the batch).
+    /// - Complexity: six round trips (more only when a name comes twice in the batch, or a load page by `COPY` is
+    ///   refused for a name the table holds: three more).
     public func apply(_ batch: FeedSinkBatch) async throws {
         let table = self.table
         let outcome = try await run { connection throws(FirestoreError) in

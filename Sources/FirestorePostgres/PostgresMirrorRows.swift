@@ -5,7 +5,7 @@ import FirestoreREST
 /// concurrency thread): the fencing check, the version-guarded changes and the resume point of one batch, in a few
 /// round trips whatever the batch's size (`BEGIN`, the fence, one statement for the puts, one for the removals, the
 /// resume point, `COMMIT`). The rows of a batch travel as one `jsonb` parameter (`jsonb_to_recordset`): data is
-/// never written into the SQL.
+/// never written into the SQL. A load page of names the table holds nothing of goes by `COPY` (`PostgresMirrorLoad`).
 enum PostgresMirrorRows {
     /// Applies `batch` to `table` in one transaction; rolls back (nothing changed) when anything throws or the batch
     /// is refused.
@@ -23,6 +23,9 @@ enum PostgresMirrorRows {
                 "\(place): document \(document.name) has no updateTime, so no version to guard; nothing of its "
                     + "batch applied")
         }
+        if let outcome = try PostgresMirrorLoad.apply(batch, readTime: readTime, table: table, on: connection) {
+            return outcome
+        }
         let readText = MirrorTimeText.text(readTime)
         try connection.execute("BEGIN", doing: "\(place): BEGIN")
         do {
@@ -39,33 +42,41 @@ enum PostgresMirrorRows {
                 applied += try put(segment.puts, readTime: readText, table: table, on: connection)
                 applied += try remove(segment.removals, readTime: readText, table: table, on: connection)
             }
-            // The guard on the update catches a writer of a higher generation that created the shard's row after the
-            // fence read found none.
-            let stored = try connection.query(
-                """
-                INSERT INTO "\(table)_resume" AS r (shard, resume_token, read_time, generation, query, load_cursor)
-                VALUES ($1::bigint, $2::bytea, $3::text, $4::bigint, $5::text, $6::text)
-                ON CONFLICT (shard) DO UPDATE SET resume_token = EXCLUDED.resume_token,
-                    read_time = EXCLUDED.read_time, generation = EXCLUDED.generation, query = EXCLUDED.query,
-                    load_cursor = EXCLUDED.load_cursor
-                WHERE r.generation <= EXCLUDED.generation
-                RETURNING r.generation
-                """,
-                [
-                    .text(String(batch.shard)), .bytes(batch.resumeToken), .text(readText),
-                    .text(String(batch.generation)), .text(batch.query), .text(batch.loadCursor),
-                ], doing: "storing the resume point of shard \(batch.shard) in \(table)_resume")
-            guard stored.count == 1 else {
-                connection.rollback()
-                let now = try storedGeneration(shard: batch.shard, table: table, on: connection)
-                return .refused(storedGeneration: now ?? batch.generation)
-            }
-            try connection.execute("COMMIT", doing: "\(place): COMMIT")
-            return .committed(applied: applied, ignored: batch.changes.count - applied)
+            return try finish(batch, applied: applied, readText: readText, table: table, on: connection)
         } catch {
             connection.rollback()
             throw error
         }
+    }
+
+    /// Stores the resume point of `batch` (applied at `readText`, `applied` of its changes changing a row) and
+    /// commits; or rolls back, when a writer of a higher generation created the shard's row after the fence read
+    /// found none (the guard on the update catches it).
+    static func finish(
+        _ batch: FeedSinkBatch, applied: Int, readText: String, table: String, on connection: PostgresConnection
+    ) throws(FirestoreError) -> MirrorBatchOutcome {
+        let stored = try connection.query(
+            """
+            INSERT INTO "\(table)_resume" AS r (shard, resume_token, read_time, generation, query, load_cursor)
+            VALUES ($1::bigint, $2::bytea, $3::text, $4::bigint, $5::text, $6::text)
+            ON CONFLICT (shard) DO UPDATE SET resume_token = EXCLUDED.resume_token,
+                read_time = EXCLUDED.read_time, generation = EXCLUDED.generation, query = EXCLUDED.query,
+                load_cursor = EXCLUDED.load_cursor
+            WHERE r.generation <= EXCLUDED.generation
+            RETURNING r.generation
+            """,
+            [
+                .text(String(batch.shard)), .bytes(batch.resumeToken), .text(readText),
+                .text(String(batch.generation)), .text(batch.query), .text(batch.loadCursor),
+            ], doing: "storing the resume point of shard \(batch.shard) in \(table)_resume")
+        guard stored.count == 1 else {
+            connection.rollback()
+            let now = try storedGeneration(shard: batch.shard, table: table, on: connection)
+            return .refused(storedGeneration: now ?? batch.generation)
+        }
+        try connection.execute(
+            "COMMIT", doing: "PostgreSQL mirror \(connection.place) table \(table): COMMIT")
+        return .committed(applied: applied, ignored: batch.changes.count - applied)
     }
 
     /// The changes in runs whose names are distinct (a new run starts when a name comes again), so that the changes
@@ -105,14 +116,6 @@ enum PostgresMirrorRows {
         _ documents: [Document], readTime: String, table: String, on connection: PostgresConnection
     ) throws(FirestoreError) -> Int {
         guard !documents.isEmpty else { return 0 }
-        let rows = JSONValue.array(
-            documents.map { document in
-                .object([
-                    "name": .string(document.name), "fields": FirestoreValue.encodeFields(document.fields),
-                    "create_time": document.createTime.map { .string(MirrorTimeText.text($0)) } ?? .null,
-                    "update_time": document.updateTime.map { .string(MirrorTimeText.text($0)) } ?? .null,
-                ])
-            })
         let result = try connection.query(
             """
             WITH input AS (
@@ -132,9 +135,44 @@ enum PostgresMirrorRows {
                 DELETE FROM "\(table)_tombstones" t USING written w WHERE t.name = w.name
             )
             SELECT count(*) FROM written
-            """, [.text(rows.serializedString()), .text(readTime)],
+            """, [.text(rowsJSON(documents)), .text(readTime)],
             doing: "writing \(documents.count) rows of \(table) (the first \(documents[0].name))")
         return result.text(0, 0).flatMap(Int.init) ?? 0
+    }
+
+    /// The rows of `documents` as the `jsonb` parameter of ``put(_:readTime:table:on:)``: a JSON array of objects
+    /// `{"create_time", "fields", "name", "update_time"}` (the fields as REST `Value` JSON, the times as
+    /// ``MirrorTimeText``, a missing time `null`), written directly into one buffer; byte for byte the compact JSON
+    /// of the same `JSONValue` tree.
+    static func rowsJSON(_ documents: [Document]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(documents.count * 512)
+        output.append(UInt8(ascii: "["))
+        for (position, document) in documents.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: #"{"create_time":"#.utf8)
+            time(document.createTime, to: &output)
+            output.append(contentsOf: #","fields":"#.utf8)
+            FirestoreValue.writeRESTFields(document.fields, to: &output)
+            output.append(contentsOf: #","name":"#.utf8)
+            JSONValue.writeString(document.name, to: &output)
+            output.append(contentsOf: #","update_time":"#.utf8)
+            time(document.updateTime, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "]"))
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A time of ``rowsJSON(_:)``: the JSON string of ``MirrorTimeText``, or `null`.
+    private static func time(_ time: Timestamp?, to output: inout [UInt8]) {
+        guard let time else {
+            output.append(contentsOf: "null".utf8)
+            return
+        }
+        output.append(UInt8(ascii: "\""))
+        MirrorTimeText.write(time, to: &output)
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Removes the rows of `names` (distinct) and leaves (or moves later) their tombstones at `readTime`, except for

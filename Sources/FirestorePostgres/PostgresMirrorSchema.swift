@@ -11,7 +11,7 @@ import FirestoreREST
 ///   mirror held, if any) and `removed_at` (the read time of the snapshot that saw it leave).
 /// - `T_resume`: one row per shard (0 for a plain feed): the Listen `resume_token`, the `read_time`, the `generation`
 ///   (fencing token) and the `query` of the last snapshot applied, written in the same transaction as its rows, and
-///   `load_cursor` (reserved for a backfill's last loaded document name; `NULL` for now).
+///   `load_cursor` (a backfill's last loaded document name while its load goes on; `NULL` otherwise).
 ///
 /// Times are `text COLLATE "C"`, RFC 3339 in UTC with exactly 9 fraction digits (`2026-12-06T05:01:02.123456789Z`):
 /// lossless (PostgreSQL's `timestamptz` keeps microseconds, Firestore's times have nanoseconds), and they sort and

@@ -80,7 +80,7 @@ extension JSONValue {
 
     /// Shortest text that reads back as the same `Double`; whole numbers keep a `.0` (`7190000.0`), and
     /// exponents use JSON's form (`1e+308`).
-    static func formatDouble(_ number: Double) -> String {
+    package static func formatDouble(_ number: Double) -> String {
         let text = number.description
         if text.contains("e") || text.contains(".") { return text }
         return text + ".0"
@@ -91,25 +91,41 @@ extension JSONValue {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
+    /// Appends `text` as a JSON string: quoted, with `"`, `\\` and the control characters escaped (`\\n`, `\\u0001`), every
+    /// other byte as it is.
     package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: output.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [
-                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape go in whole.
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                escape(byte, to: &output)
+                start = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of `byte`, a quote, a backslash or a control character.
+    private static func escape(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case 0x22: output.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: [
+                0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+            ])
+        }
     }
 }
