@@ -10,9 +10,7 @@ public struct PubSubSubscription: Sendable, Hashable, CustomStringConvertible {
     /// The subscription `subscriptionID` of `projectID`.
     /// - Throws: `FirestoreError` `.invalidArgument` naming what is wrong with either ID.
     public init(projectID: String, subscriptionID: String) throws(FirestoreError) {
-        guard !projectID.isEmpty, !projectID.contains("/") else {
-            throw .invalidArgument("Pub/Sub project ID \"\(projectID)\" must be non-empty and contain no \"/\"")
-        }
+        try PubSubTopic.checkProjectID(projectID)
         if let problem = PubSubTopic.problem(inResourceID: subscriptionID) {
             throw .invalidArgument("Pub/Sub subscription ID \"\(subscriptionID)\": \(problem)")
         }

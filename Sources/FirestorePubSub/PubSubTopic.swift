@@ -15,9 +15,7 @@ public struct PubSubTopic: Sendable, Hashable, CustomStringConvertible {
     /// The topic `topicID` of `projectID`.
     /// - Throws: `FirestoreError` `.invalidArgument` naming what is wrong with either ID.
     public init(projectID: String, topicID: String) throws(FirestoreError) {
-        guard !projectID.isEmpty, !projectID.contains("/") else {
-            throw .invalidArgument("Pub/Sub project ID \"\(projectID)\" must be non-empty and contain no \"/\"")
-        }
+        try Self.checkProjectID(projectID)
         if let problem = Self.problem(inResourceID: topicID) {
             throw .invalidArgument("Pub/Sub topic ID \"\(topicID)\": \(problem)")
         }
@@ -39,6 +37,13 @@ public struct PubSubTopic: Sendable, Hashable, CustomStringConvertible {
     public var name: String { "projects/\(projectID)/topics/\(topicID)" }
 
     public var description: String { name }
+
+    /// Throws `.invalidArgument` when `projectID` is empty or holds a `/`.
+    static func checkProjectID(_ projectID: String) throws(FirestoreError) {
+        guard !projectID.isEmpty, !projectID.contains("/") else {
+            throw .invalidArgument("Pub/Sub project ID \"\(projectID)\" must be non-empty and contain no \"/\"")
+        }
+    }
 
     /// Why `id` is not a valid topic or subscription ID, or `nil` when it is.
     static func problem(inResourceID id: String) -> String? {

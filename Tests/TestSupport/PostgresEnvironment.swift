@@ -7,44 +7,25 @@ import Foundation
 /// its own there, so runs and tests share the one server. Without the variable the tests are skipped with a message,
 /// except under CI (`CI` set and not `false`), where they run and fail: a CI job must not pass without them.
 package enum PostgresEnvironment {
-    /// The environment variable that holds the server's connection URL.
-    package static let urlVariable = "FIRESTORE_FEED_TEST_POSTGRES_URL"
-
-    /// The error thrown by `requireURL()` when no server is configured.
-    package struct MissingURL: Error, CustomStringConvertible, LocalizedError {
-        package var description: String {
-            "\(urlVariable) is not set: run the tests through Scripts/test, which starts PostgreSQL "
-                + "(or export \(urlVariable)=$(Scripts/postgres start))"
-        }
-        package var errorDescription: String? { description }
-    }
+    /// `FIRESTORE_FEED_TEST_POSTGRES_URL`, the server's connection URL.
+    package static let variable = TestServerVariable(
+        name: "FIRESTORE_FEED_TEST_POSTGRES_URL", howToSet: "$(Scripts/postgres start)", server: "PostgreSQL")
 
     /// The connection URL, or nil when the variable is unset or blank.
-    package static var url: String? {
-        guard let raw = ProcessInfo.processInfo.environment[urlVariable] else { return nil }
-        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        return value.isEmpty ? nil : value
-    }
+    package static var url: String? { variable.value }
 
     /// Whether this is a CI run (`CI` set, not empty and not `false`).
-    package static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"] ?? ""
-        return !value.isEmpty && value != "false"
-    }
+    package static var isCI: Bool { TestServerVariable.isCI }
 
     /// Whether the PostgreSQL tests run: with a URL, or under CI (where a missing URL fails them). For
     /// `.enabled(if: PostgresEnvironment.enabled, Comment(rawValue: PostgresEnvironment.skipMessage))`.
-    package static var enabled: Bool { url != nil || isCI }
+    package static var enabled: Bool { variable.enabled }
 
     /// Why the PostgreSQL tests were skipped.
-    package static let skipMessage =
-        "FIRESTORE_FEED_TEST_POSTGRES_URL is not set (run the tests through Scripts/test, which starts PostgreSQL)"
+    package static var skipMessage: String { variable.skipMessage }
 
-    /// The connection URL; throws `MissingURL` (which fails the calling test) when unset.
-    package static func requireURL() throws -> String {
-        guard let url else { throw MissingURL() }
-        return url
-    }
+    /// The connection URL; throws (which fails the calling test) when unset.
+    package static func requireURL() throws -> String { try variable.require() }
 
     /// A fresh table name for one test: `<label>_<8 hex>`, lowercase, at most 40 characters.
     package static func uniqueTable(_ label: String) -> String {
