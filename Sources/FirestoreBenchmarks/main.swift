@@ -69,6 +69,13 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         }
     ),
     (
+        "pubsub-publish", nil,
+        {
+            try PubSubPublishWorkload.run(
+                messages: quick ? 200 : 10_000, repeats: quick ? 1 : 3, rate: quick ? 20 : 100, seconds: quick ? 2 : 20)
+        }
+    ),
+    (
         "listen-first-snapshot", nil,
         {
             try ListenFirstSnapshotWorkload.run(
@@ -88,6 +95,21 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
     }
     do {
         try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// A child process of `pubsub-publish`: publishes a file's messages, prints `ok SECONDS MESSAGES`.
+if arguments.first == PubSubPublishWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 2 else {
+        FileHandle.standardError.write(Data("error: \(PubSubPublishWorkload.childFlag) TOPIC FILE\n".utf8))
+        exit(2)
+    }
+    do {
+        try PubSubPublishWorkload.runChild(topic: parts[0], path: parts[1])
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
