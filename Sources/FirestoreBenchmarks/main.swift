@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
-/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N]`: runs the named workloads
+/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--publish-rate N]`: runs the named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -18,6 +18,8 @@ nonisolated(unsafe) var listenSizes: [Int]?
 nonisolated(unsafe) var mirrorDocuments: Int?
 /// `--tail-batch N`: the changes a commit of `mirror-tail`'s writers holds (default 10).
 nonisolated(unsafe) var tailBatch = 10
+/// `--publish-rate N`: the commits a second of `pubsub-publish`'s latency part (default 25).
+nonisolated(unsafe) var publishRate = 25
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -72,7 +74,8 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         "pubsub-publish", nil,
         {
             try PubSubPublishWorkload.run(
-                messages: quick ? 200 : 10_000, repeats: quick ? 1 : 3, rate: quick ? 20 : 100, seconds: quick ? 2 : 20)
+                messages: quick ? 200 : 10_000, repeats: quick ? 1 : 3, rate: quick ? 20 : publishRate,
+                seconds: quick ? 2 : 20)
         }
     ),
     (
@@ -147,6 +150,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         tailBatch = value
+    case "--publish-rate":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0, value <= 1_000 else {
+            FileHandle.standardError.write(Data("error: --publish-rate needs an integer from 1 to 1000\n".utf8))
+            exit(2)
+        }
+        publishRate = value
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -160,13 +169,14 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(
             "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
-                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N]")
+                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--publish-rate N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
                 + "Scripts/postgres start prints one)")
         print("  --mirror-documents: the documents of mirror-backfill (default 20000)")
         print("  --tail-batch: the changes in each commit of mirror-tail's writers (default 10)")
+        print("  --publish-rate: the commits a second of pubsub-publish's latency part (default 25)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:
