@@ -108,7 +108,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "FirestoreBenchmarks",
-            dependencies: ["FirestoreFeed", "FirestorePostgres", "FirestoreREST", "FirestoreTesting"]
+            dependencies: [
+                "FirestoreFeed", "FirestorePostgres", "FirestorePubSub", "FirestoreREST", "FirestoreTesting",
+            ]
         ),
         .executableTarget(
             name: "FirestoreSoak",

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
-/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N]`: runs the named workloads
+/// [--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N] [--publish-rate N]`: runs the
+/// named workloads
 /// (all when none is named) and prints one table line and one JSON line per result. Workloads register in
 /// ``workloads`` below; each lives in its own file.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -21,6 +22,8 @@ nonisolated(unsafe) var mirrorDocuments: Int?
 nonisolated(unsafe) var tailBatch = 10
 /// `--tail-seconds N`: how long `mirror-tail-synthetic`'s server sends changes (default 30).
 nonisolated(unsafe) var tailSeconds: Double?
+/// `--publish-rate N`: the commits a second of `pubsub-publish`'s latency part (default 25).
+nonisolated(unsafe) var publishRate = 25
 
 /// Workload name -> what it runs and, when it has one, its target ratio (median / baseline median).
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
@@ -80,6 +83,14 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         }
     ),
     (
+        "pubsub-publish", nil,
+        {
+            try PubSubPublishWorkload.run(
+                messages: quick ? 200 : 10_000, repeats: quick ? 1 : 3, rate: quick ? 20 : publishRate,
+                seconds: quick ? 2 : 20)
+        }
+    ),
+    (
         "listen-first-snapshot", nil,
         {
             try ListenFirstSnapshotWorkload.run(
@@ -99,6 +110,21 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
     }
     do {
         try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// A child process of `pubsub-publish`: publishes a file's messages, prints `ok SECONDS MESSAGES`.
+if arguments.first == PubSubPublishWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 2 else {
+        FileHandle.standardError.write(Data("error: \(PubSubPublishWorkload.childFlag) TOPIC FILE\n".utf8))
+        exit(2)
+    }
+    do {
+        try PubSubPublishWorkload.runChild(topic: parts[0], path: parts[1])
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -142,6 +168,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         tailSeconds = value
+    case "--publish-rate":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0, value <= 1_000 else {
+            FileHandle.standardError.write(Data("error: --publish-rate needs an integer from 1 to 1000\n".utf8))
+            exit(2)
+        }
+        publishRate = value
     case "--runs", "--warmup":
         guard let text = arguments.popFirst(), let value = Int(text), value >= 0 else {
             FileHandle.standardError.write(Data("error: \(argument) needs a non-negative integer\n".utf8))
@@ -155,7 +187,8 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(
             "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
-                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N]")
+                + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N] "
+                + "[--publish-rate N]")
         print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
@@ -165,6 +198,7 @@ while let argument = arguments.popFirst() {
             "  --tail-batch: the changes in each commit of mirror-tail's writers, and in each batch of "
                 + "mirror-tail-synthetic's server (default 10)")
         print("  --tail-seconds: how long mirror-tail-synthetic's server sends changes (default 30)")
+        print("  --publish-rate: the commits a second of pubsub-publish's latency part (default 25)")
         print("workloads: \(workloads.map(\.name).joined(separator: ", "))")
         exit(0)
     default:

@@ -16,6 +16,8 @@ import Testing
         process.arguments = ["--quick"]
         var environment = ProcessInfo.processInfo.environment
         environment["FIRESTORE_EMULATOR_HOST"] = host
+        // `pubsub-publish` is skipped here without the Pub/Sub emulator: `pubsubPublishQuickRun` runs it.
+        environment["PUBSUB_EMULATOR_HOST"] = nil
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()
@@ -54,5 +56,36 @@ import Testing
                 "mirror-tail-synthetic-sqlite",
             ], "workloads: \(workloads)")
         #expect(!text.contains("CHECK FAILED"))
+    }
+
+    /// `FirestoreBenchmarks pubsub-publish --quick` on both emulators: its three rows (this package's publisher and
+    /// Google's Python publisher, in process and whole process; commit-to-publish latency), no check failed.
+    @Test(.needsPubSub) func pubsubPublishQuickRun() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let pubsub = try PubSubEnvironment.requireHost()
+        let binary = CLIProcess.executable.deletingLastPathComponent().appendingPathComponent("FirestoreBenchmarks")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["pubsub-publish", "--quick"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["FIRESTORE_EMULATOR_HOST"] = host
+        environment["PUBSUB_EMULATOR_HOST"] = pubsub
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        async let errorData = CLIProcess.readToEnd(errors.fileHandleForReading)
+        let data = await CLIProcess.readToEnd(output.fileHandleForReading)
+        let status = await process.exitStatus(timeout: 300)
+        let text = String(decoding: data, as: UTF8.self)
+        let errorText = String(decoding: await errorData, as: UTF8.self)
+        #expect(status == 0, "stderr:\n\(errorText.suffix(3000))\noutput:\n\(text)")
+        let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
+            (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
+        }
+        #expect(workloads == ["pubsub-latency", "pubsub-publish", "pubsub-publish-process"], "output:\n\(text)")
+        #expect(!text.contains("CHECK FAILED"), "output:\n\(text)")
     }
 }
