@@ -31,10 +31,10 @@ import Testing
 ///
 /// Across the ordering keys of one shard the generation can go back in delivery order anyway: an ordered
 /// subscription orders one key's messages only, and the Python client runs different keys' callbacks on a thread
-/// pool. How often it happened is printed (and whether a consumer dropping every message below the highest generation
-/// seen for its shard, as the DocC article allows, would end equal to the query: in 3 runs of 12 at least it did not, having
+/// pool. How often it happened is printed, and whether a consumer dropping every message below the highest generation
+/// seen for its shard, as the DocC article allows, would end equal to the query: in 5 runs of 12 it would not, having
 /// dropped a document's last version, published by the old owner and delivered after another document's message of
-/// the new owner; the article's advice is unsafe): not asserted, since it depends on the delivery's interleaving.
+/// the new owner (the article's advice is unsafe). Not asserted: it depends on the delivery's interleaving.
 @Suite(.timeLimit(.minutes(4)), .needsPubSub) struct PublishGroupChaosLiveTests {
     static let shards = 3
     static let lease = 3
