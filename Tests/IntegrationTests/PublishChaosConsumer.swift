@@ -266,7 +266,8 @@ struct PublishChaosFigures: CustomStringConvertible {
             + "back unchanged after a removal, "
             + "\(differingDuplicates.count) differing duplicates, \(missingVersions.count) final versions missing, "
             + "\(missingRemovals.count) removals missing, \(lostRemovals.count) removals lost (documents only in "
-            + "snapshots never accepted), applied equals the query: \(equal) (besides those lost or back: \(equalBesidesKnown))"
+            + "snapshots never accepted), applied equals the query: \(equal) "
+            + "(besides those lost or back: \(equalBesidesKnown))"
     }
 
     /// The query's documents: full name to (updateTime as the messages write it, REST fields).
