@@ -17,7 +17,7 @@ import Testing
 /// gives the query), plus the fencing token: every message carries its `shard` and `generation`, a document is always
 /// of one shard, and in delivery order the generation never goes back among the messages of one ordering key.
 ///
-/// A defect of the group publisher found here (issue 38), recorded as a known issue when it occurs (3 runs of 12),
+/// A defect of the group publisher found here (issue 38), recorded as a known issue when it occurs (4 runs of 15),
 /// the assertion kept: a member over its fair share, as members join (at the start, or when the killed one comes
 /// back), releases a shard (`note: released the lease of shard S (generation G)`) while its publish of the snapshot
 /// in hand is under way (the fence was checked before it, and stood). The release is committed first and the shard's
@@ -32,7 +32,7 @@ import Testing
 /// Across the ordering keys of one shard the generation can go back in delivery order anyway: an ordered
 /// subscription orders one key's messages only, and the Python client runs different keys' callbacks on a thread
 /// pool. How often it happened is printed, and whether a consumer dropping every message below the highest generation
-/// seen for its shard, as the DocC article allows, would end equal to the query: in 5 runs of 12 it would not, having
+/// seen for its shard, as the DocC article allows, would end equal to the query: in 7 runs of 15 it would not, having
 /// dropped a document's last version, published by the old owner and delivered after another document's message of
 /// the new owner (the article's advice is unsafe). Not asserted: it depends on the delivery's interleaving.
 @Suite(.timeLimit(.minutes(4)), .needsPubSub) struct PublishGroupChaosLiveTests {
