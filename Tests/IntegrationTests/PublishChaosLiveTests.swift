@@ -1,0 +1,153 @@
+import FirestoreFeed
+import FirestorePubSub
+import FirestoreREST
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `firestore-feed publish --checkpoint` under a writer (creates, updates, deletes, a few hot documents, bursts of a
+/// hundred writes and ten new documents in one commit), SIGKILLed at random moments 12 times (half of them just after
+/// a burst, while its messages are being published, the burst's new documents then deleted while it is down) and
+/// started again from its checkpoint each time; a consumer written with Google's Python client
+/// (``PublishChaosConsumer``: streaming pull on an ordered subscription made before the first publish) records every
+/// delivered message. At the end (the writer stopped, a last run publishing up to the final state, stopped by SIGTERM:
+/// exit 0) every final version arrived, every removal the publisher could know of arrived, each document's
+/// `updateTime`s never go back in delivery order, every duplicate repeats an earlier (name, updateTime) with the same
+/// content, and the consumer's rule applied to everything gives the query's documents, besides the two defects below.
+/// The figures are printed; where the kills land is printed, not asserted (a loaded machine moves them); times are
+/// hang guards only.
+///
+/// Two defects of the publisher found here (issue 38), recorded as known issues when they occur (their figures
+/// printed), every other assertion kept:
+/// - **Lost removals** (`lostRemovals`; every run): a run killed while publishing a snapshot (before its checkpoint)
+///   has published some of its messages; the next run resumes from the last checkpoint (or from none: a fresh load),
+///   which lacks the documents new in that snapshot. One of them deleted meanwhile is in neither the checkpoint nor
+///   the query, so no removal is ever published: the consumer keeps it forever. Seen as: every message of the
+///   document has a read time no publisher said accepted (e.g. `b3-0 added` read at 12:00:09.368, the first
+///   checkpoint at 12:00:05.804, the run killed in that snapshot's publish, `b3-0` deleted while it was down). A fix:
+///   record the names of a snapshot's documents before publishing it (a pending set in the checkpoint), and on resume
+///   publish a removal for each one absent.
+/// - **Spurious removals after a resume** (`spuriousRemovals`; about one run in six): a run resumed from its
+///   checkpoint published a first snapshot in which nearly every document was `removed` (262 of 267 messages), then a
+///   later run `added` them back with their unchanged `updateTime`s (or one made just before the removal's read
+///   time). The removal's `updateTime` is its snapshot's read time, later than the version's, so the consumer's rule
+///   keeps the tombstone and drops the document for good (the mirrors survive it: they compare versions, and count it
+///   as "came back unchanged"). The emulator answers a resume token with a `RESET` and the whole result (see "Durable
+///   checkpoints"); a snapshot taken between the reset and the documents' return lists them removed.
+///
+/// The Pub/Sub emulator keeps an ordered subscription's per-key order; it redelivers an unacknowledged message after
+/// its deadline as production does, and the consumer acknowledges each message right after writing it, so a
+/// redelivery is rare here (counted apart in the figures: the same message ID again; none seen).
+@Suite(.timeLimit(.minutes(4)), .needsPubSub) struct PublishChaosLiveTests {
+    static let kills = Int(ProcessInfo.processInfo.environment["FIRESTORE_FEED_PUBLISH_CHAOS_KILLS"] ?? "") ?? 12
+
+    @Test func killedTwelveTimesThePublisherDeliversEveryFinalVersionInOrderPerDocument() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("publish-chaos")
+        let db = try Firestore.emulator(host: host, projectID: project)
+        let items = db.collection("items")
+        let seed = db.batch()
+        for index in 0..<300 {
+            try seed.setData(
+                ["v": .integer(0), "i": .integer(Int64(index))],
+                forDocument: items.document(String(format: "d%03d", index)))
+        }
+        _ = try await seed.commit()
+        let publisher = try PubSubPublisher.testEmulator()
+        let (topic, subscription) = try await publisher.freshTopic("publish-chaos", project: project)
+        let consumer = try PublishChaosConsumer(subscription)
+        let path = NSTemporaryDirectory() + "publish-chaos-\(UUID().uuidString).sqlite"
+        defer { CheckpointLiveTests.remove(path) }
+
+        let writer = PublishChaosWriter(items, documents: 320)
+        defer { Task { await writer.stop() } }
+
+        let arguments = [
+            "publish", "items", "--emulator", host, "--project", project, "--topic", topic.name, "--checkpoint", path,
+            "--verbose",
+        ]
+        var landed: [String] = []
+        var runs: [String] = []
+        for kill in 0..<Self.kills {
+            let process = try CLIProcess(arguments)
+            let bursting = kill % 2 == 1
+            var fresh: [DocumentReference] = []
+            if bursting {
+                // A burst once the run is going, the kill while its messages are being published (or just before).
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1_000...2_500)))
+                fresh = await writer.burst(kill)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...300)))
+            } else {
+                // The first kills within 0.5 s of the start (before or in the first snapshot, 300 messages), the
+                // others within 3 s.
+                try await Task.sleep(
+                    for: .milliseconds(kill < 4 ? Int.random(in: 50...500) : Int.random(in: 500...3_000)))
+            }
+            let accepted = process.stderr.lines.filter { $0.hasPrefix("publish: ") }.count
+            Glibc.kill(process.process.processIdentifier, SIGKILL)
+            let status = await process.process.exitStatus(timeout: 30)
+            // The burst's new documents deleted while the publisher is down: the next run must say them removed.
+            await writer.delete(fresh)
+            runs.append(String(decoding: process.stderr.data, as: UTF8.self))
+            landed.append("\(kill): \(bursting ? "burst, " : "")\(accepted) snapshots accepted (status \(status))")
+        }
+        await writer.stop()
+
+        // The last run: until the consumer has every final version, then SIGTERM (exit 0).
+        let last = try CLIProcess(arguments)
+        let expected = try await PublishChaosFigures.expected(items.query)
+        let complete = await eventuallyAsync(seconds: 90) {
+            let accepted = PublishChaosFigures.acceptedReadTimes(
+                runs + [String(decoding: last.stderr.data, as: UTF8.self)])
+            return PublishChaosFigures(consumer.messages(), expected: expected, accepted: accepted).complete
+        }
+        kill(last.process.processIdentifier, SIGTERM)
+        let result = await last.finish(timeout: 60)
+        let figures = PublishChaosFigures(
+            consumer.messages(), expected: expected,
+            accepted: PublishChaosFigures.acceptedReadTimes(runs + [result.stderr]))
+        let delivered = consumer.messages()
+        if let keep = ProcessInfo.processInfo.environment["FIRESTORE_FEED_PUBLISH_CHAOS_KEEP"] {
+            try? FileManager.default.copyItem(atPath: consumer.path, toPath: keep + ".jsonl")
+            try? (runs + [result.stderr]).joined(separator: "\n=====\n").write(
+                toFile: keep + ".runs", atomically: true, encoding: .utf8)
+            try? expected.keys.sorted().joined(separator: "\n").write(
+                toFile: keep + ".expected", atomically: true, encoding: .utf8)
+        }
+        let consumed = await consumer.stop()
+        for name in (figures.missingRemovals + figures.lostRemovals).prefix(3).compactMap({
+            $0.split(separator: " ").first.map(String.init)
+        }) {
+            let seen = delivered.filter { $0.name == name }.map {
+                "\($0.attributes["changeType"] ?? "") \($0.updateTime) read \($0.attributes["readTime"] ?? "")"
+            }
+            print("publish chaos: \(name): \(seen)")
+        }
+        if !complete { print("publish chaos: the last run's stderr: \(result.stderr.suffix(3_000))") }
+        print(
+            "publish chaos: \(Self.kills) kills, \(writer.count) writes, \(expected.count) documents at the "
+                + "end; \(figures); kills landed: \(landed)")
+        #expect(complete, "missing: \(figures.missingVersions.prefix(10)) \(figures.missingRemovals.prefix(10))")
+        #expect(result.status == 0, "SIGTERM ends the publisher with exit 0; stderr: \(result.stderr.suffix(2_000))")
+        #expect(consumed.status == 0, "the consumer's stderr: \(consumed.stderr.suffix(2_000))")
+        #expect(figures.missingVersions == [])
+        #expect(figures.missingRemovals == [])
+        #expect(figures.regressions == [])
+        #expect(figures.differingDuplicates == [])
+        #expect(figures.wrongKeys == [])
+        #expect(figures.equalBesidesKnown, "applied \(figures.applied.count) documents, the query \(expected.count)")
+        // The two defects found (see the suite's comment): a document published only in snapshots never accepted,
+        // then deleted, is never said removed; a resumed feed's spurious removal outranks the document's version.
+        withKnownIssue("issue 38: lost removals, spurious removals after a resume") {
+            #expect(figures.lostRemovals == [])
+            #expect(figures.spuriousRemovals == [])
+            #expect(figures.equal)
+        } when: {
+            !figures.lostRemovals.isEmpty || !figures.spuriousRemovals.isEmpty
+        }
+    }
+}
