@@ -10,9 +10,9 @@ extension FeedGroup {
     /// after every message is accepted). The fence is checked right before each publish
     /// (``ShardSnapshot/fenceStands()``): a snapshot of a shard this member no longer holds at its generation is not
     /// published (its next owner delivers it). Pub/Sub cannot refuse a stale writer, so the fence also travels to the
-    /// consumer: a member paused between the check and the publish still publishes with its old generation; a
-    /// consumer that keeps the highest generation seen per shard can drop such a message, and the consumer's rule
-    /// (apply only a later `updateTime` per document) makes it a no-op in any case.
+    /// consumer: a member paused between the check and the publish still publishes with its old generation, and the
+    /// consumer's rule (apply only a later `updateTime` per document) makes such a message a no-op. Known limit: a
+    /// member that hands a shard over can have its last publish delivered after the next owner's first.
     /// - Parameters:
     ///   - topic: the topic; `publisher`: the Pub/Sub client.
     ///   - onPublished: called after each shard snapshot's messages are accepted, with it and the number of messages.

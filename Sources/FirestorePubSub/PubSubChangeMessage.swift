@@ -50,6 +50,17 @@ public enum PubSubChangeMessage {
         return PubSubMessage(data: data.serialized(), attributes: attributes, orderingKey: key)
     }
 
+    /// The removal of the document named `name`, seen gone at `readTime` (no shard).
+    static func removal(name: String, readTime: Timestamp) -> PubSubMessage {
+        let key = orderingKey(for: name)
+        let time = MirrorTimeText.text(readTime)
+        let data: JSONValue = ["name": .string(name), "removed": true]
+        return PubSubMessage(
+            data: data.serialized(),
+            attributes: ["name": key, "changeType": "removed", "updateTime": time, "readTime": time],
+            orderingKey: key)
+    }
+
     /// The messages of `snapshot`'s changes, in its order (each document once).
     /// - Throws: as ``message(for:readTime:shard:generation:)``; `.invalidArgument` when the snapshot has no read
     ///   time.

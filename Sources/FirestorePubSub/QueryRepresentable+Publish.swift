@@ -1,5 +1,6 @@
 import FirestoreFeed
 import FirestoreREST
+import Synchronization
 
 extension QueryRepresentable {
     /// Publishes the query's changes to `topic`, one message per document change (``PubSubChangeMessage``), until
@@ -12,6 +13,10 @@ extension QueryRepresentable {
     /// published again: its messages are duplicates with the same (`name`, `updateTime`), a no-op under the
     /// consumer's rule. A publish that fails for good (after ``PubSubPublisher/retry``) ends the call with its error
     /// and skips nothing: the snapshot is not acknowledged.
+    ///
+    /// A document an earlier run published as added in a snapshot it never acknowledged, and deleted before this run,
+    /// gets a removal at this run's first snapshot (the names such a snapshot published are kept beside the store
+    /// until then: `STORE-publish-pending-…`).
     ///
     /// One document's changes are published one snapshot after another, each after the one before was accepted, so
     /// an ordered subscription delivers them in update-time order (the first run's first snapshot lists every
@@ -32,12 +37,37 @@ extension QueryRepresentable {
         onEvent: (@Sendable (FeedEvent) -> Void)? = nil,
         onPublished: (@Sendable (QuerySnapshot, Int) -> Void)? = nil
     ) async throws {
+        let pending = PublishPendingNames(storePath: store.path, key: key)
+        let earlier = try await pending.read()
+        let first = FirstSnapshot()
         try await service(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent) {
             snapshot in
-            let messages = try PubSubChangeMessage.messages(for: snapshot)
+            var messages = try PubSubChangeMessage.messages(for: snapshot)
+            var names = Set(
+                snapshot.documentChanges.filter { $0.type != .removed }.compactMap { $0.document.document?.name })
+            if first.take() {
+                // What an earlier run may have published of a snapshot it never acknowledged: kept pending until
+                // this snapshot is acknowledged, and removed now where the result no longer holds it.
+                messages += PublishPendingNames.removals(of: earlier, absentFrom: snapshot)
+                names.formUnion(earlier)
+            }
+            try await pending.write(names)
             if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
             onPublished?(snapshot, messages.count)
         }
         .run()
+    }
+}
+
+/// Whether the snapshot in hand is the feed's first.
+private final class FirstSnapshot: Sendable {
+    private let state = Mutex(true)
+
+    /// `true` the first time only.
+    func take() -> Bool {
+        state.withLock { first in
+            defer { first = false }
+            return first
+        }
     }
 }

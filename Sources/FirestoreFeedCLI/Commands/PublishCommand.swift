@@ -24,7 +24,9 @@ package struct PublishCommand: ParsableCommand {
             consumer applies a message only if its updateTime is later than the one it holds for
             the name. PUBSUB_EMULATOR_HOST (as Google's clients read it) names an emulator;
             without it, Pub/Sub in production with the Firestore connection's credentials
-            (a service-account key is asked for the pubsub scope).
+            (a service-account key is asked for the pubsub scope). Without --checkpoint or --group
+            every start publishes the whole result again, and a document deleted while the command
+            was down gets no removal: use --checkpoint for a service.
             """,
         options: ConnectionOptions.options + CassetteOptions.options + QueryOptions.options + [
             .value("--topic", "projects/P/topics/T", help: "the topic to publish to (required)"),
