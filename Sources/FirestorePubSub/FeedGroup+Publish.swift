@@ -11,8 +11,8 @@ extension FeedGroup {
     /// (``ShardSnapshot/fenceStands()``): a snapshot of a shard this member no longer holds at its generation is not
     /// published (its next owner delivers it). Pub/Sub cannot refuse a stale writer, so the fence also travels to the
     /// consumer: a member paused between the check and the publish still publishes with its old generation, and the
-    /// consumer's rule (apply only a later `updateTime` per document) makes such a message a no-op. Known limit: a
-    /// member that hands a shard over can have its last publish delivered after the next owner's first.
+    /// consumer's rule (apply only a later `updateTime` per document) makes such a message a no-op. A member handing a
+    /// shard over for a rebalance releases it only after the snapshot in hand is published and acknowledged.
     /// - Parameters:
     ///   - topic: the topic; `publisher`: the Pub/Sub client.
     ///   - onPublished: called after each shard snapshot's messages are accepted, with it and the number of messages.

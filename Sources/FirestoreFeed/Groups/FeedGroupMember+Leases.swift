@@ -62,7 +62,15 @@ extension FeedGroupMember {
             return
         }
         machine.observe(table, at: now)
-        let plan = machine.plan(table, at: now)
+        var plan = machine.plan(table, at: now)
+        // A shard given up for a rebalance whose snapshot is in the consumer's hands (a publish, a command under way)
+        // is kept until it is acknowledged: released now, its next owner would deliver while that effect goes on, and
+        // one document's effects could land out of order. Nothing more of a shard being released is handed out.
+        let busy = plan.release.filter { outstanding[$0.shard] != nil }
+        plan.release.removeAll { busy.contains($0) }
+        plan.renew += busy
+        releasing = Set((plan.release + busy).map(\.shard))
+        handOutReady()
         for lease in plan.lost {
             let owner = table.shards.first { $0.shard == lease.shard }?.owner ?? ""
             lost(

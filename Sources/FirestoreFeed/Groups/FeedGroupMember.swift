@@ -19,6 +19,10 @@ actor FeedGroupMember {
     var ready: [ShardSnapshot] = []
     /// Handed out and not acknowledged, by shard.
     var outstanding: [Int: ShardSnapshot] = [:]
+    /// Shards this member is handing over (a rebalance): none of their snapshots is handed out from the renewal that
+    /// planned the release on, so that no effect of the shard is under way when the next owner starts; a shard whose
+    /// snapshot is out is released only once it is acknowledged (``tick()``).
+    var releasing: Set<Int> = []
     /// The shard feeds waiting for their last snapshot to be acknowledged.
     var shardWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Acknowledged checkpoints not written yet.
@@ -81,7 +85,7 @@ actor FeedGroupMember {
                 if let leaving { await leaving.value }
                 return nil
             }
-            if let index = ready.firstIndex(where: isDeliverable) {
+            if let index = ready.firstIndex(where: { isDeliverable($0) && !releasing.contains($0.shard) }) {
                 let snapshot = ready.remove(at: index)
                 outstanding[snapshot.shard] = snapshot
                 lastHanded = snapshot
@@ -144,7 +148,7 @@ actor FeedGroupMember {
             fenced(snapshot.shard)
             return
         }
-        if let consumer {
+        if let consumer, !releasing.contains(snapshot.shard) {
             self.consumer = nil
             consumer.resume(returning: snapshot)
         } else {
@@ -154,6 +158,15 @@ actor FeedGroupMember {
             shardWaiters[snapshot.shard]?.resume()
             shardWaiters[snapshot.shard] = continuation
         }
+    }
+
+    /// Hands a waiting consumer the first snapshot held back while its shard was being released, when the release
+    /// was called off (``releasing`` no longer holds the shard).
+    func handOutReady() {
+        guard let consumer, let index = ready.firstIndex(where: { isDeliverable($0) && !releasing.contains($0.shard) })
+        else { return }
+        self.consumer = nil
+        consumer.resume(returning: ready.remove(at: index))
     }
 
     /// Ends the member with `error` (a shard feed's or the group's), after leaving.
