@@ -11,7 +11,7 @@ extension FeedGroup {
     /// (``ShardSnapshot/fenceStands()``): a snapshot of a shard this member no longer holds at its generation is not
     /// published (its next owner delivers it). Pub/Sub cannot refuse a stale writer, so the fence also travels to the
     /// consumer: a member paused between the check and the publish still publishes with its old generation, and the
-    /// consumer's rule (apply only a later `updateTime` per document) makes such a message a no-op. A member handing a
+    /// consumer's rule (``PubSubChangeMessage``) makes such a message a no-op. A member handing a
     /// shard over for a rebalance releases it only after the snapshot in hand is published and acknowledged.
     /// - Parameters:
     ///   - topic: the topic; `publisher`: the Pub/Sub client.

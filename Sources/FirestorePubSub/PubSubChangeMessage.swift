@@ -17,9 +17,11 @@ import Foundation
 ///   every version it ends), `readTime` (the snapshot's), and with a feed group `shard` and `generation` (the fencing
 ///   token). Times are RFC 3339 in UTC with exactly 9 fraction digits, so comparing their text compares the times.
 ///
-/// **The consumer's rule** for an exactly-once effect: apply a message only if its `updateTime` is later than the one
-/// held for its `name` (keep removals as tombstones with their `updateTime`); a duplicate (after a publisher restart,
-/// or a retried publish) carries the same (`name`, `updateTime`) and changes nothing.
+/// **The consumer's rule** for an exactly-once effect (the mirrors' version guard): per `name`, keep the `updateTime`
+/// and `readTime` applied last, a removal as a tombstone; a document applies if its `updateTime` is later, or if a
+/// tombstone is held from an earlier `readTime`; a removal applies if both its `updateTime` and its `readTime` are
+/// later. A duplicate (after a publisher restart, or a retried publish) carries the same (`name`, `updateTime`) and
+/// changes nothing.
 public enum PubSubChangeMessage {
     /// The message of `change` from a snapshot read at `readTime`; with a feed group, its `shard` and `generation`.
     /// - Throws: `FirestoreError` `.invalidArgument` when the change has no document, or a document that is there has

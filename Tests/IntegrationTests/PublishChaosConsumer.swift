@@ -168,7 +168,7 @@ struct PublishChaosFigures: CustomStringConvertible {
         var first: [String: DeliveredMessage] = [:]
         var messageIDs: Set<String> = []
         var latest: [String: DeliveredMessage] = [:]
-        var held: [String: (updateTime: String, fields: JSONValue?)] = [:]
+        var held: [String: (updateTime: String, readTime: String, fields: JSONValue?)] = [:]
         // Per document, its last removal and the versions after it in an accepted snapshot.
         var lastRemoval: [String: String] = [:]
         var acceptedVersions: [String: [String]] = [:]
@@ -205,9 +205,20 @@ struct PublishChaosFigures: CustomStringConvertible {
             if latest[message.name].map({ $0.updateTime <= message.updateTime }) ?? true {
                 latest[message.name] = message
             }
-            // The consumer's rule.
-            if let current = held[message.name], current.updateTime >= message.updateTime { continue }
-            held[message.name] = (message.updateTime, message.fields)
+            // The consumer's rule (the mirror's): a later update time wins; a removal also needs a later read time
+            // than what it removes; a document gets past a removal seen at an earlier read time than its own.
+            let readTime = message.attributes["readTime"] ?? ""
+            if let current = held[message.name] {
+                let later = message.updateTime > current.updateTime
+                if message.removed {
+                    if !later || readTime <= current.readTime { continue }
+                } else if current.fields == nil {
+                    if !later && readTime <= current.readTime { continue }
+                } else if !later {
+                    continue
+                }
+            }
+            held[message.name] = (message.updateTime, readTime, message.fields)
         }
         for (name, document) in expected where first[name + " " + document.updateTime] == nil {
             missingVersions.append(name + " " + document.updateTime)

@@ -22,7 +22,7 @@ package struct PublishCommand: ParsableCommand {
             with --group shard and generation). A snapshot's checkpoint moves only after Pub/Sub
             accepted all its messages, so a restart may publish some again, never skip one: a
             consumer applies a message only if its updateTime is later than the one it holds for
-            the name. PUBSUB_EMULATOR_HOST (as Google's clients read it) names an emulator;
+            the name (or a removal it holds was seen at an earlier readTime). PUBSUB_EMULATOR_HOST (as Google's clients read it) names an emulator;
             without it, Pub/Sub in production with the Firestore connection's credentials
             (a service-account key is asked for the pubsub scope). Without --checkpoint or --group
             every start publishes the whole result again, and a document deleted while the command
