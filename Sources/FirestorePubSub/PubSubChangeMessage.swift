@@ -32,24 +32,23 @@ public enum PubSubChangeMessage {
         guard let document = change.document.document else {
             throw .invalidArgument("change of \(change.document.documentID): no document to publish")
         }
-        let removed = change.type == .removed
-        let version: Timestamp
-        if removed {
-            version = readTime
+        var message: PubSubMessage
+        if change.type == .removed {
+            message = removal(name: document.name, readTime: readTime)
         } else if let updateTime = document.updateTime {
-            version = updateTime
+            let key = orderingKey(for: document.name)
+            message = PubSubMessage(
+                data: document.restJSON().serialized(),
+                attributes: [
+                    "name": key, "changeType": change.type.rawValue, "updateTime": MirrorTimeText.text(updateTime),
+                    "readTime": MirrorTimeText.text(readTime),
+                ], orderingKey: key)
         } else {
             throw .invalidArgument("document \(document.name) has no updateTime: nothing to order its changes by")
         }
-        let key = orderingKey(for: document.name)
-        var attributes = [
-            "name": key, "changeType": change.type.rawValue, "updateTime": MirrorTimeText.text(version),
-            "readTime": MirrorTimeText.text(readTime),
-        ]
-        if let shard { attributes["shard"] = String(shard) }
-        if let generation { attributes["generation"] = String(generation) }
-        let data: JSONValue = removed ? ["name": .string(document.name), "removed": true] : document.restJSON()
-        return PubSubMessage(data: data.serialized(), attributes: attributes, orderingKey: key)
+        if let shard { message.attributes["shard"] = String(shard) }
+        if let generation { message.attributes["generation"] = String(generation) }
+        return message
     }
 
     /// The removal of the document named `name`, seen gone at `readTime` (no shard).

@@ -21,5 +21,6 @@ public struct PubSubSubscription: Sendable, Hashable, CustomStringConvertible {
     /// `projects/PROJECT/subscriptions/SUBSCRIPTION`.
     public var name: String { "projects/\(projectID)/subscriptions/\(subscriptionID)" }
 
+    /// The subscription's full name, as ``name``.
     public var description: String { name }
 }

@@ -36,6 +36,7 @@ public struct PubSubTopic: Sendable, Hashable, CustomStringConvertible {
     /// `projects/PROJECT/topics/TOPIC`.
     public var name: String { "projects/\(projectID)/topics/\(topicID)" }
 
+    /// The topic's full name, as ``name``.
     public var description: String { name }
 
     /// Throws `.invalidArgument` when `projectID` is empty or holds a `/`.
