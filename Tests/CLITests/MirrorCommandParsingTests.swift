@@ -58,6 +58,17 @@ import Testing
         #expect(Self.usageMessage(["items", "--sqlite", "m.db", "--page-size", "ten"]) != nil)
     }
 
+    @Test func theBusyTimeoutIsSecondsForAnSQLiteFile() {
+        #expect(
+            Self.usageMessage(["items", "--sqlite", "m.db", "--busy-timeout", "60", "--emulator", "localhost"]) == nil)
+        #expect(
+            Self.usageMessage(["items", "--postgres", "postgresql:///shop", "--busy-timeout", "60"])
+                == "--busy-timeout is an option of --sqlite")
+        #expect(
+            Self.usageMessage(["items", "--sqlite", "m.db", "--busy-timeout", "0"])
+                == "--busy-timeout \"0\": expected seconds from 0.001 to 86400")
+    }
+
     @Test func groupOptionsNeedAGroup() {
         #expect(
             Self.usageMessage(["items", "--sqlite", "m.db", "--shards", "4"])

@@ -59,18 +59,28 @@ public final class SQLiteMirror: FeedSink {
         init(_ connection: SQLiteConnection) { self.connection = connection }
     }
 
+    /// How long a transaction waits for another writer of the file before it fails, when no `busyTimeout` is given.
+    public static let defaultBusyTimeout = Duration.seconds(10)
+
     /// Opens the mirror in the file at `path` (created when missing), creating its tables when missing.
+    /// - Parameters:
+    ///   - busyTimeout: how long a transaction waits for the file's write lock while another connection holds it
+    ///     (SQLite's `sqlite3_busy_timeout`: the sum of its waits, in milliseconds, not the clock's time, so a paused
+    ///     process waits no less), before the batch fails with `.unavailable`. Raise it when several members of a
+    ///     feed group, or other writers, share the file.
     /// - Throws: `FirestoreError` naming the file: `.invalidArgument` when `table` is not a plain identifier (a letter
     ///   or `_`, then letters, digits or `_`, at most 48); `.failedPrecondition` when a table of its names has another
     ///   shape; `.dataLoss` for a file that is not an SQLite database; `.permissionDenied` when it cannot be opened.
-    public init(path: String, table: String = "documents") async throws(FirestoreError) {
+    public init(
+        path: String, table: String = "documents", busyTimeout: Duration = SQLiteMirror.defaultBusyTimeout
+    ) async throws(FirestoreError) {
         try SQLiteMirrorSchema.validate(table: table)
         self.path = path
         self.table = table
         let worker = BlockingExecutor(name: "sqlite-mirror")
         self.worker = worker
         connection = try await worker.run { () throws(FirestoreError) -> ConnectionBox in
-            ConnectionBox(try Self.connect(path: path, table: table))
+            ConnectionBox(try Self.connect(path: path, table: table, busyTimeout: busyTimeout))
         }
     }
 
@@ -137,8 +147,11 @@ public final class SQLiteMirror: FeedSink {
 
     /// Opens (creating when missing) the file, turns on WAL mode and creates the tables that are missing; refuses a
     /// table of the same name with another shape.
-    private static func connect(path: String, table: String) throws(FirestoreError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, create: true, label: "SQLite mirror")
+    private static func connect(
+        path: String, table: String, busyTimeout: Duration
+    ) throws(FirestoreError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(
+            path: path, create: true, label: "SQLite mirror", busyTimeout: busyTimeout)
         let mode = try connection.text("PRAGMA journal_mode = WAL", doing: "turning on WAL mode")
         guard mode?.lowercased() == "wal" else {
             throw FirestoreError(

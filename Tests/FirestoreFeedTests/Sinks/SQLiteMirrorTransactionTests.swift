@@ -1,8 +1,9 @@
-import FirestoreFeed
 import FirestoreREST
 import FirestoreTestSupport
 import Foundation
 import Testing
+
+@testable import FirestoreFeed
 
 /// The SQLite mirror's transactions: the fencing token refuses a stale generation (changing nothing, counted), the
 /// resume point round-trips, a batch interrupted by an error leaves neither rows nor resume point changed, and the
@@ -32,6 +33,23 @@ import Testing
         #expect(F.rows(path).map { String($0.prefix(1)) } == ["a", "b", "c", "d"])
         #expect(F.counts(mirror) == [4, 4, 0, 1])
         #expect(try await mirror.resumePoint(shard: 2)?.generation == 6)
+    }
+
+    @Test func aWriteLockHeldPastTheBusyTimeoutFailsTheBatchAndChangesNothing() async throws {
+        let path = CheckpointFiles.temporaryPath("mirror")
+        defer { CheckpointFiles.remove(path) }
+        let mirror = try await SQLiteMirror(path: path, busyTimeout: .milliseconds(20))
+        let holder = try SQLiteConnection(path: path, label: "lock holder")
+        try holder.execute("BEGIN IMMEDIATE", doing: "taking the write lock")
+        let error = await #expect(throws: FirestoreError.self) {
+            try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 11))
+        }
+        #expect(error?.code == .unavailable)
+        try holder.execute("ROLLBACK", doing: "releasing the write lock")
+        #expect(F.rows(path) == [])
+        try await mirror.apply(F.batch([F.put("a", updated: 10)], read: 11))
+        #expect(F.rows(path) == ["a \(F.stored(10)) {}"])
+        #expect(SQLiteMirror.defaultBusyTimeout == .seconds(10))
     }
 
     @Test func theResumePointRoundTrips() async throws {
