@@ -1,13 +1,15 @@
 import FirestoreREST
 
 extension PubSubPublisher {
-    /// Creates `topic` (`PUT projects/P/topics/T`).
-    /// - Returns: `true` when it was created, `false` when it existed already (`ALREADY_EXISTS`).
+    /// Creates `topic` (`PUT projects/P/topics/T`), retried as a publish is (``PubSubPublisher/retry``: the emulator
+    /// answers `CANCELLED` now and then while other clients' connections reset).
+    /// - Returns: `true` when it was created, `false` when it existed already (`ALREADY_EXISTS`; also when an attempt
+    ///   that created it went unanswered and the next found it).
     /// - Throws: `FirestoreError`: the server's error (say, `PERMISSION_DENIED`), the transport's.
     @discardableResult
     public func createTopic(_ topic: PubSubTopic) async throws -> Bool {
         do {
-            _ = try await send("PUT", topic.name, body: nil)
+            _ = try await sendRetried("PUT", topic.name, body: nil)
             return true
         } catch let error as FirestoreError where error.code == .alreadyExists {
             return false
@@ -15,7 +17,8 @@ extension PubSubPublisher {
     }
 
     /// Creates `subscription` on `topic` (`PUT projects/P/subscriptions/S`), with message ordering when `ordered`
-    /// (messages of one ordering key are delivered in publish order), and `ackDeadlineSeconds` (10 to 600).
+    /// (messages of one ordering key are delivered in publish order), and `ackDeadlineSeconds` (10 to 600); retried as
+    /// ``createTopic(_:)`` is.
     /// - Returns: `true` when it was created, `false` when it existed already (`ALREADY_EXISTS`; not compared).
     /// - Throws: `FirestoreError`: the server's error, the transport's.
     @discardableResult
@@ -27,7 +30,7 @@ extension PubSubPublisher {
             "ackDeadlineSeconds": .integer(Int64(ackDeadlineSeconds)),
         ]
         do {
-            _ = try await send("PUT", subscription.name, body: body)
+            _ = try await sendRetried("PUT", subscription.name, body: body)
             return true
         } catch let error as FirestoreError where error.code == .alreadyExists {
             return false

@@ -89,19 +89,26 @@ extension PubSubPublisher {
     /// One `topics.publish` request of `messages` (one ordering key), retried by ``retry``; their message IDs.
     func publishRequest(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
         let body: JSONValue = ["messages": .array(messages.map(\.restJSON))]
+        let answer = try await sendRetried("POST", topic.name + ":publish", body: body)
+        guard let ids = answer["messageIds"]?.arrayValue?.compactMap(\.stringValue), ids.count == messages.count else {
+            throw FirestoreError(
+                code: .internal,
+                message: "Pub/Sub publish to \(topic): the answer holds no message ID for each of the "
+                    + "\(messages.count) messages: \(answer.serializedString().prefix(200))")
+        }
+        return ids
+    }
+
+    /// ``send(_:_:body:)`` again while the answer's code is one of ``retry``'s (after its delays, a random half to
+    /// whole of each), until ``PubSubRetrySettings/totalTimeout``; then the last error. For a request that may go
+    /// twice: a publish (at least once anyway), an admin call that answers `ALREADY_EXISTS` the second time, a pull.
+    /// - Throws: the last `FirestoreError`; `CancellationError` when the task is cancelled between attempts.
+    package func sendRetried(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
         let started = ContinuousClock.now
         var attempt = 1
         while true {
             do {
-                let answer = try await send("POST", topic.name + ":publish", body: body)
-                guard let ids = answer["messageIds"]?.arrayValue?.compactMap(\.stringValue), ids.count == messages.count
-                else {
-                    throw FirestoreError(
-                        code: .internal,
-                        message: "Pub/Sub publish to \(topic): the answer holds no message ID for each of the "
-                            + "\(messages.count) messages: \(answer.serializedString().prefix(200))")
-                }
-                return ids
+                return try await send(method, resource, body: body)
             } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) {
                 let delay = retry.delay(after: attempt)
                 let drawn = delay * Double.random(in: 0.5...1.0)

@@ -58,4 +58,25 @@ import Testing
             #expect(try await server.received().count == 1)
         }
     }
+
+    @Test func anAdminCallAnsweredCancelledIsSentAgain() async throws {
+        // What the emulator answers now and then while other clients' connections reset (fc30).
+        let cancelled = ScriptedHTTPServer.Answer(
+            status: 499,
+            chunks: [
+                #"{"error":{"code":499,"message":"call already cancelled. Use ServerCallStreamObserver.setOnCancelHandler() to disable this exception","status":"CANCELLED"}}"#
+            ])
+        let fast = PubSubRetrySettings(
+            retryableCodes: PubSubRetrySettings.publishDefaults.retryableCodes, initialDelay: .milliseconds(10),
+            multiplier: 2, maxDelay: .milliseconds(50), totalTimeout: .seconds(30))
+        let topic = try PubSubTopic("projects/demo-pubsub/topics/made")
+        let created = ScriptedHTTPServer.Answer(chunks: [#"{"name":"projects/demo-pubsub/topics/made"}"#])
+        try await ScriptedHTTPServer.with([cancelled, created]) { server in
+            let publisher = try PubSubPublisher.emulator(host: "127.0.0.1:\(server.port)", retry: fast)
+            #expect(try await publisher.createTopic(topic) == true)
+            #expect(
+                try await server.received().map { "\($0.method) \($0.path)" }
+                    == Array(repeating: "PUT /v1/projects/demo-pubsub/topics/made", count: 2))
+        }
+    }
 }

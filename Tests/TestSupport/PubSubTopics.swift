@@ -23,18 +23,22 @@ extension PubSubPublisher {
         let subscription = try PubSubSubscription(
             projectID: project, subscriptionID: PubSubEnvironment.uniqueID(label + "-sub"))
         try await createTopic(topic)
-        try await createSubscription(subscription, topic: topic, ordered: true)
+        // The shortest acknowledgement deadline: a pull the emulator cancels after taking its messages (see
+        // ``pullAndAcknowledge(_:)``) has them delivered again after it.
+        try await createSubscription(subscription, topic: topic, ordered: true, ackDeadlineSeconds: 10)
         return (topic, subscription)
     }
 
-    /// Pulls what `subscription` has now (at most 1,000 messages) and acknowledges it, in delivery order.
+    /// Pulls what `subscription` has now (at most 1,000 messages) and acknowledges it, in delivery order. Both calls
+    /// are retried as a publish is: the emulator answers `CANCELLED` ("call already cancelled") now and then while
+    /// other tests' publishers are killed (fc30).
     package func pullAndAcknowledge(_ subscription: PubSubSubscription) async throws -> [PulledMessage] {
-        let answer = try await send(
+        let answer = try await sendRetried(
             "POST", subscription.name + ":pull", body: ["maxMessages": 1_000, "returnImmediately": true])
         let received = answer["receivedMessages"]?.arrayValue ?? []
         let ackIDs = received.compactMap { $0["ackId"]?.stringValue }
         if !ackIDs.isEmpty {
-            _ = try await send(
+            _ = try await sendRetried(
                 "POST", subscription.name + ":acknowledge", body: ["ackIds": .array(ackIDs.map { .string($0) })])
         }
         return received.map { entry in
@@ -47,10 +51,10 @@ extension PubSubPublisher {
         }
     }
 
-    /// Pulls until `count` messages came (or 60 s passed: a hang guard), acknowledging them.
+    /// Pulls until `count` messages came (or 90 s passed: a hang guard), acknowledging them.
     package func pull(_ count: Int, from subscription: PubSubSubscription) async throws -> [PulledMessage] {
         var messages: [PulledMessage] = []
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(90)
         while messages.count < count, ContinuousClock.now < deadline {
             let batch = try await pullAndAcknowledge(subscription)
             messages += batch

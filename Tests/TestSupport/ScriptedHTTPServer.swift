@@ -111,7 +111,7 @@ package final class ScriptedHTTPServer: @unchecked Sendable {
                         record["aborted"] = True
                     self.close_connection = True
 
-            do_GET = do_POST = do_PATCH = do_DELETE = handle_any
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
 
         class Server(ThreadingHTTPServer):
             daemon_threads = True
