@@ -23,9 +23,9 @@ extension PubSubPublisher {
         let subscription = try PubSubSubscription(
             projectID: project, subscriptionID: PubSubEnvironment.uniqueID(label + "-sub"))
         try await createTopic(topic)
-        // The shortest acknowledgement deadline: a pull the emulator cancels after taking its messages (see
-        // ``pullAndAcknowledge(_:)``) has them delivered again after it.
-        try await createSubscription(subscription, topic: topic, ordered: true, ackDeadlineSeconds: 10)
+        // A pull the emulator cancels after taking its messages (see ``pullAndAcknowledge(_:)``) has them delivered
+        // again after the acknowledgement deadline (60 s), within ``pull(_:from:)``'s guard.
+        try await createSubscription(subscription, topic: topic, ordered: true)
         return (topic, subscription)
     }
 
