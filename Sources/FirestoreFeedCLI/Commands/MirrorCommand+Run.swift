@@ -61,6 +61,7 @@ struct MirrorReportingSink: FeedSink {
     func documents() async throws -> [Document] { try await base.documents() }
 
     func apply(_ batch: FeedSinkBatch) async throws {
+        progress.applying(batch)
         do {
             try await base.apply(batch)
         } catch let refusal as FeedSinkStaleGeneration {
@@ -114,6 +115,15 @@ final class MirrorProgress: Sendable {
             finish()
             Console.error("note: backfill complete at \(readTime.rfc3339) (\(loaded) documents); following changes")
         }
+    }
+
+    /// With `--verbose`, a line for a feed group's batch as it goes to the sink (`mirror: applying N changes of shard
+    /// S at generation G`): with the `applied` or `refused` line after it, a batch the store kept waiting shows.
+    func applying(_ batch: FeedSinkBatch) {
+        guard verbose, batch.generation > 0 else { return }
+        Console.error(
+            "mirror: applying \(batch.changes.count) change\(batch.changes.count == 1 ? "" : "s") of shard "
+                + "\(batch.shard) at generation \(batch.generation)")
     }
 
     /// With `--verbose`, a line for a batch of the Listen tail (a backfill page is told by its event).

@@ -150,6 +150,11 @@ import Testing
         }
     }
 
+    /// How many batches the member started to apply (`mirror: applying ...` lines on its stderr so far).
+    static func applying(_ stderr: String) -> Int {
+        stderr.split(separator: "\n").filter { $0.hasPrefix("mirror: applying ") }.count
+    }
+
     /// The lease of `shard`: its owner (empty when released) and generation.
     static func lease(_ db: Firestore, shard: Int) async -> (owner: String, generation: Int64)? {
         guard let data = try? await db.document("feedGroups/g/shards/\(shard)").getDocument().data(),
@@ -164,7 +169,7 @@ import Testing
     static func arguments(host: String, project: String, store: MirrorChaosStore, member: String) -> [String] {
         [
             "mirror", "items", "--emulator", host, "--project", project, "--group", "g", "--shards", "\(shards)",
-            "--lease", "\(lease)", "--renew", "0.5", "--member", member,
+            "--lease", "\(lease)", "--renew", "0.5", "--member", member, "--verbose",
         ] + store.sinkArguments + (store.kind == .sqlite ? ["--busy-timeout", "3600"] : [])
     }
 
@@ -273,7 +278,13 @@ import Testing
         switch kind {
         case .sqlite:
             try await session.execute("BEGIN IMMEDIATE")
-            waiting = await eventuallyAsync(seconds: 60) { Self.sleepsInSQLite(pid: pid) }
+            // A batch the holder starts once the test holds the lock (`--verbose`: `mirror: applying ...`) cannot
+            // commit before the test lets go: it is in hand at the pause, whatever its thread is doing then (a
+            // sleeping `sqlite-mirror` thread alone could be in a read's retry, not the apply's wait: fc31).
+            let before = Self.applying(members[paused].stderr)
+            waiting = await eventuallyAsync(seconds: 60) {
+                Self.applying(members[paused].stderr) > before && Self.sleepsInSQLite(pid: pid)
+            }
         case .postgres:
             let observer = try await Session(store)
             try await session.execute("BEGIN")
