@@ -155,6 +155,10 @@ import Testing
             ("serve", ["c", "--max-clients", "0"], "--max-clients \"0\": expected a number from 1 to 100000"),
             ("serve", ["c", "--client-buffer", "0"], "--client-buffer \"0\": expected a number from 1 to 1000000"),
             ("serve", ["c", "--token", ""], "--token needs a token"),
+            (
+                "serve", ["c", "--host", "localhost"],
+                "--host \"localhost\": expected an IPv4 address such as 127.0.0.1 or 0.0.0.0"
+            ),
             ("serve", ["c", "d"], "serve needs exactly one COLLECTION_PATH, got 2 (c d)"),
             ("serve", ["c", "--port", "0", "--token", "t", "--host", "0.0.0.0", "--order-by", "name"], nil),
         ] as [(String, [String], String?)])

@@ -1,5 +1,11 @@
 import FirestoreFeed
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `firestore-feed serve COLLECTION_PATH`: a query's result as a live list on the web: `GET /events` is its
 /// `text/event-stream` (a ``LiveList``'s events), `GET /` a page that shows it (``LiveListPage``).
 package struct ServeCommand: ParsableCommand {
@@ -60,6 +66,10 @@ package struct ServeCommand: ParsableCommand {
         mode = try FeedModeOptions(parsing: reader)
         interval = try reader.seconds("--interval", in: 0.01...86_400) ?? .seconds(1)
         host = try reader.nonEmpty("--host", "an IPv4 address") ?? "127.0.0.1"
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            throw ValidationError("--host \"\(host)\": expected an IPv4 address such as 127.0.0.1 or 0.0.0.0")
+        }
         port = try reader.integer("--port", in: 0...65_535) ?? 8080
         token = try reader.nonEmpty("--token", "a token")
         maxClients = try reader.integer("--max-clients", in: 1...100_000) ?? 256

@@ -102,7 +102,7 @@ enum LiveListPage {
           element.dataset.name = document.name;
           const id = window.document.createElement("span");
           id.className = "id";
-          id.textContent = decodeURIComponent(document.name.split("/").pop());
+          id.textContent = document.name.split("/").pop();
           const fields = window.document.createElement("span");
           fields.className = "fields";
           const values = document.fields || {};
