@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aClientThatDoesNotReadIsCutWithTheReasonAndComesBackWithItsID() async throws {
-        let list = LiveList(capacity: 1_000, clientBuffer: 2)
+        let list = LiveList(capacity: 1_000, clientBuffer: 2, firstEventID: 0)
         var pair: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         let (server, client) = (pair[0], pair[1])

@@ -29,7 +29,10 @@ extension ServeCommand {
         acceptor.name = "serve accept"
         acceptor.start()
         let url = "http://\(server.host):\(server.port)/"
-        Console.error("serve: \(query.collectionPath) on \(url) (events at \(url)events); SIGTERM or Ctrl-C stops")
+        // The empty list's event: a client back with an id below it (a server before this one) gets a reset.
+        Console.error(
+            "serve: \(query.collectionPath) on \(url) (events at \(url)events, numbered from \(list.lastEventID)); "
+                + "SIGTERM or Ctrl-C stops")
         await Console.output(url)
         let source = mode.source
         let interval = self.interval

@@ -10,9 +10,9 @@ import Testing
 
 /// `firestore-feed serve`'s page in a real browser (issue 39): headless Chromium loads it, the test writes to the
 /// emulator, and after each write the page's `<ul id="list">` holds the query's documents in order (the page's
-/// JavaScript applying the `patch` events); a page opened at `?lastEventId=0` replays every patch from the first
-/// and ends with the same list. The window is saved as `.build/screenshots/live-list.png` (README's picture is a copy
-/// of one: docs/images/live-list.png).
+/// JavaScript applying the `patch` events); a page opened at `?lastEventId=` the list's first id replays every patch
+/// and ends with the same list; when the server restarts, the page reconnects by itself and goes on. The window is
+/// saved as `.build/screenshots/live-list.png` (README's picture is a copy of one: docs/images/live-list.png).
 @Suite(.timeLimit(.minutes(2))) struct ServeBrowserLiveTests {
     static let screenshot = PythonServerProcess.root.appendingPathComponent(".build/screenshots/live-list.png")
 
@@ -68,13 +68,31 @@ import Testing
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         await page.close()
 
-        // From event 0: every patch since the first snapshot, applied by the page in order.
-        let replaying = try HeadlessPage(url: "http://127.0.0.1:\(port)/?token=s3cret&lastEventId=0")
+        // From the empty list's event (serve names it on stderr): every patch since the first snapshot, applied by the
+        // page in order.
+        let firstID = try #require(
+            String(decoding: serve.stderr.data, as: UTF8.self).components(separatedBy: "numbered from ").dropFirst()
+                .first.map { String($0.prefix { $0.isNumber }) })
+        let replaying = try HeadlessPage(url: "http://127.0.0.1:\(port)/?token=s3cret&lastEventId=\(firstID)")
         let replayed = try await replaying.state { $0.names == expected }
         #expect(replayed.texts == final.texts)
-        await replaying.close()
 
+        // The server goes away and comes back on the same port (its ids start over): the page says it is
+        // reconnecting, its EventSource reconnects by itself, and the list goes on with the next write.
         kill(serve.process.processIdentifier, SIGTERM)
         #expect(await serve.finish(timeout: 20).status == 0)
+        _ = try await replaying.state { $0.state == "reconnecting" }
+        let restarted = try CLIProcess([
+            "serve", "fruits", "--order-by", "kcal", "--emulator", host, "--project", project, "--token", "s3cret",
+            "--port", String(port),
+        ])
+        #expect(await restarted.stdout.lines(atLeast: 1, timeout: 30).first == "http://127.0.0.1:\(port)/")
+        try await db.document("fruits/date").setData(["name": "Date", "kcal": 282, "color": "brown"])
+        expected = try await Self.names(query)
+        let resumed = try await replaying.state { $0.state == "live" && $0.names == expected }
+        #expect(resumed.names.last?.hasSuffix("/fruits/date") == true)
+        await replaying.close()
+        kill(restarted.process.processIdentifier, SIGTERM)
+        #expect(await restarted.finish(timeout: 20).status == 0)
     }
 }
