@@ -9,16 +9,21 @@ let readmeSnippets = [
     "FirestoreQueryStore", "ApplicationDefault", "NamedCredentials", "RecordAndReplay", "DurableCheckpoints",
     "VectorSearch", "BulkWriter", "TestSecurityRules", "ReadsStreamsBundles", "WritingData", "FeedGroup",
     "LoggingAndMetrics", "RunningInAService", "MirrorToSQLite", "MirrorToPostgres", "PublishToPubSub",
+    "LiveListInVapor", "LiveListInHummingbird",
 ]
 
-/// The blocks written against swift-log or swift-service-lifecycle, which this package cannot depend on: they compile
-/// against the shapes of those APIs in `Examples/Shims` (`import Logging` in the block is `import LoggingShape` in its
-/// file, `import ServiceLifecycle` is `import ServiceLifecycleShape`); and the blocks of products beside FirestoreFeed.
+/// The blocks written against swift-log, swift-service-lifecycle, Vapor or Hummingbird, which this package cannot depend
+/// on: they compile against the shapes of those APIs in `Examples/Shims` (`import Logging` in the block is
+/// `import LoggingShape` in its file, `import ServiceLifecycle` is `import ServiceLifecycleShape`, `import Vapor` is
+/// `import VaporShape`, `import Hummingbird` is `import HummingbirdShape`); and the blocks of products beside
+/// FirestoreFeed.
 let readmeSnippetShims: [String: [Target.Dependency]] = [
     "LoggingAndMetrics": ["LoggingShape"],
     "RunningInAService": ["LoggingShape", "ServiceLifecycleShape"],
     "MirrorToPostgres": ["FirestorePostgres"],
     "PublishToPubSub": ["FirestorePubSub"],
+    "LiveListInVapor": ["VaporShape"],
+    "LiveListInHummingbird": ["HummingbirdShape"],
 ]
 
 let package = Package(
@@ -131,6 +136,9 @@ let package = Package(
         .target(name: "LoggingShape", path: "Examples/Shims/LoggingShape"),
         .target(
             name: "ServiceLifecycleShape", dependencies: ["LoggingShape"], path: "Examples/Shims/ServiceLifecycleShape"),
+        // The shapes of Vapor's and Hummingbird's APIs that the live-list route blocks compile against.
+        .target(name: "VaporShape", path: "Examples/Shims/VaporShape"),
+        .target(name: "HummingbirdShape", path: "Examples/Shims/HummingbirdShape"),
         // Test doubles and helpers shared by the test targets (used only by tests).
         .target(
             name: "FirestoreTestSupport",

@@ -36,6 +36,7 @@ import Testing
                                           write a data bundle of a query's results (for loadBundle)
                   demo                    seed a collection of its own, watch it while writing, print the feed
                                           (--replay: the same from a recording, with no emulator)
+                  serve COLLECTION_PATH   serve a query as a live list over server-sent events, with a page
                   serve-cassette FILE     serve a recorded cassette over HTTP on 127.0.0.1
 
                 Every command talks to the emulator named by --emulator or FIRESTORE_EMULATOR_HOST, and
@@ -77,7 +78,7 @@ import Testing
             names == [
                 "watch", "mirror", "publish", "query", "get", "count", "set", "update", "create", "add", "delete",
                 "import",
-                "export", "bundle", "demo", "serve-cassette",
+                "export", "bundle", "demo", "serve", "serve-cassette",
             ])
         #expect(names.allSatisfy { CommandTable.command(named: $0)?.spec.name == $0 })
         #expect(CommandTable.command(named: "help") == nil)

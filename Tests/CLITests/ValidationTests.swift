@@ -151,12 +151,23 @@ import Testing
             ("serve-cassette", ["f", "g"], "serve-cassette needs exactly one FILE"),
             ("serve-cassette", ["f", "--port", "0", "--speed", "2.5", "--idle-timeout", "0.5"], nil),
             ("demo", ["--interval", "61"], "--interval \"61\": expected seconds from 0.01 to 60"),
+            ("serve", ["c", "--port", "65536"], "--port \"65536\": expected a number from 0 to 65535"),
+            ("serve", ["c", "--max-clients", "0"], "--max-clients \"0\": expected a number from 1 to 100000"),
+            ("serve", ["c", "--client-buffer", "0"], "--client-buffer \"0\": expected a number from 1 to 1000000"),
+            ("serve", ["c", "--token", ""], "--token needs a token"),
+            (
+                "serve", ["c", "--host", "localhost"],
+                "--host \"localhost\": expected an IPv4 address such as 127.0.0.1 or 0.0.0.0"
+            ),
+            ("serve", ["c", "d"], "serve needs exactly one COLLECTION_PATH, got 2 (c d)"),
+            ("serve", ["c", "--port", "0", "--token", "t", "--host", "0.0.0.0", "--order-by", "name"], nil),
         ] as [(String, [String], String?)])
     func aValueThatCannotBeReadFailsInParsing(command: String, arguments: [String], message: String?) {
         let error =
             switch command {
             case "watch": Self.parseError(WatchCommand.self, arguments)
             case "demo": Self.parseError(DemoCommand.self, arguments)
+            case "serve": Self.parseError(ServeCommand.self, arguments)
             default: Self.parseError(ServeCassetteCommand.self, arguments)
             }
         #expect(error == message)

@@ -11,7 +11,8 @@ import Testing
 /// One mapping, of whole import lines only: a block written against swift-log or swift-service-lifecycle (which this
 /// package cannot depend on) compiles against the shapes of their APIs in `Examples/Shims`, so its file has
 /// `import LoggingShape` where the block has `import Logging`, and `import ServiceLifecycleShape` where it has
-/// `import ServiceLifecycle`; every other line is the same. README's release version is `FirestoreFeedPackage.version`.
+/// `import ServiceLifecycle` (and `VaporShape`, `HummingbirdShape` for `Vapor`, `Hummingbird`); every other line is the
+/// same. README's release version is `FirestoreFeedPackage.version`.
 /// `ReadmeSnippetsLiveTests` runs the blocks against the emulator.
 @Suite(.timeLimit(.minutes(2))) struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -27,6 +28,7 @@ import Testing
     /// The compiled file's import lines that its block writes otherwise (the shims of `Examples/Shims`).
     static let shimImports = [
         "import LoggingShape": "import Logging", "import ServiceLifecycleShape": "import ServiceLifecycle",
+        "import VaporShape": "import Vapor", "import HummingbirdShape": "import Hummingbird",
     ]
 
     /// A compiled file as its block writes it: the shims' import lines mapped back, nothing else changed.
@@ -95,9 +97,9 @@ import Testing
 
     @Test func everyBlockIsTheFileTheBuildCompiles() throws {
         let blocks = try Self.blocks()
-        #expect(blocks.filter { $0.document == "README.md" }.count == 2)
-        #expect(blocks.filter { $0.document != "README.md" }.count == 21)
-        #expect(blocks.count == 23)
+        #expect(blocks.filter { $0.document == "README.md" }.count == 3)
+        #expect(blocks.filter { $0.document != "README.md" }.count == 22)
+        #expect(blocks.count == 25)
         for block in blocks {
             let file = try #require(block.file, "a Swift block of \(block.document) has no file comment above it")
             let compiled = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)

@@ -1,4 +1,5 @@
 import FirestoreREST
+import Foundation
 import Synchronization
 
 /// A query's result kept as a list for many clients over server-sent events: each client gets a `reset` event with
@@ -13,14 +14,17 @@ import Synchronization
 /// for await event in list.events(lastEventID: request.headers["Last-Event-ID"]) { try await write(event.serverSentEvent) }
 /// ```
 ///
-/// The list starts empty at event 0: the first snapshot is patch 1, inserting every document. Each client's events
+/// The list starts empty at event `firstEventID` (by default the time it was made, in microseconds since 1970, so that
+/// a restarted server's new list numbers its events after the old one's: a browser back with an old id gets a
+/// `reset`, never another list's patches); the first snapshot is the patch after it, inserting every document. Each
+/// client's events
 /// are buffered up to `clientBuffer`; a client that falls further behind is cut (its stream ends), and reconnects
 /// with its last id as an `EventSource` does. Any HTTP server can serve the stream: it is text.
 public final class LiveList: Sendable {
     private struct State {
         var documents: [Document] = []
         var readTime: Timestamp?
-        var lastID: UInt64 = 0
+        var lastID: UInt64
         var log: LiveListReplayLog
         var clients: [UInt64: AsyncStream<LiveListEvent>.Continuation] = [:]
         var nextClient: UInt64 = 0
@@ -32,12 +36,23 @@ public final class LiveList: Sendable {
 
     /// A live list keeping the last `capacity` events for reconnecting clients and buffering at most `clientBuffer`
     /// events per client.
-    public init(capacity: Int = 1_000, clientBuffer: Int = 256) {
-        state = Mutex(State(log: LiveListReplayLog(capacity: capacity)))
+    /// - Parameters:
+    ///   - capacity: the most events kept for clients that reconnect (at least 1).
+    ///   - clientBuffer: the most events buffered for one client; one more cuts it (at least 1).
+    ///   - firstEventID: the number of the empty list's event (its `reset`); patches follow from the next
+    ///     number. By default the microseconds since 1970 now: a list made later (a restarted server) then numbers
+    ///     its events after every event of one made earlier, provided that one made fewer than a million events a
+    ///     second and the clock did not go back, so an `EventSource` that comes back with the earlier list's
+    ///     `Last-Event-ID` gets a `reset` (its id is older than the log) instead of the new list's patches applied to
+    ///     the old list.
+    public init(capacity: Int = 1_000, clientBuffer: Int = 256, firstEventID: UInt64? = nil) {
+        let first = firstEventID ?? UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
+        state = Mutex(State(lastID: first, log: LiveListReplayLog(capacity: capacity)))
         self.clientBuffer = max(clientBuffer, 1)
     }
 
-    /// The number of the last event (0 before the first snapshot).
+    /// The number of the last event (``init(capacity:clientBuffer:firstEventID:)``'s `firstEventID` before the first
+    /// snapshot).
     public var lastEventID: UInt64 { state.withLock { $0.lastID } }
 
     /// The clients connected now.

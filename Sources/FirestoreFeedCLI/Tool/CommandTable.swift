@@ -21,7 +21,7 @@ package enum CommandTable {
         Entry(CountCommand.self),
         Entry(SetCommand.self), Entry(UpdateCommand.self), Entry(CreateCommand.self), Entry(AddCommand.self),
         Entry(DeleteCommand.self), Entry(ImportCommand.self), Entry(ExportCommand.self), Entry(BundleCommand.self),
-        Entry(DemoCommand.self), Entry(ServeCassetteCommand.self),
+        Entry(DemoCommand.self), Entry(ServeCommand.self), Entry(ServeCassetteCommand.self),
     ]
 
     /// The command named `name`, or `nil`.

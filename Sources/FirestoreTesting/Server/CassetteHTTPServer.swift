@@ -18,7 +18,7 @@ import Synchronization
 /// - Limits (``Limits``): request head 64 KiB (`431`), body 10 MiB (`413`, before it is read), 30 s without a byte
 ///   (closed between requests, `408` inside one). A request whose framing is malformed or ambiguous (two
 ///   `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a coding after `chunked`, no `Host`: RFC 9112
-///   sections 3.2, 5.1, 5.2 and 6.3, `CassetteRequestHead`) gets a `400` and the connection is closed. Nothing
+///   sections 3.2, 5.1, 5.2 and 6.3, `HTTPRequestHead`) gets a `400` and the connection is closed. Nothing
 ///   a client sends can crash the server.
 /// - A request the cassette cannot answer gets HTTP 400 with a Firestore error body
 ///   (`{"error":{"code":400,"message":...,"status":"FAILED_PRECONDITION"}}`) naming the closest recorded
@@ -31,7 +31,7 @@ public final class CassetteHTTPServer: Sendable {
     public let port: Int
     /// What clients may use.
     public let limits: Limits
-    private let listener: Int32
+    private let listener: TCPListener
     /// Connections being served.
     private let openConnections = Mutex(0)
 
@@ -44,36 +44,8 @@ public final class CassetteHTTPServer: Sendable {
     public init(transport: ReplayTransport, port: Int, limits: Limits = .standard) throws(FirestoreError) {
         self.transport = transport
         self.limits = limits
-        #if canImport(Glibc)
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let socketType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        guard descriptor >= 0 else { throw Self.systemError("socket", port: port) }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            let error = Self.systemError("bind", port: port)
-            close(descriptor)
-            throw error
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        self.port = Int(UInt16(bigEndian: actual.sin_port))
+        listener = try TCPListener(host: "127.0.0.1", port: port)
+        self.port = listener.port
     }
 
     /// Writes one line to stderr at once (a diagnostic for the person running the server).
@@ -81,23 +53,12 @@ public final class CassetteHTTPServer: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    static func systemError(_ call: String, port: Int) -> FirestoreError {
-        FirestoreError(
-            code: .unavailable,
-            message: "cannot listen on 127.0.0.1:\(port): \(call): \(String(cString: strerror(errno)))")
-    }
-
     /// Accepts connections until the process ends; each is served on a thread of its own, at most
     /// ``Limits/maxConnections`` at once (one more is answered `503` and closed on the accepting thread). Blocks: call
     /// it on a thread of its own, never from a task (a thread of Swift's cooperative pool).
     public func run() -> Never {
         while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                usleep(10_000)  // the accept thread (see run()), never a thread of the cooperative pool
-                continue
-            }
+            let connection = listener.accept()
             let admitted = openConnections.withLock { open -> Bool in
                 guard open < limits.maxConnections else { return false }
                 open += 1
@@ -129,7 +90,7 @@ public final class CassetteHTTPServer: Sendable {
     private func refuse(_ connection: Int32) {
         let reason = "\(limits.maxConnections) connections are open, the most allowed (--max-connections)"
         Self.report("serve-cassette: refused a connection: \(reason)")
-        let bytes = Self.responseBytes(
+        let bytes = HTTPSocket.responseBytes(
             status: 503, headers: [HTTPHeader("Retry-After", "1")], body: Data("Service Unavailable: \(reason)\n".utf8),
             keepAlive: false)
         _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -139,22 +100,22 @@ public final class CassetteHTTPServer: Sendable {
     // MARK: - One connection
 
     private func serve(_ connection: Int32) {
-        var reader = CassetteSocketReader(descriptor: connection, limits: limits)
+        var reader = HTTPSocketReader(descriptor: connection, limits: limits)
         while true {
-            let request: ParsedRequest
+            let request: HTTPParsedRequest
             switch reader.readRequest(continueWith: {
-                Self.write(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                HTTPSocket.write(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }) {
             case .closed:
                 return
             case .refused(let refusal):
                 Self.report("serve-cassette: refused a request: \(refusal.status) \(refusal.reason)")
-                Self.write(
+                HTTPSocket.write(
                     connection,
-                    Self.responseBytes(
+                    HTTPSocket.responseBytes(
                         status: refusal.status, headers: [],
-                        body: Data("\(Self.reason(refusal.status)): \(refusal.reason)\n".utf8), keepAlive: false))
-                Self.drain(connection)
+                        body: Data("\(HTTPSocket.reason(refusal.status)): \(refusal.reason)\n".utf8), keepAlive: false))
+                HTTPSocket.drain(connection)
                 return
             case .request(let parsed):
                 request = parsed
@@ -165,10 +126,10 @@ public final class CassetteHTTPServer: Sendable {
                         method: request.method, url: "http://127.0.0.1:\(port)" + request.target,
                         headers: request.headers, body: request.body.isEmpty ? nil : request.body))
             else { return }  // a recorded transport failure: the connection closes without a response
-            let bytes = Self.responseBytes(
+            let bytes = HTTPSocket.responseBytes(
                 status: response.status, headers: response.headers, body: response.body,
                 keepAlive: request.keepAlive)
-            guard Self.write(connection, bytes), request.keepAlive else { return }
+            guard HTTPSocket.write(connection, bytes), request.keepAlive else { return }
         }
     }
 
@@ -205,74 +166,5 @@ public final class CassetteHTTPServer: Sendable {
         case nil:
             return HTTPResponse(status: 500, body: Data("no answer\n".utf8))
         }
-    }
-
-    static func responseBytes(status: Int, headers: [HTTPHeader], body: Data, keepAlive: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(reason(status))\r\n"
-        let framing: Set<String> = [
-            "content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive",
-        ]
-        for header in headers where !framing.contains(header.name.lowercased()) {
-            let value = header.value.filter { $0 != "\r" && $0 != "\n" }
-            head += "\(header.name): \(value)\r\n"
-        }
-        head += "Content-Length: \(body.count)\r\n"
-        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
-        return Array(head.utf8) + Array(body)
-    }
-
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 204: return "No Content"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 408: return "Request Timeout"
-        case 409: return "Conflict"
-        case 413: return "Content Too Large"
-        case 429: return "Too Many Requests"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return "Status \(status)"
-        }
-    }
-
-    /// Closes the sending side and reads what the client still sends, for at most a second, before the connection
-    /// is closed: closing with unread bytes resets the connection, and a reset can discard the refusal just written
-    /// before the client reads it (RFC 9112 section 9.6). On the connection's own thread.
-    static func drain(_ descriptor: Int32) {
-        shutdown(descriptor, Int32(SHUT_WR))
-        let deadline = ContinuousClock.now + .seconds(1)
-        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-        while ContinuousClock.now < deadline {
-            guard poll(&ready, 1, 100) >= 0 || errno == EINTR else { return }
-            let count = scratch.withUnsafeMutableBytes {
-                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
-            }
-            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
-        }
-    }
-
-    /// Writes every byte; `false` when the peer went away.
-    @discardableResult
-    static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += sent
-        }
-        return true
     }
 }

@@ -32,7 +32,7 @@ extension CassetteHTTPServer {
         public static let standard = Limits()
 
         /// ``idleTimeout`` in whole milliseconds (at least 1), for `poll` and `SO_SNDTIMEO`.
-        var idleMilliseconds: Int {
+        package var idleMilliseconds: Int {
             let (seconds, attoseconds) = idleTimeout.components
             return max(1, Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000))
         }

@@ -49,7 +49,7 @@ import Testing
             Self.document("a", version: 1), Self.document("b", version: 1), Self.document("c", version: 1),
             Self.document("d", version: 1), Self.document("e", version: 1)
         )
-        let list = LiveList()
+        let list = LiveList(firstEventID: 0)
         list.update(documents: [a, b, c, d, e], readTime: nil)
         var iterator = list.events(lastEventID: "1").makeAsyncIterator()
         let changedA = Self.document("a", version: 2)
@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test func aClientTooFarBehindIsCutAndComesBackWithItsID() async throws {
-        let list = LiveList(capacity: 100, clientBuffer: 2)
+        let list = LiveList(capacity: 100, clientBuffer: 2, firstEventID: 0)
         var client = Client()
         var iterator = list.events().makeAsyncIterator()
         for version in 1...3 { list.update(documents: [Self.document("a", version: Int64(version))], readTime: nil) }

@@ -8,24 +8,26 @@ import Foundation
 #endif
 
 /// A request as read from the socket.
-struct ParsedRequest {
-    var method: String
-    var target: String
-    var headers: [HTTPHeader]
-    var body: Data
-    var keepAlive: Bool
+package struct HTTPParsedRequest {
+    package var method: String
+    /// The request target as sent: a path with its query (`/events?token=…`).
+    package var target: String
+    package var headers: [HTTPHeader]
+    package var body: Data
+    package var keepAlive: Bool
 }
 
-/// Reads HTTP/1.1 requests from a connection of a ``CassetteHTTPServer``, buffering what arrives past one request
-/// for the next, within the server's ``CassetteHTTPServer/Limits``. On the connection's own thread (it blocks in
-/// `poll` for at most the idle timeout at a time).
-struct CassetteSocketReader {
-    enum Outcome {
-        case request(ParsedRequest)
+/// Reads HTTP/1.1 requests from a connection of a server of this package (``CassetteHTTPServer``,
+/// `firestore-feed serve`), buffering what arrives past one request for the next, within the server's
+/// ``CassetteHTTPServer/Limits`` (head, body and idle time; its connection limit is the server's). On the connection's
+/// own thread (it blocks in `poll` for at most the idle timeout at a time).
+package struct HTTPSocketReader {
+    package enum Outcome {
+        case request(HTTPParsedRequest)
         /// The client closed the connection, or sent nothing for the idle timeout, between requests.
         case closed
         /// Answer with the refusal's status and close.
-        case refused(CassetteRequestHead.Refusal)
+        case refused(HTTPRequestHead.Refusal)
     }
 
     private enum Fill {
@@ -34,11 +36,11 @@ struct CassetteSocketReader {
         case timedOut
     }
 
-    let descriptor: Int32
-    let limits: CassetteHTTPServer.Limits
+    package let descriptor: Int32
+    package let limits: CassetteHTTPServer.Limits
     private var buffer: [UInt8] = []
 
-    init(descriptor: Int32, limits: CassetteHTTPServer.Limits) {
+    package init(descriptor: Int32, limits: CassetteHTTPServer.Limits) {
         self.descriptor = descriptor
         self.limits = limits
     }
@@ -64,22 +66,23 @@ struct CassetteSocketReader {
     }
 
     /// Fills the buffer until `isEnough` holds; the refusal for a connection that ended or went silent first.
-    private mutating func fill(until isEnough: ([UInt8]) -> Bool, inside what: String) -> CassetteRequestHead
+    private mutating func fill(until isEnough: ([UInt8]) -> Bool, inside what: String) -> HTTPRequestHead
         .Refusal?
     {
         while !isEnough(buffer) {
             switch fill() {
             case .more: continue
-            case .end: return CassetteRequestHead.Refusal(status: 400, reason: "connection closed inside \(what)")
+            case .end: return HTTPRequestHead.Refusal(status: 400, reason: "connection closed inside \(what)")
             case .timedOut:
-                return CassetteRequestHead.Refusal(
+                return HTTPRequestHead.Refusal(
                     status: 408, reason: "nothing sent for \(limits.idleTimeout) inside \(what)")
             }
         }
         return nil
     }
 
-    mutating func readRequest(continueWith sendContinue: () -> Void) -> Outcome {
+    /// The next request; `sendContinue` is called for a request that expects `100 Continue` before its body.
+    package mutating func readRequest(continueWith sendContinue: () -> Void) -> Outcome {
         var headEnd: Int?
         while headEnd == nil {
             headEnd = Self.find([13, 10, 13, 10], in: buffer)
@@ -102,8 +105,8 @@ struct CassetteSocketReader {
         guard let headEnd else { return .closed }
         let text = String(decoding: buffer[0..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
-        let head: CassetteRequestHead
-        switch CassetteRequestHead.parse(text, maxBodyBytes: limits.maxBodyBytes) {
+        let head: HTTPRequestHead
+        switch HTTPRequestHead.parse(text, maxBodyBytes: limits.maxBodyBytes) {
         case .success(let parsed): head = parsed
         case .failure(let refusal): return .refused(refusal)
         }
@@ -125,15 +128,15 @@ struct CassetteSocketReader {
             }
         }
         return .request(
-            ParsedRequest(
+            HTTPParsedRequest(
                 method: head.method, target: head.target, headers: head.headers, body: Data(body),
                 keepAlive: head.keepAlive))
     }
 
     /// A chunked body (RFC 9112 section 7.1): hex sizes (extensions after `;` ignored), each chunk followed by CRLF,
     /// trailers up to an empty line; at most ``CassetteHTTPServer/Limits/maxBodyBytes`` in all.
-    private mutating func readChunked() -> Result<[UInt8], CassetteRequestHead.Refusal> {
-        func bad(_ reason: String) -> Result<[UInt8], CassetteRequestHead.Refusal> {
+    private mutating func readChunked() -> Result<[UInt8], HTTPRequestHead.Refusal> {
+        func bad(_ reason: String) -> Result<[UInt8], HTTPRequestHead.Refusal> {
             .failure(.init(status: 400, reason: reason))
         }
         var body: [UInt8] = []

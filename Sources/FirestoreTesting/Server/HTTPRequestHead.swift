@@ -1,28 +1,33 @@
 import FirestoreREST
 
-/// The head of one HTTP/1.1 request to a ``CassetteHTTPServer`` and how its body is framed, or why the request is
-/// refused (RFC 9112): a message whose length cannot be told for sure is answered and the connection closed, never
-/// guessed at, so no request can be read as two or two as one.
-struct CassetteRequestHead: Equatable {
+/// The head of one HTTP/1.1 request to a server of this package (``CassetteHTTPServer``, `firestore-feed serve`) and
+/// how its body is framed, or why the request is refused (RFC 9112): a message whose length cannot be told for sure
+/// is answered and the connection closed, never guessed at, so no request can be read as two or two as one.
+package struct HTTPRequestHead: Equatable {
     /// How the body that follows the head is delimited.
-    enum Body: Equatable {
+    package enum Body: Equatable {
         case none
         case length(Int)
         case chunked
     }
 
     /// Why a request is refused: the status it is answered with and the reason, in words (ending with the rule).
-    struct Refusal: Error, Equatable {
-        let status: Int
-        let reason: String
+    package struct Refusal: Error, Equatable {
+        package let status: Int
+        package let reason: String
+
+        package init(status: Int, reason: String) {
+            self.status = status
+            self.reason = reason
+        }
     }
 
-    var method: String
-    var target: String
-    var headers: [HTTPHeader]
-    var keepAlive: Bool
-    var body: Body
-    var expectsContinue: Bool
+    package var method: String
+    package var target: String
+    package var headers: [HTTPHeader]
+    package var keepAlive: Bool
+    package var body: Body
+    package var expectsContinue: Bool
 
     /// The head in `text` (the bytes before the empty line, as UTF-8).
     ///
@@ -33,8 +38,8 @@ struct CassetteRequestHead: Equatable {
     /// `chunked` (section 6.3). With 501: a transfer coding other than `chunked` (section 6.1). With 413: a
     /// `Content-Length` over `maxBodyBytes`.
     /// - Complexity: O(n) in the head's length.
-    static func parse(_ text: String, maxBodyBytes: Int) -> Result<CassetteRequestHead, Refusal> {
-        func refuse(_ status: Int, _ reason: String) -> Result<CassetteRequestHead, Refusal> {
+    package static func parse(_ text: String, maxBodyBytes: Int) -> Result<HTTPRequestHead, Refusal> {
+        func refuse(_ status: Int, _ reason: String) -> Result<HTTPRequestHead, Refusal> {
             .failure(Refusal(status: status, reason: reason))
         }
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -102,7 +107,7 @@ struct CassetteRequestHead: Equatable {
         }
         let connection = values("connection").joined(separator: ",").lowercased()
         return .success(
-            CassetteRequestHead(
+            HTTPRequestHead(
                 method: String(requestLine[0]), target: String(requestLine[1]), headers: headers,
                 keepAlive: isHTTP11 ? !connection.contains("close") : connection.contains("keep-alive"), body: body,
                 expectsContinue: values("expect").first?.lowercased() == "100-continue"))

@@ -5,11 +5,11 @@ import Testing
 
 /// How `serve-cassette` frames a request from its head (RFC 9112): the body's length is known for sure, or the
 /// request is refused. No network.
-@Suite(.timeLimit(.minutes(1))) struct CassetteRequestHeadTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPRequestHeadTests {
     static func parse(_ lines: [String], maxBodyBytes: Int = 100) -> Result<
-        CassetteRequestHead, CassetteRequestHead.Refusal
+        HTTPRequestHead, HTTPRequestHead.Refusal
     > {
-        CassetteRequestHead.parse(lines.joined(separator: "\r\n"), maxBodyBytes: maxBodyBytes)
+        HTTPRequestHead.parse(lines.joined(separator: "\r\n"), maxBodyBytes: maxBodyBytes)
     }
 
     @Test func framedRequests() throws {
