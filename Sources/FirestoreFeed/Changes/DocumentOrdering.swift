@@ -9,6 +9,9 @@ import FirestoreREST
 package struct DocumentOrdering: Sendable {
     /// The orders, ending with `__name__`.
     package let orders: [QueryOrder]
+    /// Whether each of ``orders`` is `__name__`, found once here: the check compares field path segments, and a
+    /// first snapshot of n documents compares O(n) times.
+    private let isDocumentID: [Bool]
 
     /// An ordering from explicit orders; `__name__` ascending is appended when missing.
     package init(orders: [QueryOrder]) {
@@ -17,6 +20,7 @@ package struct DocumentOrdering: Sendable {
             all.append(QueryOrder(field: .documentID, descending: orders.last?.descending ?? false))
         }
         self.orders = all
+        self.isDocumentID = all.map(\.field.isDocumentID)
     }
 
     /// The ordering of `query`'s results.
@@ -31,9 +35,9 @@ package struct DocumentOrdering: Sendable {
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`.
     package func compare(_ lhs: Document, _ rhs: Document) -> Int {
-        for order in orders {
+        for (order, isDocumentID) in zip(orders, isDocumentID) {
             let result: Int
-            if order.field.isDocumentID {
+            if isDocumentID {
                 result = FirestoreValue.compareResourceNames(lhs.name, rhs.name)
             } else {
                 switch (lhs.value(at: order.field), rhs.value(at: order.field)) {

@@ -42,7 +42,10 @@ package struct ListenScope: Sendable, Hashable, CustomStringConvertible {
         guard name.allSatisfy({ $0 < 0x80 }) else { return nil }
         let slash = UInt8(ascii: "/")
         let prefix = parent.utf8.count
-        guard name.count > prefix, name[prefix] == slash, name.starts(with: parent.utf8) else { return false }
+        guard name.count > prefix, name[prefix] == slash,
+            parent.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(name.prefix(prefix)) })
+                ?? name.starts(with: parent.utf8)
+        else { return false }
         // The segments after `{parent}/`: how many, the first, and the last two.
         var count = 0
         var first: Range<Int>?

@@ -111,19 +111,20 @@ package struct WatchChangeAggregator: Sendable {
         case .documentChange(let change):
             let name = ByteExactName(name: change.document.name)
             var events: [WatchEvent] = []
-            for id in change.targetIDs where targets[id] != nil {
-                if let scope = targets[id]?.scope, !scope.contains(change.document.name) {
+            // One access to the target's state per ID (a first snapshot passes here once per document).
+            for id in change.targetIDs {
+                guard let buffered = targets[id]?.buffer(change.document, named: name) else {
+                    guard let scope = targets[id]?.scope else { continue }
                     throw FirestoreError(
                         code: .internal,
                         message: "Listen: the server sent document \(change.document.name) for target \(id), which "
                             + "is outside its query (\(scope)): a protocol error, not data")
                 }
-                targets[id]?.pending[name] = .some(change.document)
-                if let overflow = overflow(id) { events.append(overflow) }
+                if buffered > maxPendingDocuments, let overflow = overflow(id) { events.append(overflow) }
             }
-            for id in change.removedTargetIDs where targets[id] != nil {
-                targets[id]?.pending[name] = .some(nil)
-                if let overflow = overflow(id) { events.append(overflow) }
+            for id in change.removedTargetIDs {
+                guard let buffered = targets[id]?.buffer(nil, named: name) else { continue }
+                if buffered > maxPendingDocuments, let overflow = overflow(id) { events.append(overflow) }
             }
             return events
         case .documentDelete(let delete):

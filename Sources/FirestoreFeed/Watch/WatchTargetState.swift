@@ -25,8 +25,9 @@ package struct WatchTargetState: Sendable {
     package var ordered: [Document] = []
     /// The last published list, in query order, limit applied.
     package var published: [Document] = []
-    /// Changes since the last snapshot point: a new version, or `nil` when the document left the target.
-    package var pending: [ByteExactName: Document?] = [:]
+    /// Changes since the last snapshot point: a new version, or `nil` when the document left the target, in the
+    /// order the names arrived (the query's order for a first snapshot, so sorting them is one pass).
+    package var pending = WatchPendingChanges()
     /// The resume token of the last snapshot point the target passed while current: every change before it has
     /// been applied, so a listen resumed with it misses nothing.
     package var resumeToken: [UInt8]?
@@ -72,13 +73,24 @@ package struct WatchTargetState: Sendable {
         return Array(names)
     }
 
+    /// Buffers a change of the document `name` until the next snapshot point: its new version, or `nil` when it
+    /// left the target.
+    /// - Returns: how many documents have a buffered change, or `nil` when `change` is a document outside
+    ///   ``scope`` (nothing is buffered: a protocol error for the caller to report).
+    /// - Complexity: O(1) on average, plus the length of the name when there is a scope.
+    package mutating func buffer(_ change: Document?, named name: ByteExactName) -> Int? {
+        if let document = change, let scope, !scope.contains(document.name) { return nil }
+        pending[name] = .some(change)
+        return pending.count
+    }
+
     /// `RESET`: the target is no longer current, changes not yet applied are dropped, and every document of the
     /// view is marked as gone until the server sends it again (`listen-reset.json`). `readTime` is the RESET's:
     /// a `CURRENT` read before it does not make the target current again (``resetReadTime``).
     package mutating func reset(readTime: Timestamp? = nil) {
         resetReadTime = readTime
         isCurrent = false
-        pending = [:]
+        pending.removeAll()
         for name in documents.keys { pending[name] = .some(nil) }
     }
 
@@ -86,7 +98,7 @@ package struct WatchTargetState: Sendable {
     /// ``resumeToken``); the target is current again only when the server says so.
     package mutating func streamDropped() {
         isCurrent = false
-        pending = [:]
+        pending.removeAll()
         pendingResumeToken = nil
     }
 
@@ -102,8 +114,8 @@ package struct WatchTargetState: Sendable {
     ///   pending).
     /// - Complexity: O(p log n + p log p) comparisons for p pending changes and n documents (each old version is
     ///   found by binary search; up to ``placedOneByOne`` changes are placed one by one, O(n) moves each, more are
-    ///   sorted and merged into the list in one pass, O(n)), plus the change computation
-    ///   (``DocumentChangeComputation``).
+    ///   sorted and merged into the list in one pass, O(n)); O(p) comparisons to sort when the new versions arrived
+    ///   in the ordering's order (a first snapshot), plus the change computation (``DocumentChangeComputation``).
     package mutating func applyPending(readTime: Timestamp?) -> (
         documents: [Document], changes: [ComputedChange], mismatch: String?
     )? {
@@ -137,7 +149,7 @@ package struct WatchTargetState: Sendable {
         } else {
             mergePending()
         }
-        pending = [:]
+        pending.removeAll()
         var list = ordered
         switch limit {
         case .first(let n)?: if list.count > n { list.removeLast(list.count - n) }
@@ -184,7 +196,11 @@ package struct WatchTargetState: Sendable {
         }
         guard !additions.isEmpty || droppedCount > 0 else { return }
         let ordering = self.ordering
-        additions.sort { ordering.compare($0, $1) < 0 }
+        // In arrival order (``WatchPendingChanges``), which is the query's order when the server sends a first
+        // snapshot: then checking is all the sorting there is (n - 1 comparisons).
+        if !zip(additions, additions.dropFirst()).allSatisfy({ ordering.compare($0, $1) < 0 }) {
+            additions.sort { ordering.compare($0, $1) < 0 }
+        }
         var merged: [Document] = []
         merged.reserveCapacity(ordered.count - droppedCount + additions.count)
         var next = 0

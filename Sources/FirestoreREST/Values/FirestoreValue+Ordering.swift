@@ -101,6 +101,15 @@ extension FirestoreValue {
     {
         let common = min(lhs.count, rhs.count)
         var index = 0
+        // Eight bytes at a time over the common prefix (the names of one collection share 50 bytes or more).
+        if let left = UnsafeRawPointer(lhs.baseAddress), let right = UnsafeRawPointer(rhs.baseAddress) {
+            while index + 8 <= common,
+                left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                index += 8
+            }
+        }
         while index < common, lhs[index] == rhs[index] { index += 1 }
         func rank(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             guard index < bytes.count else { return -2 }

@@ -2,8 +2,8 @@
 /// `bytes` is well-formed UTF-8 (Unicode 15, §3.9 table 3-7 "Well-Formed UTF-8 Byte Sequences": no overlong
 /// forms, no surrogates U+D800 ... U+DFFF, nothing above U+10FFFF, no truncated sequence).
 ///
-/// Used only to name the offset in an error after `String(validating:as:)` refused the bytes; both follow the
-/// same table.
+/// ``ProtobufReader/readString(_:_:)`` checks a string with it before decoding it; it follows the same table as
+/// `String(validating:as:)`.
 /// - Complexity: O(n).
 func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var index = 0

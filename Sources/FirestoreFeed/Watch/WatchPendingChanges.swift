@@ -1,0 +1,77 @@
+import FirestoreREST
+
+/// The changes one Listen target received since its last snapshot point, by document name, kept in the order the
+/// names first arrived: a new version, or `nil` when the document left the target.
+///
+/// The arrival order is what makes a large first snapshot cheap: the server sends a target's documents in the query's
+/// order, so the additions ``WatchTargetState`` sorts at the snapshot point are already sorted and the sort is one
+/// pass (n - 1 comparisons) instead of O(n log n) comparisons over a dictionary's random order (a 100,000-document
+/// first snapshot spent more instructions sorting than decoding).
+///
+/// Names are looked up in a dictionary of positions (8 bytes a name) and the changes kept in an array in arrival
+/// order; a later change of the same name replaces the earlier one in place.
+package struct WatchPendingChanges: Sendable, Sequence {
+    /// One name's latest change; `isLive` is `false` once the name was taken out (``subscript(_:)`` set to `nil`).
+    fileprivate struct Entry: Sendable {
+        var name: ByteExactName
+        var change: Document?
+        var isLive: Bool
+    }
+
+    private var positions: [ByteExactName: Int] = [:]
+    private var entries: [Entry] = []
+
+    /// No change.
+    package init() {}
+
+    /// How many names have a change.
+    package var count: Int { positions.count }
+
+    /// Whether no name has a change.
+    package var isEmpty: Bool { positions.isEmpty }
+
+    /// The change of `name`: `.some(document)` for a new version, `.some(nil)` when it left the target, `nil` when
+    /// nothing changed it. Setting a change of a name already changed replaces it and keeps its place; setting
+    /// `nil` takes the name out.
+    /// - Complexity: O(1) on average.
+    package subscript(_ name: ByteExactName) -> Document?? {
+        get { positions[name].map { entries[$0].change } }
+        set {
+            if let change = newValue {
+                if let position = positions[name] {
+                    entries[position].change = change
+                } else {
+                    positions[name] = entries.count
+                    entries.append(Entry(name: name, change: change, isLive: true))
+                }
+            } else if let position = positions.removeValue(forKey: name) {
+                entries[position].change = nil
+                entries[position].isLive = false
+            }
+        }
+    }
+
+    /// Drops every change.
+    package mutating func removeAll() {
+        positions = [:]
+        entries = []
+    }
+
+    /// The names and their changes, in the order the names first arrived.
+    package func makeIterator() -> Iterator { Iterator(entries: entries.makeIterator()) }
+
+    /// Iterates ``WatchPendingChanges`` in arrival order.
+    package struct Iterator: IteratorProtocol {
+        fileprivate var entries: IndexingIterator<[Entry]>
+
+        package mutating func next() -> (name: ByteExactName, change: Document?)? {
+            while let entry = entries.next() {
+                if entry.isLive { return (entry.name, entry.change) }
+            }
+            return nil
+        }
+    }
+
+    /// The number of changes (a `reserveCapacity` estimate).
+    package var underestimatedCount: Int { positions.count }
+}
