@@ -36,7 +36,6 @@ final class LiveListHTTPServer: Sendable {
     let list: LiveList
     let options: Options
     private let listener: TCPListener
-    private let open = Mutex(0)
     /// Head, body and idle limits of a request (the connection limit is ``Options/maxClients``).
     private let limits = CassetteHTTPServer.Limits(maxHeadBytes: 64 * 1024, maxBodyBytes: 64 * 1024)
 
@@ -56,30 +55,10 @@ final class LiveListHTTPServer: Sendable {
     /// Accepts connections until the process ends, each served on a thread of its own. Blocks: on a thread of its
     /// own, never a thread of the cooperative pool.
     func run() -> Never {
-        while true {
-            let connection = listener.accept()
-            let admitted = open.withLock { open -> Bool in
-                guard open < options.maxClients else { return false }
-                open += 1
-                return true
-            }
-            guard admitted else {
-                refuse(connection)
-                continue
-            }
-            var timeout = timeval(
-                tv_sec: limits.idleMilliseconds / 1000, tv_usec: Int(limits.idleMilliseconds % 1000) * 1000)
-            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let started = TransferThread.start(name: "serve") { [self] in
-                serve(connection)
-                close(connection)
-                open.withLock { $0 -= 1 }
-            }
-            if !started {
-                close(connection)
-                open.withLock { $0 -= 1 }
-            }
-        }
+        listener.serveConnections(
+            maxConnections: options.maxClients, sendTimeoutMilliseconds: limits.idleMilliseconds, threadName: "serve",
+            refuse: refuse
+        ) { [self] connection in serve(connection) }
     }
 
     /// Answers a connection over the limit with `503` (without waiting for a client that does not read) and closes it.

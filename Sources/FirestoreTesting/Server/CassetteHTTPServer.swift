@@ -33,7 +33,6 @@ public final class CassetteHTTPServer: Sendable {
     public let limits: Limits
     private let listener: TCPListener
     /// Connections being served.
-    private let openConnections = Mutex(0)
 
     /// Binds 127.0.0.1:`port` (0: a free port, see ``port``) and listens.
     /// - Parameters:
@@ -57,32 +56,11 @@ public final class CassetteHTTPServer: Sendable {
     /// ``Limits/maxConnections`` at once (one more is answered `503` and closed on the accepting thread). Blocks: call
     /// it on a thread of its own, never from a task (a thread of Swift's cooperative pool).
     public func run() -> Never {
-        while true {
-            let connection = listener.accept()
-            let admitted = openConnections.withLock { open -> Bool in
-                guard open < limits.maxConnections else { return false }
-                open += 1
-                return true
-            }
-            guard admitted else {
-                refuse(connection)
-                continue
-            }
-            var timeout = timeval(
-                tv_sec: limits.idleMilliseconds / 1000, tv_usec: Int(limits.idleMilliseconds % 1000) * 1000)
-            setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            // A thread named "serve-cassette" (in /proc/PID/task/TID/comm and gdb; `ServeCassetteLimitsTests` counts
-            // them); a connection the system has no thread for is closed, as one over the limit would be.
-            let started = TransferThread.start(name: "serve-cassette") { [self] in
-                serve(connection)
-                close(connection)
-                openConnections.withLock { $0 -= 1 }
-            }
-            if !started {
-                close(connection)
-                openConnections.withLock { $0 -= 1 }
-            }
-        }
+        // Threads named "serve-cassette" (in /proc/PID/task/TID/comm and gdb; `ServeCassetteLimitsTests` counts them).
+        listener.serveConnections(
+            maxConnections: limits.maxConnections, sendTimeoutMilliseconds: limits.idleMilliseconds,
+            threadName: "serve-cassette", refuse: refuse
+        ) { [self] connection in serve(connection) }
     }
 
     /// Answers a connection over ``Limits/maxConnections`` with `503` (without waiting for a client that does not
