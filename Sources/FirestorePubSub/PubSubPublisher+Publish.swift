@@ -86,22 +86,17 @@ extension PubSubPublisher {
         return groups
     }
 
-    /// One `topics.publish` request of `messages` (one ordering key), retried by ``retry``; their message IDs.
+    /// One publish request of `messages` (one ordering key) over ``wireProtocol``, retried by ``retry``; their
+    /// message IDs.
     func publishRequest(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
-        let body: JSONValue = ["messages": .array(messages.map(\.restJSON))]
         let started = ContinuousClock.now
         var attempt = 1
         while true {
             do {
-                let answer = try await send("POST", topic.name + ":publish", body: body)
-                guard let ids = answer["messageIds"]?.arrayValue?.compactMap(\.stringValue), ids.count == messages.count
-                else {
-                    throw FirestoreError(
-                        code: .internal,
-                        message: "Pub/Sub publish to \(topic): the answer holds no message ID for each of the "
-                            + "\(messages.count) messages: \(answer.serializedString().prefix(200))")
+                switch wireProtocol {
+                case .rest: return try await publishOverREST(messages, to: topic)
+                case .grpc: return try await publishOverGRPC(messages, to: topic)
                 }
-                return ids
             } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) {
                 let delay = retry.delay(after: attempt)
                 let drawn = delay * Double.random(in: 0.5...1.0)
@@ -110,5 +105,18 @@ extension PubSubPublisher {
                 attempt += 1
             }
         }
+    }
+
+    /// One `topics.publish` request of `messages` (not retried here); their message IDs.
+    func publishOverREST(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+        let body: JSONValue = ["messages": .array(messages.map(\.restJSON))]
+        let answer = try await send("POST", topic.name + ":publish", body: body)
+        guard let ids = answer["messageIds"]?.arrayValue?.compactMap(\.stringValue), ids.count == messages.count else {
+            throw FirestoreError(
+                code: .internal,
+                message: "Pub/Sub publish to \(topic): the answer holds no message ID for each of the "
+                    + "\(messages.count) messages: \(answer.serializedString().prefix(200))")
+        }
+        return ids
     }
 }

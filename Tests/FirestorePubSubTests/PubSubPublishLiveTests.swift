@@ -5,13 +5,15 @@ import Testing
 
 @testable import FirestorePubSub
 
-/// Publishing to the Pub/Sub emulator (`Scripts/emulator --pubsub`): topics and subscriptions made, messages
-/// delivered with their data, attributes and ordering keys, one key's messages in order. Retries against a scripted
+/// Publishing to the Pub/Sub emulator (`Scripts/emulator --pubsub`) over REST and over gRPC: topics and subscriptions
+/// made, messages delivered (pulled over REST) with their data, attributes and ordering keys, one key's messages in
+/// order; a missing topic is `NOT_FOUND` over either. Retries against a scripted
 /// HTTP server: retryable answers are sent again, others are not.
 @Suite(.timeLimit(.minutes(2))) struct PubSubPublishLiveTests {
-    @Test(.needsPubSub) func messagesArriveWithTheirDataAttributesAndKeysInOrderPerKey() async throws {
-        let publisher = try PubSubPublisher.testEmulator()
-        let (topic, subscription) = try await publisher.freshTopic("publish")
+    @Test(.needsPubSub, arguments: PubSubProtocol.allCases)
+    func messagesArriveWithTheirDataAttributesAndKeysInOrderPerKey(_ wireProtocol: PubSubProtocol) async throws {
+        let publisher = try PubSubPublisher.testEmulator().using(protocol: wireProtocol)
+        let (topic, subscription) = try await publisher.freshTopic("publish-\(wireProtocol)")
         #expect(try await publisher.createTopic(topic) == false)
         let messages = (0..<30).map { index in
             PubSubMessage(
@@ -29,6 +31,17 @@ import Testing
                     == stride(from: key, to: 30, by: 3).map { "m\($0)" })
         }
         #expect(pulled.allSatisfy { $0.attributes["index"] == String($0.data.dropFirst()) })
+    }
+
+    @Test(.needsPubSub, arguments: PubSubProtocol.allCases)
+    func aMissingTopicIsNotFoundAndNotRetried(_ wireProtocol: PubSubProtocol) async throws {
+        let publisher = try PubSubPublisher.testEmulator().using(protocol: wireProtocol)
+        let topic = try PubSubTopic(projectID: "demo-pubsub", topicID: PubSubEnvironment.uniqueID("missing"))
+        await #expect {
+            _ = try await publisher.publish([PubSubMessage(data: Data("x".utf8), orderingKey: "k")], to: topic)
+        } throws: { error in
+            (error as? FirestoreError)?.code == .notFound
+        }
     }
 
     @Test func aRetryableAnswerIsSentAgainAndAnotherIsNot() async throws {
