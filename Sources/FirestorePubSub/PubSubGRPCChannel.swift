@@ -1,9 +1,11 @@
 import FirestoreREST
 import FirestoreWire
-import Synchronization
 
-/// The gRPC channel of a ``PubSubPublisher``'s gRPC publishes (``PubSubProtocol/grpc``): made on the first one, then
-/// shared by every call (one HTTP/2 connection, a stream a call), and closed when the publishers holding it are gone.
+/// The gRPC side of a ``PubSubPublisher`` (``PubSubProtocol/grpc`` and ``PubSubProtocol/automatic``), shared by the
+/// publishers ``PubSubPublisher/using(protocol:)`` makes: the channel (made on the first gRPC publish, then shared by
+/// every call: one HTTP/2 connection, a stream a call; closed when the publishers holding it are gone) and, for
+/// ``PubSubProtocol/automatic``, until when REST is used because HTTP/2 was refused (`RPCClientState`, as a Firestore
+/// client's).
 final class PubSubGRPCChannel: Sendable {
     /// `http://HOST:PORT` (the emulator) or `https://HOST[:PORT]`: the REST base URL without its path.
     let baseURL: String
@@ -13,7 +15,11 @@ final class PubSubGRPCChannel: Sendable {
     /// Each call's deadline in seconds: the `CurlTransport`'s request timeout (default 60), `nil` when that is zero
     /// or less.
     let timeout: Double?
-    private let channel = Mutex<GRPCChannel?>(nil)
+    /// Whether ``PubSubProtocol/automatic`` tries gRPC: the REST transport is a `CurlTransport` (another, a test
+    /// double say, is meant to carry every request).
+    let automaticUsesGRPC: Bool
+    /// The channel, and when HTTP/2 was last refused.
+    let state = RPCClientState()
 
     /// The channel beside a REST client of `restBaseURL` (`scheme://host[:port]/v1/`) on `transport`.
     init(restBaseURL: String, transport: any HTTPTransport) {
@@ -28,17 +34,17 @@ final class PubSubGRPCChannel: Sendable {
         configuration = curl.map { GRPCChannel.Configuration($0) } ?? .init()
         let requestTimeout = curl?.requestTimeout ?? 60
         timeout = requestTimeout > 0 ? requestTimeout : nil
+        automaticUsesGRPC = curl != nil
     }
 
     /// The channel, made now when this is the first call.
     /// - Throws: `FirestoreError` `.invalidArgument` for a base URL the channel refuses; `.unknown` when libcurl
     ///   cannot be initialised.
-    func get() throws(FirestoreError) -> GRPCChannel {
-        try channel.withLock { (channel) throws(FirestoreError) -> GRPCChannel in
-            if let channel { return channel }
-            let made = try GRPCChannel(baseURL: baseURL, configuration: configuration)
-            channel = made
-            return made
+    func get() throws(FirestoreError) -> any RPCChannel {
+        let baseURL = baseURL
+        let configuration = configuration
+        return try state.channel { () throws(FirestoreError) -> any RPCChannel in
+            try GRPCChannel(baseURL: baseURL, configuration: configuration)
         }
     }
 }

@@ -96,14 +96,32 @@ extension PubSubPublisher {
                 switch wireProtocol {
                 case .rest: return try await publishOverREST(messages, to: topic)
                 case .grpc: return try await publishOverGRPC(messages, to: topic)
+                case .automatic: return try await publishAutomatically(messages, to: topic)
                 }
-            } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) {
+            } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) && !error.lacksHTTP2 {
+                // (A server that answered gRPC's HTTP/2 with HTTP/1.x will not start speaking HTTP/2.)
                 let delay = retry.delay(after: attempt)
                 let drawn = delay * Double.random(in: 0.5...1.0)
                 guard ContinuousClock.now - started + drawn < retry.totalTimeout else { throw error }
                 try await Task.sleep(for: drawn)
                 attempt += 1
             }
+        }
+    }
+
+    /// One publish request over gRPC, or over REST when ``PubSubProtocol/automatic`` says so (not retried here):
+    /// REST on a transport other than `CurlTransport`, or within 5 minutes of a refusal of HTTP/2; a gRPC request
+    /// refused for want of HTTP/2 (`lacksHTTP2`, `mayLackHTTP2`) or answered `UNIMPLEMENTED` is noted as a refusal and
+    /// sent again over REST at once (it reached no Pub/Sub service).
+    func publishAutomatically(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+        guard grpc.automaticUsesGRPC, grpc.state.triesGRPC() else {
+            return try await publishOverREST(messages, to: topic)
+        }
+        do {
+            return try await publishOverGRPC(messages, to: topic)
+        } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented {
+            grpc.state.noteRefusal()
+            return try await publishOverREST(messages, to: topic)
         }
     }
 

@@ -40,7 +40,7 @@ public final class PubSubPublisher: Sendable {
     public convenience init(
         credentials: any Credentials, endpoint: String = "https://pubsub.googleapis.com/v1/",
         transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
             throw .invalidArgument("Pub/Sub endpoint \"\(endpoint)\" must be https (credentials travel with it)")
@@ -65,7 +65,7 @@ public final class PubSubPublisher: Sendable {
     /// - Throws: `FirestoreError` `.invalidArgument` when `host` is not `HOST:PORT`; `maxRequestsInFlight` below 1.
     public static func emulator(
         host: String, transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) -> PubSubPublisher {
         var address = host
         if address.hasPrefix("http://") { address.removeFirst("http://".count) }
@@ -89,7 +89,7 @@ public final class PubSubPublisher: Sendable {
     ///   ``init(credentials:endpoint:transport:retry:maxRequestsInFlight:protocol:)``.
     public static func fromEnvironment(
         credentials: any Credentials, transport: (any HTTPTransport)? = nil,
-        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .rest
+        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) -> PubSubPublisher {
         if let host = ProcessInfo.processInfo.environment["PUBSUB_EMULATOR_HOST"], !host.isEmpty {
             return try emulator(host: host, transport: transport, retry: retry, protocol: wireProtocol)

@@ -32,8 +32,9 @@ package struct PublishCommand: ParsableCommand {
             .value("--topic", "projects/P/topics/T", help: "the topic to publish to (required)"),
             .flag("--create-topic", help: "create the topic first when it does not exist"),
             .value(
-                "--pubsub-protocol", "rest|grpc",
-                help: "Pub/Sub's wire protocol for publishing (default rest; --protocol is Firestore's)"),
+                "--pubsub-protocol", "rest|grpc|automatic",
+                help: "Pub/Sub's wire protocol for publishing (default automatic: gRPC, REST where HTTP/2 is "
+                    + "refused; --protocol is Firestore's)"),
             .value(
                 "--interval", "SECONDS",
                 help: "time between polls with --mode keys|full|delta or after a fallback (default 1)"),
@@ -47,7 +48,7 @@ package struct PublishCommand: ParsableCommand {
     /// `--topic`, as given.
     let topicName: String?
     let createTopic: Bool
-    /// `--pubsub-protocol`, else REST.
+    /// `--pubsub-protocol`, else ``PubSubProtocol/automatic`` (the library's default).
     let pubSubProtocol: PubSubProtocol
     let interval: Duration
     let mode: FeedModeOptions
@@ -63,11 +64,11 @@ package struct PublishCommand: ParsableCommand {
         createTopic = reader.has("--create-topic")
         if let name = reader.value("--pubsub-protocol") {
             guard let chosen = PubSubProtocol(rawValue: name) else {
-                throw ValidationError("--pubsub-protocol \"\(name)\": expected rest or grpc")
+                throw ValidationError("--pubsub-protocol \"\(name)\": expected rest, grpc or automatic")
             }
             pubSubProtocol = chosen
         } else {
-            pubSubProtocol = .rest
+            pubSubProtocol = .automatic
         }
         interval = try reader.seconds("--interval", in: 0.01...86_400) ?? .seconds(1)
         mode = try FeedModeOptions(parsing: reader)
