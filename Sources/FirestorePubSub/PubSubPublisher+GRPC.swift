@@ -15,8 +15,8 @@ extension PubSubPublisher {
     func publishOverGRPC(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
         let request = PubSubPublishRequest.encode(messages, to: topic)
         let channel = try grpc.get()
-        var refreshed = false
-        while true {
+        typealias Attempt = (result: Result<[String], any Error>, refused: String?)
+        return try await credentials.refreshingOnce { () async throws -> Attempt in
             var metadata = [HTTPHeader("x-goog-request-params", "topic=" + Firestore.queryEscaped(topic.name))]
             let authorization = isEmulator ? nil : try await credentials.authorizationHeader()
             if let authorization { metadata.append(HTTPHeader("authorization", authorization)) }
@@ -40,13 +40,10 @@ extension PubSubPublisher {
                         message: "Pub/Sub publish to \(topic) over gRPC: \(ids.count) message IDs for "
                             + "\(messages.count) messages")
                 }
-                return ids
-            } catch let error as FirestoreError
-                where error.code == .unauthenticated && error.isServerStatus && !refreshed && authorization != nil
-            {
-                guard let authorization, await credentials.invalidate(refusedHeader: authorization) else { throw error }
-                refreshed = true
+                return (.success(ids), nil)
+            } catch let error as FirestoreError where error.code == .unauthenticated && error.isServerStatus {
+                return (.failure(error), authorization)
             }
-        }
+        }.get()
     }
 }

@@ -119,7 +119,8 @@ extension PubSubPublisher {
         }
         do {
             return try await publishOverGRPC(messages, to: topic)
-        } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented {
+        } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented
+        {
             grpc.state.noteRefusal()
             return try await publishOverREST(messages, to: topic)
         }

@@ -7,8 +7,9 @@ import Foundation
 /// the CLI's `--create-topic`).
 ///
 /// It publishes over REST with the package's HTTP transport (libcurl: HTTP/2 over TLS; given none, a pool of
-/// ``maxRequestsInFlight`` connections), or over gRPC on the package's own HTTP/2 channel (``wireProtocol``,
-/// ``PubSubProtocol``), with its `Credentials`. For production, the credentials need a scope Pub/Sub accepts
+/// ``maxRequestsInFlight`` connections), or over gRPC on the package's own HTTP/2 channel (one connection), as
+/// ``wireProtocol`` says (``PubSubProtocol``; REST by default, see <doc:PublishingToPubSub> for why and for the figures),
+/// with its `Credentials`. For production, the credentials need a scope Pub/Sub accepts
 /// (`https://www.googleapis.com/auth/pubsub` or `https://www.googleapis.com/auth/cloud-platform`): a service account's
 /// default scope for Firestore (`datastore`) is refused there. An emulator gets no credentials, as Google's clients
 /// send none to the host named by `PUBSUB_EMULATOR_HOST`.
@@ -40,7 +41,7 @@ public final class PubSubPublisher: Sendable {
     public convenience init(
         credentials: any Credentials, endpoint: String = "https://pubsub.googleapis.com/v1/",
         transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
     ) throws(FirestoreError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
             throw .invalidArgument("Pub/Sub endpoint \"\(endpoint)\" must be https (credentials travel with it)")
@@ -65,7 +66,7 @@ public final class PubSubPublisher: Sendable {
     /// - Throws: `FirestoreError` `.invalidArgument` when `host` is not `HOST:PORT`; `maxRequestsInFlight` below 1.
     public static func emulator(
         host: String, transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
     ) throws(FirestoreError) -> PubSubPublisher {
         var address = host
         if address.hasPrefix("http://") { address.removeFirst("http://".count) }
@@ -89,7 +90,7 @@ public final class PubSubPublisher: Sendable {
     ///   ``init(credentials:endpoint:transport:retry:maxRequestsInFlight:protocol:)``.
     public static func fromEnvironment(
         credentials: any Credentials, transport: (any HTTPTransport)? = nil,
-        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .automatic
+        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .rest
     ) throws(FirestoreError) -> PubSubPublisher {
         if let host = ProcessInfo.processInfo.environment["PUBSUB_EMULATOR_HOST"], !host.isEmpty {
             return try emulator(host: host, transport: transport, retry: retry, protocol: wireProtocol)
@@ -149,8 +150,7 @@ public final class PubSubPublisher: Sendable {
             // a publish is at least once anyway (``publish(_:to:)`` retries), and a fresh connection a request costs
             // the emulator about 15 % of its publish rate.
             body: body.map { $0.serialized() }, isIdempotent: method != "POST" || resource.hasSuffix(":publish"))
-        var refreshed = false
-        while true {
+        let response = try await credentials.refreshingOnce {
             var attempt = request
             let authorization = isEmulator ? nil : try await credentials.authorizationHeader()
             if let authorization { attempt.headers.append(HTTPHeader("Authorization", authorization)) }
@@ -158,22 +158,17 @@ public final class PubSubPublisher: Sendable {
                 attempt.headers.append(HTTPHeader("x-goog-user-project", project))
             }
             let response = try await transport.send(attempt)
-            if response.status == 401, !refreshed, let authorization,
-                await credentials.invalidate(refusedHeader: authorization)
-            {
-                refreshed = true
-                continue
-            }
-            guard (200..<300).contains(response.status) else {
-                throw FirestoreError(status: response.status, body: response.body)
-            }
-            if response.body.isEmpty { return .object([:]) }
-            do {
-                return try JSONValue.parse(response.body)
-            } catch {
-                throw FirestoreError(
-                    code: .internal, message: "Pub/Sub \(method) \(resource): the answer is not JSON: \(error)")
-            }
+            return (response, response.status == 401 ? authorization : nil)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw FirestoreError(status: response.status, body: response.body)
+        }
+        if response.body.isEmpty { return .object([:]) }
+        do {
+            return try JSONValue.parse(response.body)
+        } catch {
+            throw FirestoreError(
+                code: .internal, message: "Pub/Sub \(method) \(resource): the answer is not JSON: \(error)")
         }
     }
 }

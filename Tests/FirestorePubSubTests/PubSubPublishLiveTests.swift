@@ -105,8 +105,8 @@ import Testing
         try await ScriptedHTTPServer.with([
             .init(chunks: [#"{"messageIds":["41"]}"#]), .init(chunks: [#"{"messageIds":["42"]}"#]),
         ]) { server in
-            let publisher = try PubSubPublisher.emulator(host: "127.0.0.1:\(server.port)", retry: Self.fast)
-            #expect(publisher.wireProtocol == .automatic)
+            let publisher = try PubSubPublisher.emulator(
+                host: "127.0.0.1:\(server.port)", retry: Self.fast, protocol: .automatic)
             #expect(try await publisher.publish([message], to: topic) == ["41"])
             // Within 5 minutes of the refusal: REST at once, and so for a copy of the publisher.
             #expect(try await publisher.using(protocol: .automatic).publish([message], to: topic) == ["42"])

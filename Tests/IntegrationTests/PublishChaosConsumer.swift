@@ -224,10 +224,9 @@ struct PublishChaosFigures: CustomStringConvertible {
             }
             held[message.name] = (message.updateTime, readTime, message.fields)
             if let generation = message.attributes["generation"].flatMap(Int64.init) {
-                if let last = appliedGeneration[message.orderingKey], generation < last {
-                    appliedGenerationDecreases.append("\(version): \(generation) after \(last)")
-                }
-                appliedGeneration[message.orderingKey] = max(appliedGeneration[message.orderingKey] ?? generation, generation)
+                let last = appliedGeneration[message.orderingKey] ?? generation
+                if generation < last { appliedGenerationDecreases.append("\(version): \(generation) after \(last)") }
+                appliedGeneration[message.orderingKey] = max(last, generation)
             }
         }
         for (name, document) in expected where first[name + " " + document.updateTime] == nil {

@@ -129,7 +129,8 @@ import Testing
         let delivered = consumer.messages()
         let consumed = await consumer.stop()
         let figures = PublishChaosFigures(
-            delivered, expected: expected, accepted: PublishChaosFigures.acceptedReadTimes(results.values.map(\.stderr)))
+            delivered, expected: expected, accepted: PublishChaosFigures.acceptedReadTimes(results.values.map(\.stderr))
+        )
         let generations = GenerationFigures(delivered, expected: expected)
         // The paused member's leases with a version committed after it stopped: published past the fence.
         let ofPausedLeases = delivered.filter { message in
