@@ -27,7 +27,11 @@ import Testing
 ///   them no-ops: **in what the consumer applies, no ordering key's generation goes back**, and the applied map
 ///   equals the query. How many such late messages came (a matter of where the stop landed) is printed, not asserted.
 /// - The checks of ``PublishGroupChaosLiveTests`` that hold whatever the timing: every final version and removal
-///   arrived, every duplicate repeats its first, every message is fenced and of one shard, keyed by its name.
+///   arrived, every duplicate repeats its first, every message is fenced and of one shard, keyed by its name. Not
+///   the absence of spurious removals: the next owner resumes the paused member's shards with their resume tokens,
+///   and the emulator's `RESET` can make it publish removals of documents that are still there, then the documents
+///   again (``PublishChaosLiveTests``: the emulator's; seen here in 2 runs of 9, each undone by the consumer's rule,
+///   which `equal` asserts).
 ///
 /// The circumstance is certain, not timed: the stop is seen in `/proc/PID/stat` before the clock for "after the stop"
 /// is read, the takeover is read from the lease documents, and the pause lasts two lease lengths at least. Times are
@@ -170,7 +174,6 @@ import Testing
         #expect(figures.missingVersions == [])
         #expect(figures.missingRemovals == [])
         #expect(figures.lostRemovals == [])
-        #expect(figures.spuriousRemovals == [])
         #expect(figures.differingDuplicates == [])
         #expect(figures.wrongKeys == [])
         #expect(figures.appliedGenerationDecreases == [])
