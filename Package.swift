@@ -89,7 +89,7 @@ let package = Package(
         // Record and replay for users testing their own code: cassettes, transports, a clock, an HTTP server.
         .target(
             name: "FirestorePubSub",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "COpenSSL"]
+            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreWire", "COpenSSL"]
         ),
         .target(
             name: "FirestoreTesting",

@@ -6,15 +6,18 @@ import Synchronization
 
 /// `pubsub-publish` (issue 38): publishing change messages to the Pub/Sub emulator (`PUBSUB_EMULATOR_HOST`).
 ///
-/// - **Rate** (`pubsub-publish`, `pubsub-publish-process`): the same `messages` change messages (``PubSubChangeMessage``
-///   of `mirror-load`'s ~1 KB documents: REST-document JSON data, the four attributes, each its own ordering key, the
-///   document's name) written to a file once, then published to a fresh topic by `PubSubPublisher.publish(_:to:)` and
-///   by Google's Python publisher (`Scripts/bench-pubsub-publisher`: `PublisherClient` with message ordering, each
-///   message with its ordering key, every future waited for), each in a child process of its own, alternately,
-///   `repeats` times each after one warm-up each. `pubsub-publish` is the time inside each process from the first
-///   publish call to the last acknowledgement (reading the file and start-up excluded); `pubsub-publish-process` is
-///   the whole process, launch to exit (Python's interpreter start-up and imports, this binary's start-up, the file
-///   read). The target: this package at least as fast as Python (time ratio <= 1x, rate ratio >= 1x).
+/// - **Rate** (`pubsub-publish`, `pubsub-publish-grpc`, `pubsub-publish-grpc-vs-rest` and their `-process` rows): the
+///   same `messages` change messages (``PubSubChangeMessage`` of `mirror-load`'s ~1 KB documents: REST-document JSON
+///   data, the four attributes, each its own ordering key, the document's name) written to a file once, then
+///   published to a fresh topic by `PubSubPublisher.publish(_:to:)` over REST, by the same over gRPC
+///   (``PubSubProtocol``), and by Google's Python publisher (`Scripts/bench-pubsub-publisher`: `PublisherClient`
+///   (gRPC) with message ordering, each message with its ordering key, every future waited for), each in a child
+///   process of its own, in turn, `repeats` times each after one warm-up each. `pubsub-publish` (REST) and
+///   `pubsub-publish-grpc` are against Python, `pubsub-publish-grpc-vs-rest` is gRPC against REST: the time inside each
+///   process from the first publish call to the last acknowledgement (reading the file and start-up excluded); the
+///   `-process` rows are the whole process, launch to exit (Python's interpreter start-up and imports, this binary's
+///   start-up, the file read). The target: this package at least as fast as Python (time ratio <= 1x, rate ratio
+///   >= 1x).
 /// - **Latency** (`pubsub-latency`, needs `FIRESTORE_EMULATOR_HOST` too): a writer commits one ~200-byte document a
 ///   commit at `rate` commits a second (`--publish-rate`, default 25: the emulator takes about 30 commits a second with
 ///   a Listen target on 2 shared cores; at 100 its backlog, not the feed, makes the latency) for `seconds` (each a new
@@ -91,12 +94,12 @@ enum PubSubPublishWorkload {
         }
     }
 
-    /// The child: publishes FILE's messages to TOPIC; prints `ok SECONDS MESSAGES` (first publish to last
-    /// acknowledgement).
-    static func runChild(topic: String, path: String) throws {
+    /// The child: publishes FILE's messages to TOPIC over `wireProtocol`; prints `ok SECONDS MESSAGES` (first publish
+    /// to last acknowledgement).
+    static func runChild(topic: String, path: String, protocol wireProtocol: PubSubProtocol) throws {
         guard let host = pubSubHost() else { throw BenchmarkError(message: "PUBSUB_EMULATOR_HOST is not set") }
         let messages = try read(path)
-        let publisher = try PubSubPublisher.emulator(host: host)
+        let publisher = try PubSubPublisher.emulator(host: host, protocol: wireProtocol)
         let topic = try PubSubTopic(topic)
         let (elapsed, ids) = try blocking {
             let start = ContinuousClock.now
@@ -147,7 +150,11 @@ enum PubSubPublishWorkload {
         let path = folder + "/messages.jsonl"
         try write(messages, to: path)
         let this = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let ours = { try child(this, [childFlag, topic.name, path], count: count, label: "PubSubPublisher") }
+        let ours = { (wireProtocol: PubSubProtocol) in
+            try child(
+                this, [childFlag, topic.name, path, wireProtocol.rawValue], count: count,
+                label: "PubSubPublisher (\(wireProtocol))")
+        }
         guard let python = python() else {
             print(
                 "pubsub-publish: Python rows skipped (no FIRESTORE_FEED_TEST_PYTHON or .build/test-venv: "
@@ -157,36 +164,46 @@ enum PubSubPublishWorkload {
         let script = FileManager.default.currentDirectoryPath + "/Scripts/bench-pubsub-publisher"
         let theirs = { try child(python, [script, topic.name, path], count: count, label: "Python publisher") }
         if !quick {
-            _ = try ours()
+            _ = try ours(.rest)
+            _ = try ours(.grpc)
             _ = try theirs()
         }
-        var oursInside: [Double] = []
-        var oursProcess: [Double] = []
-        var theirsInside: [Double] = []
-        var theirsProcess: [Double] = []
+        var rest: [(Double, Double)] = []
+        var grpc: [(Double, Double)] = []
+        var baseline: [(Double, Double)] = []
         for _ in 0..<max(repeats, 1) {
-            let (inside, process) = try ours()
-            oursInside.append(inside)
-            oursProcess.append(process)
-            let (pythonInside, pythonProcess) = try theirs()
-            theirsInside.append(pythonInside)
-            theirsProcess.append(pythonProcess)
+            rest.append(try ours(.rest))
+            grpc.append(try ours(.grpc))
+            baseline.append(try theirs())
         }
-        let (a, b) = (Harness.median(oursInside), Harness.median(theirsInside))
-        let (c, d) = (Harness.median(oursProcess), Harness.median(theirsProcess))
+        let inside = (Harness.median(rest.map(\.0)), Harness.median(grpc.map(\.0)), Harness.median(baseline.map(\.0)))
+        let process = (Harness.median(rest.map(\.1)), Harness.median(grpc.map(\.1)), Harness.median(baseline.map(\.1)))
+        func ratio(_ baseline: Double, _ candidate: Double) -> String { String(format: "%.2fx", baseline / candidate) }
         print(
-            "pubsub-publish: \(count) messages (\(bytes / max(count, 1)) B of data each, one ordering key each): "
-                + "PubSubPublisher \(perSecond(count, a)), Python \(perSecond(count, b)) (first publish to last ack), "
-                + "rate ratio \(String(format: "%.2f", b / a))x (goal >= 1x: \(ListenSupport.verdict(a <= b))); "
-                + "whole process \(perSecond(count, c)) vs \(perSecond(count, d)), \(String(format: "%.2f", d / c))x")
-        let baseline = "google-cloud-pubsub PublisherClient (ordered)"
+            "pubsub-publish: \(count) messages (\(bytes / max(count, 1)) B of data each, one ordering key each), first "
+                + "publish to last ack: REST \(perSecond(count, inside.0)), gRPC \(perSecond(count, inside.1)), Python "
+                + "\(perSecond(count, inside.2)); rate ratios REST/Python \(ratio(inside.2, inside.0)), gRPC/Python "
+                + "\(ratio(inside.2, inside.1)), gRPC/REST \(ratio(inside.0, inside.1)) (goal >= 1x against Python: "
+                + "\(ListenSupport.verdict(min(inside.0, inside.1) <= inside.2))); whole process REST "
+                + "\(perSecond(count, process.0)), gRPC \(perSecond(count, process.1)), Python "
+                + "\(perSecond(count, process.2))")
+        let publisherName = "google-cloud-pubsub PublisherClient (ordered)"
         return [
             Measurement(
-                workload: "pubsub-publish", n: count, medianSeconds: a, baseline: baseline, baselineMedianSeconds: b,
-                target: 1),
+                workload: "pubsub-publish", n: count, medianSeconds: inside.0, baseline: publisherName,
+                baselineMedianSeconds: inside.2, target: 1),
             Measurement(
-                workload: "pubsub-publish-process", n: count, medianSeconds: c, baseline: baseline + ", whole process",
-                baselineMedianSeconds: d, target: 1),
+                workload: "pubsub-publish-grpc", n: count, medianSeconds: inside.1, baseline: publisherName,
+                baselineMedianSeconds: inside.2, target: 1),
+            Measurement(
+                workload: "pubsub-publish-grpc-vs-rest", n: count, medianSeconds: inside.1,
+                baseline: "PubSubPublisher over REST", baselineMedianSeconds: inside.0, target: nil),
+            Measurement(
+                workload: "pubsub-publish-process", n: count, medianSeconds: process.0,
+                baseline: publisherName + ", whole process", baselineMedianSeconds: process.2, target: 1),
+            Measurement(
+                workload: "pubsub-publish-grpc-process", n: count, medianSeconds: process.1,
+                baseline: publisherName + ", whole process", baselineMedianSeconds: process.2, target: 1),
         ]
     }
 

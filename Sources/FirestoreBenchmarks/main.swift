@@ -1,3 +1,4 @@
+import FirestorePubSub
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
@@ -119,12 +120,12 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
 // A child process of `pubsub-publish`: publishes a file's messages, prints `ok SECONDS MESSAGES`.
 if arguments.first == PubSubPublishWorkload.childFlag {
     let parts = Array(arguments.dropFirst())
-    guard parts.count == 2 else {
-        FileHandle.standardError.write(Data("error: \(PubSubPublishWorkload.childFlag) TOPIC FILE\n".utf8))
+    guard parts.count == 3, let wireProtocol = PubSubProtocol(rawValue: parts[2]) else {
+        FileHandle.standardError.write(Data("error: \(PubSubPublishWorkload.childFlag) TOPIC FILE rest|grpc\n".utf8))
         exit(2)
     }
     do {
-        try PubSubPublishWorkload.runChild(topic: parts[0], path: parts[1])
+        try PubSubPublishWorkload.runChild(topic: parts[0], path: parts[1], protocol: wireProtocol)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))

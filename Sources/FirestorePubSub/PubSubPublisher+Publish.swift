@@ -86,10 +86,66 @@ extension PubSubPublisher {
         return groups
     }
 
-    /// One `topics.publish` request of `messages` (one ordering key), retried by ``retry``; their message IDs.
+    /// One publish request of `messages` (one ordering key) over ``wireProtocol``, retried by ``retry``; their
+    /// message IDs.
     func publishRequest(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+        try await retried {
+            switch wireProtocol {
+            case .rest: return try await publishOverREST(messages, to: topic)
+            case .grpc: return try await publishOverGRPC(messages, to: topic)
+            case .automatic: return try await publishAutomatically(messages, to: topic)
+            }
+        }
+    }
+
+    /// ``send(_:_:body:)`` retried by ``retried(_:)``. For a request that may go twice: a publish (at least once
+    /// anyway), an admin call that answers `ALREADY_EXISTS` the second time, a pull.
+    /// - Throws: the last `FirestoreError`; `CancellationError` when the task is cancelled between attempts.
+    package func sendRetried(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
+        try await retried { try await send(method, resource, body: body) }
+    }
+
+    /// `attempt` again while it fails with one of ``retry``'s codes (after its delays, a random half to whole of
+    /// each), until ``PubSubRetrySettings/totalTimeout``; then the last error. A request refused for want of HTTP/2
+    /// is not retried: a server that answered gRPC's HTTP/2 with HTTP/1.x will not start speaking HTTP/2.
+    /// - Throws: the last `FirestoreError`; `CancellationError` when the task is cancelled between attempts.
+    func retried<Answer>(_ attempt: () async throws -> Answer) async throws -> Answer {
+        let started = ContinuousClock.now
+        var tries = 1
+        while true {
+            do {
+                return try await attempt()
+            } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) && !error.lacksHTTP2 {
+                let delay = retry.delay(after: tries)
+                let drawn = delay * Double.random(in: 0.5...1.0)
+                guard ContinuousClock.now - started + drawn < retry.totalTimeout else { throw error }
+                try await Task.sleep(for: drawn)
+                tries += 1
+            }
+        }
+    }
+
+    /// One publish request over gRPC, or over REST when ``PubSubProtocol/automatic`` says so (not retried here):
+    /// REST on a transport other than `CurlTransport`, or within 5 minutes of a refusal of HTTP/2; a gRPC request
+    /// refused for want of HTTP/2 (`lacksHTTP2`, `mayLackHTTP2`) or answered `UNIMPLEMENTED` is noted as a refusal and
+    /// sent again over REST at once (it reached no Pub/Sub service).
+    func publishAutomatically(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+        guard grpc.automaticUsesGRPC, grpc.state.triesGRPC() else {
+            return try await publishOverREST(messages, to: topic)
+        }
+        do {
+            return try await publishOverGRPC(messages, to: topic)
+        } catch let error as FirestoreError where error.lacksHTTP2 || error.mayLackHTTP2 || error.code == .unimplemented
+        {
+            grpc.state.noteRefusal()
+            return try await publishOverREST(messages, to: topic)
+        }
+    }
+
+    /// One `topics.publish` request of `messages` (not retried here); their message IDs.
+    func publishOverREST(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
         let body: JSONValue = ["messages": .array(messages.map(\.restJSON))]
-        let answer = try await sendRetried("POST", topic.name + ":publish", body: body)
+        let answer = try await send("POST", topic.name + ":publish", body: body)
         guard let ids = answer["messageIds"]?.arrayValue?.compactMap(\.stringValue), ids.count == messages.count else {
             throw FirestoreError(
                 code: .internal,
@@ -97,25 +153,5 @@ extension PubSubPublisher {
                     + "\(messages.count) messages: \(answer.serializedString().prefix(200))")
         }
         return ids
-    }
-
-    /// ``send(_:_:body:)`` again while the answer's code is one of ``retry``'s (after its delays, a random half to
-    /// whole of each), until ``PubSubRetrySettings/totalTimeout``; then the last error. For a request that may go
-    /// twice: a publish (at least once anyway), an admin call that answers `ALREADY_EXISTS` the second time, a pull.
-    /// - Throws: the last `FirestoreError`; `CancellationError` when the task is cancelled between attempts.
-    package func sendRetried(_ method: String, _ resource: String, body: JSONValue?) async throws -> JSONValue {
-        let started = ContinuousClock.now
-        var attempt = 1
-        while true {
-            do {
-                return try await send(method, resource, body: body)
-            } catch let error as FirestoreError where retry.retryableCodes.contains(error.code) {
-                let delay = retry.delay(after: attempt)
-                let drawn = delay * Double.random(in: 0.5...1.0)
-                guard ContinuousClock.now - started + drawn < retry.totalTimeout else { throw error }
-                try await Task.sleep(for: drawn)
-                attempt += 1
-            }
-        }
     }
 }

@@ -3,7 +3,8 @@ import FirestoreREST
 /// How a publish is retried: Pub/Sub's own client libraries' publish settings by default (the `Publish` method of
 /// googleapis' `pubsub_grpc_service_config.json`, as the Python, Node and Java publishers use them).
 ///
-/// A request answered with one of ``retryableCodes`` (or not answered: a transport failure is `UNAVAILABLE`) is sent
+/// A request answered with one of ``retryableCodes`` (or not answered: a transport failure is `UNAVAILABLE`; but not
+/// a gRPC request answered with HTTP/1.x, which no attempt will change) is sent
 /// again after a delay that starts at ``initialDelay`` and grows by ``multiplier`` to at most ``maxDelay``, each
 /// delay drawn at random between half of it and all of it, until ``totalTimeout`` has passed since the first
 /// attempt; then the last error is thrown. A publish sent again can be delivered twice: that is at least once, and

@@ -58,8 +58,9 @@ import Testing
         #expect(!text.contains("CHECK FAILED"))
     }
 
-    /// `FirestoreBenchmarks pubsub-publish --quick` on both emulators: its three rows (this package's publisher and
-    /// Google's Python publisher, in process and whole process; commit-to-publish latency), no check failed.
+    /// `FirestoreBenchmarks pubsub-publish --quick` on both emulators: its rows (this package's publisher over REST and
+    /// over gRPC beside Google's Python publisher, in process and whole process; gRPC beside REST; commit-to-publish
+    /// latency), no check failed.
     @Test(.needsPubSub) func pubsubPublishQuickRun() async throws {
         let host = try EmulatorEnvironment.requireHost()
         let pubsub = try PubSubEnvironment.requireHost()
@@ -85,7 +86,11 @@ import Testing
         let workloads = text.split(separator: "\n").filter { $0.hasPrefix("{\"workload\"") }.compactMap { line in
             (try? JSONValue.parse(String(line)))?["workload"]?.stringValue
         }
-        #expect(workloads == ["pubsub-latency", "pubsub-publish", "pubsub-publish-process"], "output:\n\(text)")
+        #expect(
+            workloads == [
+                "pubsub-latency", "pubsub-publish", "pubsub-publish-grpc", "pubsub-publish-grpc-vs-rest",
+                "pubsub-publish-process", "pubsub-publish-grpc-process",
+            ], "output:\n\(text)")
         #expect(!text.contains("CHECK FAILED"), "output:\n\(text)")
     }
 }

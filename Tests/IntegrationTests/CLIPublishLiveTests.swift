@@ -8,11 +8,14 @@ import Testing
     import Glibc
 #endif
 
-/// `firestore-feed publish` against the Firestore and Pub/Sub emulators: a checkpointed run ended by SIGTERM (exit
-/// 0), changes while it is down, a second run from the checkpoint; what an ordered subscription delivers, applied
+/// `firestore-feed publish` against the Firestore and Pub/Sub emulators, over each `--pubsub-protocol`: a checkpointed
+/// run ended by SIGTERM (exit 0), changes while it is down, a second run from the checkpoint; what an ordered subscription delivers, applied
 /// by the consumer's rule, equals the query, and each document's `updateTime`s only go forward.
 @Suite(.timeLimit(.minutes(3)), .needsPubSub) struct CLIPublishLiveTests {
-    @Test func aPublishStoppedAndStartedAgainDeliversEveryChangeOnceInOrderPerDocument() async throws {
+    @Test(arguments: PubSubProtocol.allCases)
+    func aPublishStoppedAndStartedAgainDeliversEveryChangeOnceInOrderPerDocument(_ wireProtocol: PubSubProtocol)
+        async throws
+    {
         let host = try EmulatorEnvironment.requireHost()
         let project = EmulatorEnvironment.uniqueProjectID("cli-publish")
         let db = try Firestore.emulator(host: host, projectID: project)
@@ -24,7 +27,7 @@ import Testing
         defer { CheckpointLiveTests.remove(path) }
         let arguments = [
             "publish", "fruits", "--emulator", host, "--project", project, "--topic", topic.name, "--checkpoint", path,
-            "--verbose",
+            "--verbose", "--pubsub-protocol", wireProtocol.rawValue,
         ]
 
         // An empty collection: nothing is published before the subscription exists (a message published before it

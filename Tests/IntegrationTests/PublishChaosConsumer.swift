@@ -166,6 +166,9 @@ struct PublishChaosFigures: CustomStringConvertible {
     var lostRemovals: [String] = []
     /// The consumer's rule applied to every message: name to fields (removals dropped).
     var applied: [String: JSONValue] = [:]
+    /// A message the consumer's rule applies whose `generation` attribute is below that of a message applied before
+    /// it for its ordering key (a feed group's fencing token going back in what the consumer applies).
+    var appliedGenerationDecreases: [String] = []
     /// Whether `applied` equals the query's documents.
     var equal = false
     /// Whether `applied` without the documents of `lostRemovals` and `spuriousRemovals` equals the query's documents.
@@ -182,6 +185,7 @@ struct PublishChaosFigures: CustomStringConvertible {
         var messageIDs: Set<String> = []
         var latest: [String: DeliveredMessage] = [:]
         var held: [String: (updateTime: String, readTime: String, fields: JSONValue?)] = [:]
+        var appliedGeneration: [String: Int64] = [:]
         // Per document, its last removal and the versions after it in an accepted snapshot.
         var lastRemoval: [String: String] = [:]
         var acceptedVersions: [String: [String]] = [:]
@@ -234,6 +238,11 @@ struct PublishChaosFigures: CustomStringConvertible {
                 }
             }
             held[message.name] = (message.updateTime, readTime, message.fields)
+            if let generation = message.attributes["generation"].flatMap(Int64.init) {
+                let last = appliedGeneration[message.orderingKey] ?? generation
+                if generation < last { appliedGenerationDecreases.append("\(version): \(generation) after \(last)") }
+                appliedGeneration[message.orderingKey] = max(last, generation)
+            }
         }
         for (name, document) in expected where first[name + " " + document.updateTime] == nil {
             missingVersions.append(name + " " + document.updateTime)

@@ -27,9 +27,11 @@ extension PublishCommand {
         let group = self.group
         let checkpoint = self.checkpoint
         let createTopic = self.createTopic
+        let pubSubProtocol = self.pubSubProtocol
         try await CLIError.runtimeErrors {
             let publisher = try PubSubPublisher.fromEnvironment(
-                credentials: PubSubPublisher.credentials(from: firestore.credentials), transport: firestore.transport)
+                credentials: PubSubPublisher.credentials(from: firestore.credentials), transport: firestore.transport,
+                protocol: pubSubProtocol)
             if createTopic, try await publisher.createTopic(topic) {
                 Console.error("note: created the topic \(topic)")
             }

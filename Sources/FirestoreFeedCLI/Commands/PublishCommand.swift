@@ -32,6 +32,10 @@ package struct PublishCommand: ParsableCommand {
             .value("--topic", "projects/P/topics/T", help: "the topic to publish to (required)"),
             .flag("--create-topic", help: "create the topic first when it does not exist"),
             .value(
+                "--pubsub-protocol", "rest|grpc|automatic",
+                help: "Pub/Sub's wire protocol for publishing (default rest; automatic: gRPC, REST where HTTP/2 "
+                    + "is refused; --protocol is Firestore's)"),
+            .value(
                 "--interval", "SECONDS",
                 help: "time between polls with --mode keys|full|delta or after a fallback (default 1)"),
         ] + FeedModeOptions.options + [
@@ -44,6 +48,8 @@ package struct PublishCommand: ParsableCommand {
     /// `--topic`, as given.
     let topicName: String?
     let createTopic: Bool
+    /// `--pubsub-protocol`, else ``PubSubProtocol/rest`` (the library's default).
+    let pubSubProtocol: PubSubProtocol
     let interval: Duration
     let mode: FeedModeOptions
     let verbose: Bool
@@ -56,6 +62,14 @@ package struct PublishCommand: ParsableCommand {
         query = try QueryOptions(parsing: reader, command: "publish")
         topicName = reader.value("--topic")
         createTopic = reader.has("--create-topic")
+        if let name = reader.value("--pubsub-protocol") {
+            guard let chosen = PubSubProtocol(rawValue: name) else {
+                throw ValidationError("--pubsub-protocol \"\(name)\": expected rest, grpc or automatic")
+            }
+            pubSubProtocol = chosen
+        } else {
+            pubSubProtocol = .rest
+        }
         interval = try reader.seconds("--interval", in: 0.01...86_400) ?? .seconds(1)
         mode = try FeedModeOptions(parsing: reader)
         verbose = reader.has("--verbose")

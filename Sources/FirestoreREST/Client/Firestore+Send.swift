@@ -82,19 +82,12 @@ extension Firestore {
     /// - Returns: the response and the request as sent (with its `Authorization` header), whose credentials an
     ///   error message built from the response must not show.
     func sendAuthorized(_ request: HTTPRequest) async throws -> (response: HTTPResponse, sent: HTTPRequest) {
-        var refreshed = false
-        while true {
+        try await credentials.refreshingOnce {
             try lifecycle.check()
             let (attempt, authorization) = try await authorized(request)
             let transport = transport
             let response = try await lifecycle.guarded { try await transport.send(attempt) }
-            if response.status == 401, !refreshed, let authorization,
-                await credentials.invalidate(refusedHeader: authorization)
-            {
-                refreshed = true
-                continue
-            }
-            return (response, attempt)
+            return ((response, attempt), response.status == 401 ? authorization : nil)
         }
     }
 

@@ -54,7 +54,7 @@ extension Firestore {
 
     /// `text` with every byte other than ASCII letters, digits, `-`, `_`, `.` and `~` written as `%XX`
     /// (upper-case hex), as Go's `url.QueryEscape` does for these IDs.
-    static func queryEscaped(_ text: String) -> String {
+    package static func queryEscaped(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         for byte in text.utf8 {
