@@ -1,8 +1,8 @@
 /// The wire protocol of a ``PubSubPublisher``'s publish requests: Pub/Sub's REST API (`projects.topics.publish`,
 /// JSON over HTTP) or its gRPC API (`google.pubsub.v1.Publisher/Publish`, protobuf over HTTP/2), the same method
 /// defined twice (`google/pubsub/v1/pubsub.proto`, googleapis/googleapis). Google's own client libraries publish over
-/// gRPC, which is about three times as fast as REST against the emulator (the `pubsub-publish` benchmark); a publisher
-/// uses ``rest`` unless told otherwise, for the reason <doc:PublishingToPubSub> gives.
+/// gRPC, which is about three times as fast as REST against the emulator (the `pubsub-publish` benchmark,
+/// <doc:PublishingToPubSub>); a publisher uses ``automatic`` unless told otherwise.
 ///
 /// All mean the same: the same messages, requests (one ordering key each), retries (``PubSubRetrySettings``),
 /// credentials and errors (`FirestoreError` with the server's code and message). Creating topics and subscriptions

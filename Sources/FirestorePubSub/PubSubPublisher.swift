@@ -8,7 +8,7 @@ import Foundation
 ///
 /// It publishes over REST with the package's HTTP transport (libcurl: HTTP/2 over TLS; given none, a pool of
 /// ``maxRequestsInFlight`` connections), or over gRPC on the package's own HTTP/2 channel (one connection), as
-/// ``wireProtocol`` says (``PubSubProtocol``; REST by default, see <doc:PublishingToPubSub> for why and for the figures),
+/// ``wireProtocol`` says (``PubSubProtocol``; by default gRPC where the transport allows it, see <doc:PublishingToPubSub> for the figures),
 /// with its `Credentials`. For production, the credentials need a scope Pub/Sub accepts
 /// (`https://www.googleapis.com/auth/pubsub` or `https://www.googleapis.com/auth/cloud-platform`): a service account's
 /// default scope for Firestore (`datastore`) is refused there. An emulator gets no credentials, as Google's clients
@@ -41,7 +41,7 @@ public final class PubSubPublisher: Sendable {
     public convenience init(
         credentials: any Credentials, endpoint: String = "https://pubsub.googleapis.com/v1/",
         transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
             throw .invalidArgument("Pub/Sub endpoint \"\(endpoint)\" must be https (credentials travel with it)")
@@ -66,7 +66,7 @@ public final class PubSubPublisher: Sendable {
     /// - Throws: `FirestoreError` `.invalidArgument` when `host` is not `HOST:PORT`; `maxRequestsInFlight` below 1.
     public static func emulator(
         host: String, transport: (any HTTPTransport)? = nil, retry: PubSubRetrySettings = .publishDefaults,
-        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .rest
+        maxRequestsInFlight: Int = 16, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) -> PubSubPublisher {
         var address = host
         if address.hasPrefix("http://") { address.removeFirst("http://".count) }
@@ -90,7 +90,7 @@ public final class PubSubPublisher: Sendable {
     ///   ``init(credentials:endpoint:transport:retry:maxRequestsInFlight:protocol:)``.
     public static func fromEnvironment(
         credentials: any Credentials, transport: (any HTTPTransport)? = nil,
-        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .rest
+        retry: PubSubRetrySettings = .publishDefaults, protocol wireProtocol: PubSubProtocol = .automatic
     ) throws(FirestoreError) -> PubSubPublisher {
         if let host = ProcessInfo.processInfo.environment["PUBSUB_EMULATOR_HOST"], !host.isEmpty {
             return try emulator(host: host, transport: transport, retry: retry, protocol: wireProtocol)

@@ -89,6 +89,9 @@ extension FeedGroupMember {
         current.apply(outcome, startedAt: startedAt)
         self.machine = current
         for (shard, checkpoint) in written where acknowledged[shard] == checkpoint { acknowledged[shard] = nil }
+        for lease in outcome.renewed {
+            storedCheckpoints[lease.shard] = written[lease.shard]?.readTime ?? storedCheckpoints[lease.shard]
+        }
         for lease in outcome.lost { lost(lease, reason: "another member took its lease before the renewal") }
         for lease in outcome.released {
             stopShard(lease.shard)

@@ -18,6 +18,8 @@ extension FeedGroupMember {
         let policy = options.policy
         let onEvent = onEvent
         let key = "feed group \(options.root)/\(name) shard \(lease.shard) generation \(lease.generation)"
+        let leaseDocument = (store as? FirestoreLeaseStore)?.shardDocument(lease.shard)
+        storedCheckpoints[lease.shard] = checkpoint?.readTime
         let task = Task { [weak self] in
             do {
                 var view: FeedCheckpoint?
@@ -50,7 +52,8 @@ extension FeedGroupMember {
                         resumedFrom: first ? view?.readTime : nil,
                         acknowledgement: { [weak self] in await self?.acknowledgeHanded(lease.shard, handed) },
                         fence: { [weak self] in await self?.fenceLeft(lease.shard, generation: lease.generation) },
-                        wholeShard: first && view == nil ? ranges : nil)
+                        wholeShard: first && view == nil ? ranges : nil, leaseDocument: leaseDocument,
+                        storedCheckpoint: { [weak self] in await self?.storedCheckpoints[lease.shard] })
                     first = false
                     guard let self else { break }
                     await self.offer(shardSnapshot)

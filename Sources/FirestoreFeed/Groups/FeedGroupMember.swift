@@ -27,6 +27,9 @@ actor FeedGroupMember {
     var shardWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Acknowledged checkpoints not written yet.
     var acknowledged: [Int: ShardCheckpoint] = [:]
+    /// The read time of each delivering shard's checkpoint as stored in its lease: the one its feed resumed from, then
+    /// each one a renewal wrote.
+    var storedCheckpoints: [Int: Timestamp] = [:]
     /// The consumer waiting for a snapshot.
     var consumer: CheckedContinuation<ShardSnapshot?, any Error>?
     /// The snapshot handed out last, acknowledged when the consumer asks for the next.

@@ -34,9 +34,20 @@ public struct ShardSnapshot: Sendable {
     /// time, every document `.added`: a document a sink holds in the shard's range and the snapshot lacks left the
     /// result while no member followed the shard, and ``FeedSink/apply(_:)-(ShardSnapshot)`` removes it.
     var wholeShard: ShardRanges? = nil
+    /// The shard's lease document (`{root}/{group}/shards/{n}`), beside which a sink keeps what the shard's next owner
+    /// must read (``FeedGroup``'s Pub/Sub publish keeps the names it may have published there); `nil` for a group
+    /// whose leases are not in Firestore.
+    package var leaseDocument: DocumentReference? = nil
+    /// The read time of the shard's checkpoint as last written to its lease by this member (or as it resumed from),
+    /// or `nil` when none is: what the shard's next owner would resume from now.
+    package var storedCheckpoint: @Sendable () async -> Timestamp? = { nil }
 
     /// The snapshot's read time.
     public var readTime: Timestamp? { snapshot.readTime }
+
+    /// Whether this is the first snapshot of the shard's feed as this member started it (on taking the lease, or on
+    /// a renewal after its fence fell): resumed from the stored checkpoint, or the whole shard.
+    package var startsFeed: Bool { resumedFrom != nil || wholeShard != nil }
 
     /// The shard's lag: the wall-clock time now minus ``readTime`` (how far behind the database this snapshot is),
     /// or `nil` without a read time. The reads Firestore bills for it are in `snapshot.statistics`.

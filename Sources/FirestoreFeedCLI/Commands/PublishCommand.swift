@@ -33,7 +33,7 @@ package struct PublishCommand: ParsableCommand {
             .flag("--create-topic", help: "create the topic first when it does not exist"),
             .value(
                 "--pubsub-protocol", "rest|grpc|automatic",
-                help: "Pub/Sub's wire protocol for publishing (default rest; automatic: gRPC, REST where HTTP/2 "
+                help: "Pub/Sub's wire protocol for publishing (default automatic: gRPC, REST where HTTP/2 "
                     + "is refused; --protocol is Firestore's)"),
             .value(
                 "--interval", "SECONDS",
@@ -48,7 +48,7 @@ package struct PublishCommand: ParsableCommand {
     /// `--topic`, as given.
     let topicName: String?
     let createTopic: Bool
-    /// `--pubsub-protocol`, else ``PubSubProtocol/rest`` (the library's default).
+    /// `--pubsub-protocol`, else ``PubSubProtocol/automatic`` (the library's default).
     let pubSubProtocol: PubSubProtocol
     let interval: Duration
     let mode: FeedModeOptions
@@ -68,7 +68,7 @@ package struct PublishCommand: ParsableCommand {
             }
             pubSubProtocol = chosen
         } else {
-            pubSubProtocol = .rest
+            pubSubProtocol = .automatic
         }
         interval = try reader.seconds("--interval", in: 0.01...86_400) ?? .seconds(1)
         mode = try FeedModeOptions(parsing: reader)

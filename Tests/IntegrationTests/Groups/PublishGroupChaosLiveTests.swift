@@ -134,17 +134,10 @@ import Testing
         #expect(consumed.status == 0, "the consumer's stderr: \(consumed.stderr.suffix(2_000))")
         #expect(figures.missingVersions == [])
         #expect(figures.missingRemovals == [])
-        // Open (issue 38): a shard's next owner starts from the group's checkpoint, written at each renewal, so a
-        // document added in a snapshot its killed owner published after that checkpoint, and deleted before the
-        // takeover, is in neither the resumed feed nor its first snapshot: its removal is never published (3 runs of
-        // 8 on a loaded machine, 2026-12-06). The names such snapshots publish must be kept with the shard, as
-        // `PublishPendingNames` keeps them beside a single feed's store.
-        withKnownIssue(
-            "a removal of a document only the killed owner published after its checkpoint", isIntermittent: true
-        ) {
-            #expect(figures.lostRemovals == [])
-            #expect(figures.equal, "applied \(figures.applied.count) documents, the query \(expected.count)")
-        }
+        // A document added in a snapshot the killed owner published after the shard's stored checkpoint, and deleted
+        // before the takeover, gets its removal from the next owner (the names kept beside the lease).
+        #expect(figures.lostRemovals == [])
+        #expect(figures.equal, "applied \(figures.applied.count) documents, the query \(expected.count)")
         // The emulator's removals after a resume of documents still there (see PublishChaosLiveTests), undone by the
         // consumer's rule: counted, and the consumer ends equal to the query besides the lost removals above.
         #expect(figures.equalBesidesKnown, "applied \(figures.applied.count) documents, the query \(expected.count)")
