@@ -135,6 +135,7 @@ while true {
     for commit in commits { _ = await commit.value }
 }
 FileHandle.standardError.write(Data("figures: both commits in flight at attempt \(attempts)\n".utf8))
+figures("with the client busy", during)
 
 let started = ContinuousClock.now
 shutdownBegan.fire()
