@@ -180,7 +180,9 @@ let package = Package(
         // queries). Scripts/test runs them after the rest, one at a time, with the emulator to themselves.
         .testTarget(
             name: "LoadTests",
-            dependencies: ["FirestoreFeed", "FirestoreREST", "FirestoreTestSupport"]
+            dependencies: [
+                "FirestoreFeed", "FirestoreREST", "FirestoreTesting", "FirestoreTestSupport", "firestore-feed",
+            ]
         ),
         // The emulator, loopback servers and child processes; `swift test --skip 'IntegrationTests|LoadTests'` leaves
         // them out with the load tests.

@@ -29,9 +29,21 @@ public final class LiveList: Sendable {
         var clients: [UInt64: AsyncStream<LiveListEvent>.Continuation] = [:]
         var nextClient: UInt64 = 0
         var cut = 0
+
+        /// Takes the clients in `ended` out of ``clients``.
+        mutating func remove(_ ended: [UInt64]) {
+            for client in ended { clients[client] = nil }
+        }
     }
 
     private let state: Mutex<State>
+    /// The clients whose streams ended (the consumer stopped or was cancelled), not yet taken out of the state's
+    /// `clients`. A stream's termination handler notes its client here and never takes the state's lock: it runs
+    /// under the consuming task's own lock when that task is cancelled, and ``update(documents:readTime:)`` takes that
+    /// task's lock (resuming it with the next event) while it holds the state's; taking the state's lock in the
+    /// handler would take the two locks in both orders (a deadlock: a client that goes away while an event is
+    /// published stopped the list). Taken alone or under the state's lock, never the other way.
+    private let ended = Mutex<[UInt64]>([])
     private let clientBuffer: Int
 
     /// A live list keeping the last `capacity` events for reconnecting clients and buffering at most `clientBuffer`
@@ -56,7 +68,20 @@ public final class LiveList: Sendable {
     public var lastEventID: UInt64 { state.withLock { $0.lastID } }
 
     /// The clients connected now.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    public var clientCount: Int {
+        state.withLock { state in
+            state.remove(takeEnded())
+            return state.clients.count
+        }
+    }
+
+    /// The clients noted as ended since the last call.
+    private func takeEnded() -> [UInt64] {
+        ended.withLock { ended in
+            defer { ended.removeAll() }
+            return ended
+        }
+    }
 
     /// The clients cut so far for falling more than `clientBuffer` events behind.
     public var cutClients: Int { state.withLock { $0.cut } }
@@ -80,6 +105,7 @@ public final class LiveList: Sendable {
     /// - Complexity: O(n log n) for the diff (``SnapshotArrayDiff``), plus the JSON of the changed documents.
     public func update(documents: [Document], readTime: Timestamp?) {
         let cut = state.withLock { state -> [AsyncStream<LiveListEvent>.Continuation] in
+            state.remove(takeEnded())
             let diff = SnapshotArrayDiff(initial: state.documents, result: documents)
             state.documents = documents
             state.readTime = readTime
@@ -110,6 +136,7 @@ public final class LiveList: Sendable {
         let (stream, continuation) = AsyncStream<LiveListEvent>.makeStream(
             bufferingPolicy: .bufferingOldest(clientBuffer))
         let client = state.withLock { state -> UInt64 in
+            state.remove(takeEnded())
             let missed = lastEventID.flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
                 state.log.events(after: $0, last: state.lastID)
             }
@@ -123,7 +150,7 @@ public final class LiveList: Sendable {
             return state.nextClient
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in state.clients[client] = nil }
+            self?.ended.withLock { $0.append(client) }
         }
         return stream
     }

@@ -13,6 +13,14 @@ extension ServeCommand {
         } catch {
             throw .usage(error.message)
         }
+        // A socket per client: the soft limit of open files (often 1,024) must not be what caps the clients.
+        let needed = maxClients + OpenFileLimit.reserve
+        let openFiles = OpenFileLimit.raise(to: needed)
+        if openFiles < needed {
+            Console.error(
+                "serve: warning: at most \(openFiles) open files (ulimit -n; the hard limit), fewer than "
+                    + "--max-clients \(maxClients) needs (\(needed)): clients past it wait unserved")
+        }
         let list = LiveList(capacity: replayEvents, clientBuffer: clientBuffer)
         let server: LiveListHTTPServer
         do {

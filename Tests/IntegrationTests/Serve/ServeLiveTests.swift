@@ -112,6 +112,32 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// Started under a soft limit of 256 open files with `--max-clients 1000`, serve raises its soft limit to the
+    /// 1,064 descriptors that need (1,000 sockets and 64 more), the hard limit allowing; otherwise to the hard limit,
+    /// with a warning: a limit below the clients' would leave clients past it waiting in the listen queue.
+    @Test func serveRaisesItsLimitOfOpenFilesToWhatMaxClientsNeeds() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("serve-nofile")
+        let process = try CLIProcess(
+            [
+                "-c", #"ulimit -Sn 256 && exec "$0" "$@""#, CLIProcess.executable.path, "serve", "fruits", "--emulator",
+                host, "--project", project, "--port", "0", "--max-clients", "1000",
+            ], executable: URL(fileURLWithPath: "/bin/sh"))
+        let url = await process.stdout.lines(atLeast: 1, timeout: 30).first ?? ""
+        #expect(url.hasPrefix("http://127.0.0.1:"), "\(String(decoding: process.stderr.data, as: UTF8.self))")
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let hard = limit.rlim_max == rlim_t.max ? Int.max : Int(limit.rlim_max)
+        let limits = try String(contentsOfFile: "/proc/\(process.process.processIdentifier)/limits", encoding: .utf8)
+        let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }
+        let soft = openFiles.flatMap { $0.split(separator: " ").dropFirst(3).first }.flatMap { Int($0) }
+        #expect(soft == min(1_064, hard), "\(openFiles ?? "no Max open files line")")
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = await process.finish(timeout: 20)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("serve: warning: at most") == (hard < 1_064), "\(result.stderr)")
+    }
+
     /// Past `--max-clients` a connection gets 503 with `Retry-After`.
     @Test func pastTheClientLimitAConnectionGets503() async throws {
         let host = try EmulatorEnvironment.requireHost()
