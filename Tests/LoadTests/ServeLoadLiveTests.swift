@@ -20,8 +20,12 @@ import Testing
 /// A write is one document's set, update or delete; the writes go in 500 commits of 20 (distinct documents of 400
 /// names, chosen by a seeded generator), so the emulator takes them in seconds. 50 to 95 s on a shared two-core machine.
 @Suite(.timeLimit(.minutes(6))) struct ServeLoadLiveTests {
-    static let clients = 2_000
-    static let drops = 600  // 30% of the clients
+    /// 2,000, or `FIRESTORE_FEED_SERVE_LOAD_CLIENTS` (to measure the latency with fewer clients).
+    static let clients =
+        ProcessInfo.processInfo.environment["FIRESTORE_FEED_SERVE_LOAD_CLIENTS"].flatMap { Int($0) }.map {
+            max(10, $0)
+        } ?? 2_000
+    static let drops = clients * 3 / 10  // 30% of the clients
     static let commits = 500
     static let writesPerCommit = 20
     static let names = 400
