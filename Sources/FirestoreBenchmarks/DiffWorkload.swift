@@ -189,6 +189,41 @@ enum DiffWorkload {
         return nil
     }
 
+    /// `--diff-child PART N`: builds the workload's lists for N and runs one part once, so that
+    /// `Scripts/bench-instructions` can count a diff's instructions alone (a `diff` or `lcs` run's count less an
+    /// `inputs` run's).
+    static let childFlag = "--diff-child"
+
+    /// What a child runs after building the lists.
+    enum ChildPart: String {
+        /// Nothing more: the count of the process, its start-up and the lists.
+        case inputs
+        /// ``SnapshotArrayDiff`` once.
+        case diff
+        /// The O(N·M) LCS baseline (``LCSDiff``) once.
+        case lcs
+    }
+
+    /// Runs one child: builds the lists for `n`, checks the target's checksum, runs `part` once and prints
+    /// `{"part":"PART","n":N,"seconds":S}` (the part's wall time alone).
+    /// - Throws: ``BenchmarkError`` when `n` has no pinned checksum or the target's differs.
+    static func runChild(part: ChildPart, n: Int) throws {
+        guard let pinned = checksums[n] else {
+            throw BenchmarkError(message: "diff child: N must be one of \(checksums.keys.sorted())")
+        }
+        let (source, target) = make(n: n)
+        guard checksum(target) == pinned else {
+            throw BenchmarkError(message: "diff child: N=\(n): target checksum \(checksum(target)), pinned \(pinned)")
+        }
+        let seconds: Double
+        switch part {
+        case .inputs: seconds = Harness.seconds { keep((source, target)) }
+        case .diff: seconds = Harness.seconds { keep(SnapshotArrayDiff(initial: source, result: target)) }
+        case .lcs: seconds = Harness.seconds { keep(LCSDiff(initial: source, result: target)) }
+        }
+        print("{\"part\":\"\(part.rawValue)\",\"n\":\(n),\"seconds\":\(seconds)}")
+    }
+
     /// Keeps a value alive so the work that made it cannot be optimised away.
     @inline(never)
     static func keep<T>(_ value: T) { withExtendedLifetime(value) {} }

@@ -13,8 +13,9 @@ struct BenchmarkError: Error, CustomStringConvertible {
 
 /// `--quick`: small sizes only (the test suite runs it once so the benchmarks cannot rot).
 nonisolated(unsafe) var quick = false
-/// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000).
-nonisolated(unsafe) var listenSizes: [Int]?
+/// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000) and the
+/// element counts of `diff` (default 1,000, 10,000 and 100,000; only those three have pinned checksums).
+nonisolated(unsafe) var chosenSizes: [Int]?
 
 /// `--mirror-documents N`: the documents of `mirror-backfill` (default 20,000).
 nonisolated(unsafe) var mirrorDocuments: Int?
@@ -30,7 +31,7 @@ nonisolated(unsafe) var publishRate = 25
 let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])] = [
     ("parse", 1.5, { try ParseWorkload.run(count: quick ? 200 : 10_000) }),
     ("decode", 2, { try DecodeWorkload.run(count: quick ? 200 : 10_000) }),
-    ("diff", nil, { try DiffWorkload.run(sizes: quick ? [1_000] : [1_000, 10_000, 100_000]) }),
+    ("diff", nil, { try DiffWorkload.run(sizes: chosenSizes ?? (quick ? [1_000] : [1_000, 10_000, 100_000])) }),
     ("poll-unchanged", 1.5, { try PollWorkload.run(count: quick ? 200 : 10_000) }),
     ("feed-100k", 2, { try FeedWorkload.run(count: quick ? 1_000 : 100_000) }),
     (
@@ -95,7 +96,7 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
         "listen-first-snapshot", nil,
         {
             try ListenFirstSnapshotWorkload.run(
-                sizes: listenSizes ?? (quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000]), repeats: quick ? 1 : 3)
+                sizes: chosenSizes ?? (quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000]), repeats: quick ? 1 : 3)
         }
     ),
 ]
@@ -111,6 +112,21 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
     }
     do {
         try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// One part of the diff workload run once, for `Scripts/bench-instructions` (diff-N, lcs-N).
+if arguments.first == DiffWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 2, let part = DiffWorkload.ChildPart(rawValue: parts[0]), let count = Int(parts[1]) else {
+        FileHandle.standardError.write(Data("error: \(DiffWorkload.childFlag) inputs|diff|lcs N\n".utf8))
+        exit(2)
+    }
+    do {
+        try DiffWorkload.runChild(part: part, n: count)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -144,7 +160,7 @@ while let argument = arguments.popFirst() {
             FileHandle.standardError.write(Data("error: --sizes needs positive integers, comma-separated\n".utf8))
             exit(2)
         }
-        listenSizes = sizes
+        chosenSizes = sizes
     case "--postgres-url":
         guard let text = arguments.popFirst(), !text.isEmpty else {
             FileHandle.standardError.write(Data("error: --postgres-url needs a URL\n".utf8))
@@ -190,7 +206,9 @@ while let argument = arguments.popFirst() {
             "usage: FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...] "
                 + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N] "
                 + "[--publish-rate N]")
-        print("  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000)")
+        print(
+            "  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000) and the "
+                + "element counts of diff (default 1000,10000,100000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
                 + "Scripts/postgres start prints one)")

@@ -22,6 +22,20 @@ struct IdentityPairing {
     /// - Complexity: O(n + m) time and memory.
     @usableFromInline
     init(initialSlots: [Int], resultSlots: [Int], slotCount: Int) {
+        var resultPositionOfInitial = [Int](repeating: -1, count: initialSlots.count)
+        var initialPositionOfResult = [Int](repeating: -1, count: resultSlots.count)
+        if slotCount == initialSlots.count {
+            // No identity repeats in `initial`: slots are numbered by first appearance, so each initial
+            // element's slot is its position, and it pairs with the first result element of its slot.
+            for (resultPosition, slot) in resultSlots.enumerated() where slot >= 0 {
+                guard resultPositionOfInitial[slot] < 0 else { continue }
+                resultPositionOfInitial[slot] = resultPosition
+                initialPositionOfResult[resultPosition] = slot
+            }
+            self.resultPositionOfInitial = resultPositionOfInitial
+            self.initialPositionOfResult = initialPositionOfResult
+            return
+        }
         // A queue of initial positions per slot, as a linked list: head[slot] is the next unpaired initial
         // position of that identity, following[position] the one after it.
         var head = [Int](repeating: -1, count: slotCount)
@@ -31,8 +45,6 @@ struct IdentityPairing {
             following[position] = head[slot]
             head[slot] = position
         }
-        var resultPositionOfInitial = [Int](repeating: -1, count: initialSlots.count)
-        var initialPositionOfResult = [Int](repeating: -1, count: resultSlots.count)
         for (resultPosition, slot) in resultSlots.enumerated() where slot >= 0 {
             let initialPosition = head[slot]
             guard initialPosition >= 0 else { continue }

@@ -96,22 +96,23 @@ public struct SnapshotArrayDiff<Element> {
         self.result = result
 
         // Identities become small integers (slots) so that the rest works on plain arrays.
-        var slotOfIdentity: [Identity: Int] = [:]
-        slotOfIdentity.reserveCapacity(initial.count)
-        var slotCount = 0
+        var slots = IdentitySlots<Identity>(capacity: initial.count)
         var initialSlots: [Int] = []
         initialSlots.reserveCapacity(initial.count)
-        for element in initial {
-            let slot = Self.claim(&slotOfIdentity[identity(element), default: -1], next: slotCount)
-            if slot == slotCount { slotCount += 1 }
-            initialSlots.append(slot)
+        for position in initial.indices {
+            initialSlots.append(slots.claim(identity(initial[position])))
         }
+        // A result element is most often the one after the previous result element's counterpart (the lists
+        // mostly keep their order): that slot is tried first, one comparison instead of a hash.
         var resultSlots: [Int] = []
         resultSlots.reserveCapacity(result.count)
-        for element in result {
-            resultSlots.append(slotOfIdentity[identity(element)] ?? -1)
+        var expected = 0
+        for position in result.indices {
+            let slot = slots.slot(of: identity(result[position]), guess: expected)
+            resultSlots.append(slot)
+            if slot >= 0 { expected = slot + 1 }
         }
-        let pairing = IdentityPairing(initialSlots: initialSlots, resultSlots: resultSlots, slotCount: slotCount)
+        let pairing = IdentityPairing(initialSlots: initialSlots, resultSlots: resultSlots, slotCount: slots.count)
 
         var deleted: [Int] = []
         var changed: [Int] = []
@@ -161,14 +162,6 @@ public struct SnapshotArrayDiff<Element> {
         self.movedResultIndexes = movedResult
         self.changedIndexes = changed
         self.changedResultIndexes = changedResult
-    }
-
-    /// Returns the slot stored in `stored`, first storing `next` when there is none (-1): one hash lookup
-    /// per initial element.
-    @inlinable
-    static func claim(_ stored: inout Int, next: Int) -> Int {
-        if stored < 0 { stored = next }
-        return stored
     }
 
     /// Whether nothing was deleted, inserted, moved or changed.
