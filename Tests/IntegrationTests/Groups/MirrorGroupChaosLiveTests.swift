@@ -191,6 +191,16 @@ import Testing
         stderr.split(separator: "\n").filter { $0.hasPrefix("mirror: applying ") }.count
     }
 
+    /// Whether the last batch the member started to apply is not seen finished yet: no `mirror: applied ...` line nor
+    /// refusal after its `mirror: applying ...` line.
+    static func lastBatchUnfinished(_ stderr: String) -> Bool {
+        let lines = stderr.split(separator: "\n")
+        guard let last = lines.lastIndex(where: { $0.hasPrefix("mirror: applying ") }) else { return false }
+        return !lines[(last + 1)...].contains { line in
+            line.hasPrefix("mirror: applied ") || line.contains(" refused a batch of ")
+        }
+    }
+
     /// The lease of `shard`: its owner (empty when released) and generation.
     static func lease(_ db: Firestore, shard: Int) async -> (owner: String, generation: Int64)? {
         guard let data = try? await db.document("feedGroups/g/shards/\(shard)").getDocument().data(),
@@ -315,13 +325,16 @@ import Testing
         switch kind {
         case .sqlite:
             try await session.execute("BEGIN IMMEDIATE")
-            // A batch the holder starts once the test holds the lock (`--verbose`: `mirror: applying ...`) cannot
-            // commit before the test lets go: it is in hand at the pause, whatever its thread is doing then (a
-            // sleeping `sqlite-mirror` thread alone could be in a read's retry, not the apply's wait: fc31).
+            // A batch the holder started (`--verbose`: `mirror: applying ...`) and did not finish cannot commit
+            // before the test lets go: one started once the test holds the lock, or the last one started, not seen
+            // finished (the holder applies one batch at a time, so one that started just before the lock and waits
+            // for it is the last line of its kind for good). Its thread sleeps in SQLite's busy handler meanwhile.
             let before = Self.applying(members[paused].stderr)
             trace.withLock { $0.append("\(ContinuousClock.now) lock taken; \(before) applying lines before") }
             waiting = await eventuallyAsync(seconds: 60) {
-                Self.applying(members[paused].stderr) > before && Self.sleepsInSQLite(pid: pid)
+                let stderr = members[paused].stderr
+                return (Self.applying(stderr) > before || Self.lastBatchUnfinished(stderr))
+                    && Self.sleepsInSQLite(pid: pid)
             }
         case .postgres:
             let observer = try await Session(store)
