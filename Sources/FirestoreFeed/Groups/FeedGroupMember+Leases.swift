@@ -110,6 +110,10 @@ extension FeedGroupMember {
             startShard(lease, from: sameGroup ? previous?.checkpoint : nil, ranges: definition.ranges)
         }
         for lease in outcome.renewed where shardTasks[lease.shard] == nil {
+            // A renewal whose own length ran out before its answer came (the member was paused, or the answer was
+            // that slow) tells nothing of now: another member may hold the lease at a higher generation already, and
+            // a sink that refused this generation is right. The next renewal reads the lease and tells.
+            guard current.deliverable(lease.shard, at: now) == lease.generation else { continue }
             // Renewed after its fence fell (its feed was stopped): deliver again from the checkpoint just written
             // or, when none was pending, the stored one.
             if wasFenced.contains(lease.shard), let fence = current.held[lease.shard]?.validUntil {

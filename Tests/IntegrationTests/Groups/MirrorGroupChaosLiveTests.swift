@@ -27,9 +27,10 @@ import Testing
 ///   cannot be released earlier: the paused member's server process would take it at once and hold it.)
 /// - SQLite: the test holds the file's write lock (`BEGIN IMMEDIATE`), so the holder's next apply (any shard's: the
 ///   lock is the file's) waits in `BEGIN IMMEDIATE`, before its fencing read: its `sqlite-mirror` thread is seen
-///   sleeping in SQLite's busy handler (`/proc/PID/task/TID/syscall`: `nanosleep`). The test SIGSTOPs it there and
-///   releases the lock (SQLite's busy timeout counts the handler's sleeps, not the clock, so a stopped member's does
-///   not run out); the other members go on, take the paused member's shards at higher generations and commit them:
+///   sleeping in SQLite's busy handler (`/proc/PID/task/TID/syscall`: `nanosleep`). The test SIGSTOPs it there, waits
+///   until every thread of the member is stopped (`/proc/PID/task/TID/stat`: `T`; `kill` returns before the stop
+///   reaches them, and a thread let go of the lock before its stop could commit the batch), and only then releases the
+///   lock (SQLite's busy timeout counts the handler's sleeps, not the clock, so a stopped member's does not run out); the other members go on, take the paused member's shards at higher generations and commit them:
 ///   the test waits until no lease is the paused member's and every shard's resume row holds its lease's generation,
 ///   so the new owners win the race for real, whichever shard the batch in hand is of.
 ///
@@ -150,9 +151,54 @@ import Testing
         }
     }
 
+    /// A thread of a process as `/proc/PID/task/TID` shows it.
+    struct ThreadState: CustomStringConvertible {
+        let id: String
+        let name: String
+        /// `stat`'s state letter: `R` running, `S` sleeping, `T` stopped, ...
+        let state: String
+        /// `syscall`'s first word: the system call's number, or `running`.
+        let syscall: String
+        var description: String { "\(id) \(name) \(state) \(syscall)" }
+    }
+
+    /// Each thread of process `pid` (none once it ended).
+    static func threads(pid: Int32) -> [ThreadState] {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.sorted().map { thread in
+            let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8)) ?? ""
+            // "TID (NAME) STATE ...": the name may hold spaces and parentheses, so it ends at the last ")".
+            let open = stat.firstIndex(of: "(")
+            let close = stat.lastIndex(of: ")")
+            var name: String?
+            if let open, let close, open < close { name = String(stat[stat.index(after: open)..<close]) }
+            let state = close.map { String(stat[$0...].dropFirst(2).prefix(1)) }
+            let syscall = ((try? String(contentsOfFile: "\(tasks)/\(thread)/syscall", encoding: .utf8)) ?? "")
+                .split(whereSeparator: \.isWhitespace).first.map(String.init)
+            return ThreadState(id: thread, name: name ?? "?", state: state ?? "?", syscall: syscall ?? "?")
+        }
+    }
+
+    /// Whether every thread of process `pid` is stopped (`T`; one that is ending, `Z` or `X`, is left out).
+    static func stopped(pid: Int32) -> Bool {
+        let states = threads(pid: pid).map(\.state)
+        return !states.isEmpty && states.allSatisfy { ["T", "Z", "X"].contains($0) }
+    }
+
     /// How many batches the member started to apply (`mirror: applying ...` lines on its stderr so far).
     static func applying(_ stderr: String) -> Int {
         stderr.split(separator: "\n").filter { $0.hasPrefix("mirror: applying ") }.count
+    }
+
+    /// Whether the last batch the member started to apply is not seen finished yet: no `mirror: applied ...` line nor
+    /// refusal after its `mirror: applying ...` line.
+    static func lastBatchUnfinished(_ stderr: String) -> Bool {
+        let lines = stderr.split(separator: "\n")
+        guard let last = lines.lastIndex(where: { $0.hasPrefix("mirror: applying ") }) else { return false }
+        return !lines[(last + 1)...].contains { line in
+            line.hasPrefix("mirror: applied ") || line.contains(" refused a batch of ")
+        }
     }
 
     /// The lease of `shard`: its owner (empty when released) and generation.
@@ -196,6 +242,7 @@ import Testing
         let store = try await MirrorChaosStore.make(kind, label: "group_chaos")
         defer { Task { await store.remove() } }
         let table = store.table
+        let trace = Mutex<[String]>([])
 
         // The writer: a random document every 10 to 40 ms, a sixth of the writes deleting it.
         let writes = Mutex(0)
@@ -278,12 +325,16 @@ import Testing
         switch kind {
         case .sqlite:
             try await session.execute("BEGIN IMMEDIATE")
-            // A batch the holder starts once the test holds the lock (`--verbose`: `mirror: applying ...`) cannot
-            // commit before the test lets go: it is in hand at the pause, whatever its thread is doing then (a
-            // sleeping `sqlite-mirror` thread alone could be in a read's retry, not the apply's wait: fc31).
+            // A batch the holder started (`--verbose`: `mirror: applying ...`) and did not finish cannot commit
+            // before the test lets go: one started once the test holds the lock, or the last one started, not seen
+            // finished (the holder applies one batch at a time, so one that started just before the lock and waits
+            // for it is the last line of its kind for good). Its thread sleeps in SQLite's busy handler meanwhile.
             let before = Self.applying(members[paused].stderr)
+            trace.withLock { $0.append("\(ContinuousClock.now) lock taken; \(before) applying lines before") }
             waiting = await eventuallyAsync(seconds: 60) {
-                Self.applying(members[paused].stderr) > before && Self.sleepsInSQLite(pid: pid)
+                let stderr = members[paused].stderr
+                return (Self.applying(stderr) > before || Self.lastBatchUnfinished(stderr))
+                    && Self.sleepsInSQLite(pid: pid)
             }
         case .postgres:
             let observer = try await Session(store)
@@ -298,8 +349,30 @@ import Testing
                 return rows?.first?.first.flatMap(Int.init).map { $0 >= 1 } ?? false
             }
         }
+        if !waiting {
+            print(
+                "mirror group chaos (\(kind)): the holder's apply not seen waiting; threads \(Self.threads(pid: pid)); "
+                    + "trace \(trace.withLock { $0 }); stderr of \(held.owner):\n"
+                    + members[paused].stderr.suffix(6_000))
+        }
         try #require(waiting, "the holder's apply waits for the lock")
+        trace.withLock {
+            $0.append("\(ContinuousClock.now) waiting seen; \(Self.applying(members[paused].stderr)) applying lines")
+        }
         kill(pid, SIGSTOP)
+        let afterKill = Self.threads(pid: pid)
+        // `kill` returns before the member is stopped: one of its threads takes the signal and stops the others, and
+        // until then they run. The lock is held until every thread is seen stopped, so that the batch waiting for it
+        // is still in hand (released earlier, its thread could take it, find no higher generation yet and commit:
+        // fc22, fc31, fc35, reproduced with the member's signal-taking thread in the idle scheduling class).
+        let stopped = await eventually(seconds: 60) { Self.stopped(pid: pid) }
+        let stderrAtStop = members[paused].stderr.count
+        trace.withLock {
+            $0.append(
+                "\(ContinuousClock.now) SIGSTOP sent (\(stderrAtStop) characters); threads right after: \(afterKill); "
+                    + "once stopped: \(Self.threads(pid: pid))")
+        }
+        try #require(stopped, "every thread of \(held.owner) stopped: \(Self.threads(pid: pid))")
         let pauseWall = Timestamp.now().rfc3339
         let pausedAt = ContinuousClock.now
         // Other members take the paused member's shards at higher generations once its leases expire.
@@ -307,7 +380,9 @@ import Testing
         switch kind {
         case .sqlite:
             // The lock released, the new owners commit the shards they took: the paused member's batch loses the race.
+            let beforeRollback = Self.threads(pid: pid)
             try await session.execute("ROLLBACK")
+            trace.withLock { $0.append("\(ContinuousClock.now) lock released; threads before: \(beforeRollback)") }
             // Every shard settled and none the paused member's: whichever shard its batch in hand is of, the store
             // holds a higher generation for it.
             takenOver = try #require(
@@ -333,6 +408,9 @@ import Testing
             try await session.execute("UPDATE \(table)_resume SET generation = \(newGeneration) WHERE shard = \(shard)")
             try await session.execute("COMMIT")
         }
+        let storedAtResume = try await store.rows("SELECT shard, generation FROM \(table)_resume ORDER BY shard")
+        let stderrAtResume = members[paused].stderr.count
+        trace.withLock { $0.append("\(ContinuousClock.now) SIGCONT; stored \(storedAtResume); taken \(taken)") }
         kill(pid, SIGCONT)
         let resumeWall = Timestamp.now().rfc3339
         let pause = ContinuousClock.now - pausedAt
@@ -376,6 +454,13 @@ import Testing
             Self.refusals(
                 member.earlier.joined(separator: "\n") + (results[member.id]?.stderr ?? ""), member: member.id)
         }
+        if !allRefusals.contains(where: inHand) {
+            let steps = trace.withLock { $0 }.joined(separator: "\n")
+            print(
+                "mirror group chaos (\(kind)): no refusal of the paused member's batch; trace:\n\(steps)\n"
+                    + "the paused member \(held.owner)'s stderr (\(stderrAtResume) characters at SIGCONT):\n"
+                    + members[paused].stderr)
+        }
         let figures = MirrorAuditFigures(try await store.audit())
         let generations = try await store.rows("SELECT shard, generation FROM \(table)_resume ORDER BY shard")
         let takenText = taken.sorted { $0.key < $1.key }.map {
@@ -385,17 +470,8 @@ import Testing
             "mirror group chaos (\(kind)): 1 kill, 1 pause of \(pause) (\(held.owner), holding shard \(shard) at "
                 + "\(held.generation); taken: \(takenText)), \(writes.withLock { $0 }) writes; \(figures); "
                 + "\(allRefusals.count) stale batches refused \(allRefusals); stored generations \(generations)")
-        // Open: with SQLite the paused member's batch is not always refused (fresh clones fc22, fc31, fc35: no
-        // refusal at all, though a batch it started after the test took the file's lock was seen; 3 of 6 fresh runs,
-        // none in 15 runs alone). Not yet understood; the safety rules below (nothing applied twice, nothing older
-        // after newer, every refusal below the stored generation, the table equal to the query) are asserted in
-        // every run. PostgreSQL's refusal is asserted.
-        withKnownIssue("SQLite: the paused member's batch in hand is not always refused", isIntermittent: true) {
-            #expect(refused, "the paused member's batch was refused; stderr:\n\(stderr.suffix(4_000))")
-            #expect(allRefusals.contains(where: inHand), "\(allRefusals)")
-        } when: {
-            kind == .sqlite
-        }
+        #expect(refused, "the paused member's batch was refused; stderr:\n\(stderr.suffix(4_000))")
+        #expect(allRefusals.contains(where: inHand), "\(allRefusals)")
         #expect(converged, "the table never equalled the query; stderr:\n\(stderr.suffix(4_000))")
         #expect(figures.twice == [])
         #expect(figures.regressions == [])
