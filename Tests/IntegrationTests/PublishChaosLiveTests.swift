@@ -46,24 +46,11 @@ import Testing
     static let kills = Int(ProcessInfo.processInfo.environment["FIRESTORE_FEED_PUBLISH_CHAOS_KILLS"] ?? "") ?? 12
 
     @Test func killedTwelveTimesThePublisherDeliversEveryFinalVersionInOrderPerDocument() async throws {
-        let host = try EmulatorEnvironment.requireHost()
-        let project = EmulatorEnvironment.uniqueProjectID("publish-chaos")
-        let db = try Firestore.emulator(host: host, projectID: project)
-        let items = db.collection("items")
-        let seed = db.batch()
-        for index in 0..<300 {
-            try seed.setData(
-                ["v": .integer(0), "i": .integer(Int64(index))],
-                forDocument: items.document(String(format: "d%03d", index)))
-        }
-        _ = try await seed.commit()
-        let publisher = try PubSubPublisher.testEmulator()
-        let (topic, subscription) = try await publisher.freshTopic("publish-chaos", project: project)
-        let consumer = try PublishChaosConsumer(subscription)
+        let setup = try await PublishChaosSetup("publish-chaos", seeded: 300, written: 320)
+        let (host, project, items, topic) = (setup.host, setup.project, setup.items, setup.topic)
+        let (consumer, writer) = (setup.consumer, setup.writer)
         let path = NSTemporaryDirectory() + "publish-chaos-\(UUID().uuidString).sqlite"
         defer { CheckpointLiveTests.remove(path) }
-
-        let writer = PublishChaosWriter(items, documents: 320)
         defer { Task { await writer.stop() } }
 
         let arguments = [

@@ -58,21 +58,9 @@ import Testing
     @Test func threeMembersOneKilledAndStartedAgainDeliverEveryFinalVersionWithGenerationsNeverBackPerDocument()
         async throws
     {
-        let host = try EmulatorEnvironment.requireHost()
-        let project = EmulatorEnvironment.uniqueProjectID("publish-group-chaos")
-        let db = try Firestore.emulator(host: host, projectID: project)
-        let items = db.collection("items")
-        let seed = db.batch()
-        for index in 0..<150 {
-            try seed.setData(
-                ["v": .integer(0), "i": .integer(Int64(index))],
-                forDocument: items.document(String(format: "d%03d", index)))
-        }
-        _ = try await seed.commit()
-        let publisher = try PubSubPublisher.testEmulator()
-        let (topic, subscription) = try await publisher.freshTopic("publish-group-chaos", project: project)
-        let consumer = try PublishChaosConsumer(subscription)
-        let writer = PublishChaosWriter(items, documents: 160)
+        let setup = try await PublishChaosSetup("publish-group-chaos", seeded: 150, written: 160)
+        let (host, project, db, items, topic) = (setup.host, setup.project, setup.db, setup.items, setup.topic)
+        let (consumer, writer) = (setup.consumer, setup.writer)
         defer { Task { await writer.stop() } }
 
         var members = try ["a", "b", "c"].map { id in

@@ -33,36 +33,16 @@ import Testing
 ///   again (``PublishChaosLiveTests``: the emulator's; seen here in 2 runs of 9, each undone by the consumer's rule,
 ///   which `equal` asserts).
 ///
-/// The circumstance is certain, not timed: the stop is seen in `/proc/PID/stat` before the clock for "after the stop"
-/// is read, the takeover is read from the lease documents, and the pause lasts two lease lengths at least. Times are
-/// hang guards only.
+/// The circumstance is certain, not timed: the stop is seen in every thread's `/proc/PID/task/TID/stat` (`kill`
+/// returns before the other threads stop) before the clock for "after the stop" is read, the takeover is read from
+/// the lease documents, and the pause lasts two lease lengths at least. Times are hang guards only.
 @Suite(.timeLimit(.minutes(4)), .needsPubSub) struct PublishGroupPauseLiveTests {
-    /// Whether process `pid` is stopped (state `T` in `/proc/PID/stat`).
-    static func isStopped(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first == "T"
-    }
-
     @Test func aMemberPausedPastItsLeasePublishesNothingOfItsLostShardsAndTheConsumerAppliesNoGenerationBack()
         async throws
     {
-        let host = try EmulatorEnvironment.requireHost()
-        let project = EmulatorEnvironment.uniqueProjectID("publish-group-pause")
-        let db = try Firestore.emulator(host: host, projectID: project)
-        let items = db.collection("items")
-        let seed = db.batch()
-        for index in 0..<150 {
-            try seed.setData(
-                ["v": .integer(0), "i": .integer(Int64(index))],
-                forDocument: items.document(String(format: "d%03d", index)))
-        }
-        _ = try await seed.commit()
-        let publisher = try PubSubPublisher.testEmulator()
-        let (topic, subscription) = try await publisher.freshTopic("publish-group-pause", project: project)
-        let consumer = try PublishChaosConsumer(subscription)
-        let writer = PublishChaosWriter(items, documents: 160)
+        let setup = try await PublishChaosSetup("publish-group-pause", seeded: 150, written: 160)
+        let (host, project, db, items, topic) = (setup.host, setup.project, setup.db, setup.items, setup.topic)
+        let (consumer, writer) = (setup.consumer, setup.writer)
         defer { Task { await writer.stop() } }
         let arguments = { (member: String) in
             PublishGroupChaosLiveTests.arguments(host: host, project: project, topic: topic, member: member)
@@ -86,7 +66,7 @@ import Testing
         let paused = try #require(members.firstIndex { $0.id == owner })
         let pid = members[paused].process.process.processIdentifier
         kill(pid, SIGSTOP)
-        let stopped = await eventuallyAsync(seconds: 10) { Self.isStopped(pid) }
+        let stopped = await eventuallyAsync(seconds: 10) { MirrorGroupChaosLiveTests.stopped(pid: pid) }
         try #require(stopped, "member \(owner) stopped")
         let stoppedAt = Timestamp.now()
         let pausedAt = ContinuousClock.now
