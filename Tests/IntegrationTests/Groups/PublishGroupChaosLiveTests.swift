@@ -55,12 +55,19 @@ import Testing
         return owners
     }
 
+    /// Whether every shard gets an owner within 60 s.
+    static func everyShardHeld(_ db: Firestore) async -> Bool {
+        await eventuallyAsync(seconds: 60) {
+            let owners = await owners(db)
+            return owners.count == shards && owners.values.allSatisfy { !$0.isEmpty }
+        }
+    }
+
     @Test func threeMembersOneKilledAndStartedAgainDeliverEveryFinalVersionWithGenerationsNeverBackPerDocument()
         async throws
     {
         let setup = try await PublishChaosSetup("publish-group-chaos", seeded: 150, written: 160)
-        let (host, project, db, items, topic) = (setup.host, setup.project, setup.db, setup.items, setup.topic)
-        let (consumer, writer) = (setup.consumer, setup.writer)
+        let (host, project, db, topic, writer) = (setup.host, setup.project, setup.db, setup.topic, setup.writer)
         defer { Task { await writer.stop() } }
 
         var members = try ["a", "b", "c"].map { id in
@@ -68,11 +75,7 @@ import Testing
         }
         defer { for member in members { member.process.process.end(grace: 5) } }
         var earlier: [String] = []
-        let held = await eventuallyAsync(seconds: 60) {
-            let owners = await Self.owners(db)
-            return owners.count == Self.shards && owners.values.allSatisfy { !$0.isEmpty }
-        }
-        try #require(held, "every shard held")
+        try #require(await Self.everyShardHeld(db), "every shard held")
         try await Task.sleep(for: .milliseconds(Int.random(in: 1_000...3_000)))
 
         // The holder of shard 0, SIGKILLed just after a burst, and started again as a new member.
@@ -95,22 +98,9 @@ import Testing
         try await Task.sleep(for: .seconds(3))
         await writer.stop()
 
-        let expected = try await PublishChaosFigures.expected(items.query)
-        let complete = await eventuallyAsync(seconds: 90) {
-            let stderr = earlier + members.map { String(decoding: $0.process.stderr.data, as: UTF8.self) }
-            return PublishChaosFigures(
-                consumer.messages(), expected: expected, accepted: PublishChaosFigures.acceptedReadTimes(stderr)
-            ).complete
-        }
-        for member in members { kill(member.process.process.processIdentifier, SIGTERM) }
-        var results: [String: CLIProcess.Result] = [:]
-        for member in members { results[member.id] = await member.process.finish(timeout: 60) }
-        let delivered = consumer.messages()
-        let consumed = await consumer.stop()
-        let figures = PublishChaosFigures(
-            delivered, expected: expected,
-            accepted: PublishChaosFigures.acceptedReadTimes(earlier + results.values.map(\.stderr)))
-        let generations = GenerationFigures(delivered, expected: expected)
+        let outcome = try await PublishGroupOutcome(setup, members: members, earlier: earlier)
+        let (expected, complete, results) = (outcome.expected, outcome.complete, outcome.results)
+        let (consumed, figures, generations) = (outcome.consumed, outcome.figures, outcome.generations)
         let stderr = (earlier + members.map { "\($0.id):\n\(results[$0.id]?.stderr ?? "")" }).joined(separator: "\n")
         print(
             "publish group chaos: 1 kill (\(owner), holding shard 0), \(writer.count) writes, \(expected.count) "

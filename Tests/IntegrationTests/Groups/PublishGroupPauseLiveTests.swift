@@ -41,8 +41,7 @@ import Testing
         async throws
     {
         let setup = try await PublishChaosSetup("publish-group-pause", seeded: 150, written: 160)
-        let (host, project, db, items, topic) = (setup.host, setup.project, setup.db, setup.items, setup.topic)
-        let (consumer, writer) = (setup.consumer, setup.writer)
+        let (host, project, db, topic, writer) = (setup.host, setup.project, setup.db, setup.topic, setup.writer)
         defer { Task { await writer.stop() } }
         let arguments = { (member: String) in
             PublishGroupChaosLiveTests.arguments(host: host, project: project, topic: topic, member: member)
@@ -54,11 +53,7 @@ import Testing
                 member.process.process.end(grace: 5)
             }
         }
-        let held = await eventuallyAsync(seconds: 60) {
-            let owners = await PublishGroupChaosLiveTests.owners(db)
-            return owners.count == PublishGroupChaosLiveTests.shards && owners.values.allSatisfy { !$0.isEmpty }
-        }
-        try #require(held, "every shard held")
+        try #require(await PublishGroupChaosLiveTests.everyShardHeld(db), "every shard held")
         try await Task.sleep(for: .milliseconds(Int.random(in: 1_000...3_000)))
 
         // The holder of shard 0, stopped while the writer goes on.
@@ -100,22 +95,11 @@ import Testing
         try await Task.sleep(for: .seconds(3))
         await writer.stop()
 
-        let expected = try await PublishChaosFigures.expected(items.query)
-        let complete = await eventuallyAsync(seconds: 90) {
-            let stderr = members.map { String(decoding: $0.process.stderr.data, as: UTF8.self) }
-            return PublishChaosFigures(
-                consumer.messages(), expected: expected, accepted: PublishChaosFigures.acceptedReadTimes(stderr)
-            ).complete
-        }
-        for member in members { kill(member.process.process.processIdentifier, SIGTERM) }
-        var results: [String: CLIProcess.Result] = [:]
-        for member in members { results[member.id] = await member.process.finish(timeout: 60) }
-        let delivered = consumer.messages()
-        let consumed = await consumer.stop()
-        let figures = PublishChaosFigures(
-            delivered, expected: expected, accepted: PublishChaosFigures.acceptedReadTimes(results.values.map(\.stderr))
+        let outcome = try await PublishGroupOutcome(setup, members: members)
+        let (expected, complete, results, delivered) = (
+            outcome.expected, outcome.complete, outcome.results, outcome.delivered
         )
-        let generations = GenerationFigures(delivered, expected: expected)
+        let (consumed, figures, generations) = (outcome.consumed, outcome.figures, outcome.generations)
         // The paused member's leases with a version committed after it stopped: published past the fence.
         let ofPausedLeases = delivered.filter { message in
             guard let shard = message.attributes["shard"].flatMap(Int.init),
