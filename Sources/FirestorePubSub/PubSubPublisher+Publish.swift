@@ -20,7 +20,8 @@ extension PubSubPublisher {
     /// those twice (at least once). Complexity: O(n) in the messages' bytes.
     /// - Throws: `FirestoreError` `.invalidArgument` before sending anything when a message breaks a limit
     ///   (``PubSubMessage/problem``), naming it; the last error of a request that failed for good (say,
-    ///   `NOT_FOUND` for a topic that does not exist, or a retryable code after ``PubSubRetrySettings/totalTimeout``).
+    ///   `NOT_FOUND` for a topic that does not exist, or a retryable code after ``PubSubRetrySettings/totalTimeout``),
+    ///   its message starting `Pub/Sub publish to TOPIC: `.
     public func publish(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
         for (index, message) in messages.enumerated() {
             if let problem = message.problem {
@@ -29,6 +30,15 @@ extension PubSubPublisher {
                         + "\(problem); nothing published")
             }
         }
+        do {
+            return try await publishRequests(messages, to: topic)
+        } catch let error as FirestoreError {
+            throw error.publishing(to: topic)
+        }
+    }
+
+    /// ``publish(_:to:)`` once its messages are checked.
+    private func publishRequests(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
         let groups = Self.requests(for: messages)
         var ids = [String](repeating: "", count: messages.count)
         // Each key's requests in order; keys concurrently, at most `maxRequestsInFlight` at a time.

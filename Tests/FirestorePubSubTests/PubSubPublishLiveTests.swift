@@ -40,7 +40,10 @@ import Testing
         await #expect {
             _ = try await publisher.publish([PubSubMessage(data: Data("x".utf8), orderingKey: "k")], to: topic)
         } throws: { error in
-            (error as? FirestoreError)?.code == .notFound
+            // The message names Pub/Sub and the topic (not the CLI's Firestore connection), and how to make it.
+            guard let error = error as? FirestoreError else { return false }
+            return error.code == .notFound && error.message.hasPrefix("Pub/Sub publish to \(topic.name): ")
+                && error.message.hasSuffix(" (create it first: PubSubPublisher.createTopic, or publish --create-topic)")
         }
     }
 

@@ -86,13 +86,16 @@ public final class LiveList: Sendable {
     /// The clients cut so far for falling more than `clientBuffer` events behind.
     public var cutClients: Int { state.withLock { $0.cut } }
 
-    /// Follows `query`'s snapshots (`snapshots(source:interval:)`) into the list until the calling task is cancelled
-    /// (returns normally) or the feed fails for good (throws its error; the list keeps its last state).
+    /// Follows `query`'s snapshots (`snapshots(source:interval:onEvent:)`) into the list until the calling task is
+    /// cancelled (returns normally) or the feed fails for good (throws its error; the list keeps its last state).
+    /// `onEvent` gets the feed's events: a failed poll or stream, a retry, a reconnect (`firestore-feed serve` prints
+    /// them as `watch` does).
     public func run(
-        _ query: some QueryRepresentable, source: FeedSource = .listen, interval: Duration = .seconds(1)
+        _ query: some QueryRepresentable, source: FeedSource = .listen, interval: Duration = .seconds(1),
+        onEvent: (@Sendable (FeedEvent) -> Void)? = nil
     ) async throws {
         do {
-            for try await snapshot in query.snapshots(source: source, interval: interval) {
+            for try await snapshot in query.snapshots(source: source, interval: interval, onEvent: onEvent) {
                 update(documents: snapshot.documents.compactMap(\.document), readTime: snapshot.readTime)
             }
         } catch is CancellationError {

@@ -46,7 +46,7 @@ extension ServeCommand {
         let interval = self.interval
         try await CLIError.runtimeErrors {
             try await TerminateSignal.untilTerminated(interrupt: true) {
-                try await list.run(served, source: source, interval: interval)
+                try await list.run(served, source: source, interval: interval, onEvent: Console.report)
             }
         }
     }

@@ -49,15 +49,19 @@ package enum ConnectionContext {
 
     /// What to add to the report of `error`, on lines of their own, or `nil`: for a refused connection to the
     /// emulator, how to start one; for the server's `not-found`, the project, database and server asked
-    /// (`note: in project "demo-x", database (default), on the emulator at H`).
+    /// (`note: in project "demo-x", database (default), on the emulator at H`). None for an error of another service
+    /// (a message starting `Pub/Sub`) or a refused connection to another host.
     package static func hint(for error: FirestoreError, in described: Described? = described) -> String? {
-        guard let described else { return nil }
+        // Another service's error (`publish`'s Pub/Sub) is not the Firestore connection's.
+        guard let described, !error.message.hasPrefix("Pub/Sub") else { return nil }
         // A server's not-found only (an HTTP status, or a gRPC status from the server): a file the command could not
         // find is not the project's.
         if error.code == .notFound, error.httpStatus != nil || error.isServerStatus {
             return "note: in \(described.summary)"
         }
-        if error.code == .unavailable, error.message.contains("could not connect"), let host = described.emulatorHost {
+        if error.code == .unavailable, error.message.contains("could not connect"), let host = described.emulatorHost,
+            error.message.contains(host)
+        {
             return "hint: nothing listens at \(host): start the emulator there (gcloud emulators firestore start "
                 + "--host-port=\(host); in a checkout of firestore-feed, Scripts/emulator start prints the address "
                 + "it chose), or point --emulator or FIRESTORE_EMULATOR_HOST at the one running"
