@@ -40,6 +40,7 @@ extension ServeCommand {
         // The empty list's event: a client back with an id below it (a server before this one) gets a reset.
         Console.error(
             "serve: \(query.collectionPath) on \(url) (events at \(url)events, numbered from \(list.lastEventID)); "
+                + (token == nil ? "" : "with the token (Authorization: Bearer, or ?token= on the page's URL); ")
                 + "SIGTERM or Ctrl-C stops")
         await Console.output(url)
         let source = mode.source

@@ -10,12 +10,13 @@ struct CheckpointOptions: Sendable {
             help: """
                 keep the feed's state in the SQLite file FILE (created when
                 missing): after a restart the first snapshot lists only what
-                changed meanwhile; each snapshot is written once printed, so
-                none is ever skipped (one printed before a crash may come again)
+                changed meanwhile; each snapshot is written once handled
+                (printed, published), so none is ever skipped (one handled
+                before a crash may come again)
                 """),
         .value(
             "--checkpoint-key", "KEY",
-            help: "the checkpoint's key in FILE (default: the query itself); one watch per key"),
+            help: "the checkpoint's key in FILE (default: the query itself); one feed per key"),
     ]
 
     /// `--checkpoint FILE` as given.

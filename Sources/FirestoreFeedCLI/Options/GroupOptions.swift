@@ -8,11 +8,11 @@ struct GroupOptions: Sendable {
         .value(
             "--group", "NAME",
             help: """
-                watch as a member of feed group NAME (its leases under
+                run as a member of feed group NAME (its leases under
                 feedGroups/NAME): each shard of the query is delivered by one
-                member at a time; lines get "shard" and "generation", changes
-                "updateTime"; lease events go to stderr; SIGTERM releases the
-                member's leases and exits 0
+                member at a time, with its "shard" and "generation" (watch's
+                lines, publish's attributes); lease events go to stderr;
+                SIGTERM releases the member's leases and exits 0
                 """),
         .value("--shards", "K", help: "the shard count a new group is created with (1-1000; default: the stored one)"),
         .value("--member", "ID", help: "this member's ID in the group (default HOST-PID-RANDOM)"),

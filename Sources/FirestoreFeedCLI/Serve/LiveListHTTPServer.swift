@@ -98,7 +98,8 @@ final class LiveListHTTPServer: Sendable {
         }
         if let token = options.token, !route.carries(token: token) {
             answer(
-                connection, 401, "a bearer token is needed: Authorization: Bearer TOKEN, or ?token=TOKEN\n",
+                connection, 401,
+                "no token, or not serve's --token: send Authorization: Bearer TOKEN, or ?token=TOKEN\n",
                 headers: [HTTPHeader("WWW-Authenticate", #"Bearer realm="firestore-feed serve""#)])
             return
         }
