@@ -32,6 +32,8 @@ extension ServeCommand {
         } catch {
             throw .runtime(error)
         }
+        // SIGTERM's graceful end from before the address is printed: a client of the address may stop serve at once.
+        TerminateSignal.install(interrupt: true)
         // The accept loop blocks: a thread of its own, started before the address is printed.
         let acceptor = Thread { server.run() }
         acceptor.name = "serve accept"

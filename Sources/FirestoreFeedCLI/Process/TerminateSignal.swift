@@ -8,6 +8,9 @@ import FirestoreREST
 
 /// The write end of ``TerminateSignal``'s pipe, for the signal handler (which can capture nothing).
 nonisolated(unsafe) private var terminatePipeWriteEnd: Int32 = -1
+/// The read end of the pipe ``TerminateSignal/install(interrupt:)`` made and no ``TerminateSignal/wait(interrupt:)``
+/// took yet, or -1.
+nonisolated(unsafe) private var terminatePipePendingReadEnd: Int32 = -1
 
 /// SIGTERM as an event a command can await, for the commands that end gracefully on it (`watch --group`: release
 /// the leases, exit 0). The handler only writes one byte to a pipe (`write(2)` is async-signal-safe); a thread of
@@ -17,26 +20,11 @@ enum TerminateSignal {
     /// Installs the handler and returns once SIGTERM arrives (or SIGINT, with `interrupt`: `mirror` ends the same
     /// way on Ctrl-C); `nil` when the pipe cannot be made (the signals then keep their default action).
     static func wait(interrupt: Bool = false) async -> Void? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        let readEnd = ends[0]
-        terminatePipeWriteEnd = ends[1]
-        var action = sigaction()
-        #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { _ in
-                var byte: UInt8 = 1
-                _ = write(terminatePipeWriteEnd, &byte, 1)
-            }
-        #else
-            action.__sigaction_u.__sa_handler = { _ in
-                var byte: UInt8 = 1
-                _ = write(terminatePipeWriteEnd, &byte, 1)
-            }
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        _ = sigaction(SIGTERM, &action, nil)
-        if interrupt { _ = sigaction(SIGINT, &action, nil) }
+        guard install(interrupt: interrupt) else { return nil }
+        // Each wait reads a pipe of its own (an earlier wait's thread may still block on the one before): the handler
+        // writes to the newest.
+        let readEnd = terminatePipePendingReadEnd
+        terminatePipePendingReadEnd = -1
         let arrived = try? await OwnThread.run("firestore-feed SIGTERM") {
             // Delivered to this thread at least: a watch started with SIGTERM blocked (a mask inherited from the
             // thread that spawned it) would otherwise never see it.
@@ -54,6 +42,37 @@ enum TerminateSignal {
             }
         }
         return arrived == true ? () : nil
+    }
+
+    /// Installs the handler now, writing to a new pipe unless one made by an earlier call is not taken yet: a command
+    /// that tells it is ready (`serve` prints its URL) calls it first, so that a SIGTERM right after is the graceful
+    /// end, not the default action; the next ``wait(interrupt:)`` reads that pipe, and finds the SIGTERM that came
+    /// before it. Call it from one task at a time. Returns `false` when the pipe cannot be made.
+    @discardableResult
+    static func install(interrupt: Bool = false) -> Bool {
+        if terminatePipePendingReadEnd < 0 {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { return false }
+            terminatePipeWriteEnd = ends[1]
+            terminatePipePendingReadEnd = ends[0]
+        }
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = { _ in
+                var byte: UInt8 = 1
+                _ = write(terminatePipeWriteEnd, &byte, 1)
+            }
+        #else
+            action.__sigaction_u.__sa_handler = { _ in
+                var byte: UInt8 = 1
+                _ = write(terminatePipeWriteEnd, &byte, 1)
+            }
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        _ = sigaction(SIGTERM, &action, nil)
+        if interrupt { _ = sigaction(SIGINT, &action, nil) }
+        return true
     }
 }
 

@@ -112,6 +112,21 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// A SIGTERM right after serve printed its address is the graceful end (exit 0), not the default action (fc42,
+    /// under load: status 15, the handler was installed after the address was printed).
+    @Test func aSIGTERMRightAfterTheAddressIsPrintedExitsZero() async throws {
+        let host = try EmulatorEnvironment.requireHost()
+        let project = EmulatorEnvironment.uniqueProjectID("serve-term")
+        let process = try CLIProcess([
+            "serve", "fruits", "--emulator", host, "--project", project, "--port", "0",
+        ])
+        let url = await process.stdout.lines(atLeast: 1, timeout: 30).first ?? ""
+        #expect(url.hasPrefix("http://127.0.0.1:"), "\(String(decoding: process.stderr.data, as: UTF8.self))")
+        kill(process.process.processIdentifier, SIGTERM)
+        let result = await process.finish(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     /// Started under a soft limit of 256 open files with `--max-clients 1000`, serve raises its soft limit to the
     /// 1,064 descriptors that need (1,000 sockets and 64 more), the hard limit allowing; otherwise to the hard limit,
     /// with a warning: a limit below the clients' would leave clients past it waiting in the listen queue.
