@@ -63,12 +63,8 @@ final class LiveListHTTPServer: Sendable {
 
     /// Answers a connection over the limit with `503` (without waiting for a client that does not read) and closes it.
     private func refuse(_ connection: Int32) {
-        let reason = "\(options.maxClients) clients are connected, the most allowed (--max-clients)"
-        let bytes = HTTPSocket.responseBytes(
-            status: 503, headers: [HTTPHeader("Retry-After", "1")], body: Data("Service Unavailable: \(reason)\n".utf8),
-            keepAlive: false)
-        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        close(connection)
+        HTTPSocket.refuse(
+            connection, reason: "\(options.maxClients) clients are connected, the most allowed (--max-clients)")
     }
 
     /// Reads one request and answers it: the stream, the page or an error.

@@ -68,11 +68,7 @@ public final class CassetteHTTPServer: Sendable {
     private func refuse(_ connection: Int32) {
         let reason = "\(limits.maxConnections) connections are open, the most allowed (--max-connections)"
         Self.report("serve-cassette: refused a connection: \(reason)")
-        let bytes = HTTPSocket.responseBytes(
-            status: 503, headers: [HTTPHeader("Retry-After", "1")], body: Data("Service Unavailable: \(reason)\n".utf8),
-            keepAlive: false)
-        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        close(connection)
+        HTTPSocket.refuse(connection, reason: reason)
     }
 
     // MARK: - One connection

@@ -66,6 +66,17 @@ package enum HTTPSocket {
         }
     }
 
+    /// Answers a connection over a server's limit with `503 Service Unavailable: REASON` and `Retry-After: 1`, sent
+    /// without waiting (`MSG_DONTWAIT`: a client that does not read never holds up the accepting thread), and closes
+    /// it.
+    package static func refuse(_ connection: Int32, reason: String) {
+        let bytes = responseBytes(
+            status: 503, headers: [HTTPHeader("Retry-After", "1")], body: Data("Service Unavailable: \(reason)\n".utf8),
+            keepAlive: false)
+        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(connection)
+    }
+
     /// Writes every byte; `false` when the peer went away.
     @discardableResult
     package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
