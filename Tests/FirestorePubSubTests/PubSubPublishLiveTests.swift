@@ -80,8 +80,9 @@ import Testing
 
     @Test func overGRPCARetryableStatusIsSentAgainWithTheTopicsRoutingHeader() async throws {
         let server = try await ScriptedGRPCServer.start(
-            script: #"{"others": [[{"trailersOnly": {"status": 14, "message": "try again"}}], "#
-                + #"[{"respondHex": "0a023431"}, {"end": {"status": 0}}]]}"#)
+            // Each call answered only once its request came, so both requests are certainly logged.
+            script: #"{"others": [[{"awaitRequests": 1}, {"trailersOnly": {"status": 14, "message": "try again"}}], "#
+                + #"[{"awaitRequests": 1}, {"respondHex": "0a023431"}, {"end": {"status": 0}}]]}"#)
         let publisher = try PubSubPublisher.emulator(host: server.host, retry: Self.fast, protocol: .grpc)
         let topic = try PubSubTopic("projects/demo-pubsub/topics/retried")
         let message = PubSubMessage(data: Data("x".utf8), orderingKey: "k")
