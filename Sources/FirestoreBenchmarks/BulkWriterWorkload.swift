@@ -31,9 +31,13 @@ enum BulkWriterWorkload {
         }
         let throttled = try bulk(fresh(), count: documents, throttling: .rampUp())
         let floor = Double(max(documents - 500, 0)) / 500
+        let verdict = Harness.goal(
+            "bulk-writer-throttled: \(documents) writes at the default 500/50/5 ramp-up",
+            figure: String(format: "%.2f s", throttled),
+            target: String(format: ">= %.0f s (the throttle's floor)", floor), met: throttled >= floor)
         print(
             "bulk-writer-throttled n=\(documents)  default 500/50/5 throttle: "
-                + String(format: "%.2f s (floor %.0f s: %@)", throttled, floor, throttled >= floor ? "held" : "MISSED"))
+                + String(format: "%.2f s (floor %.0f s: %@)", throttled, floor, verdict))
         print(#"{"workload":"bulk-writer-throttled","n":\#(documents),"seconds":\#(throttled),"floor_s":\#(floor)}"#)
         if throttled < floor { print("CHECK FAILED: bulk-writer-throttled ran faster than the throttle allows") }
         return [

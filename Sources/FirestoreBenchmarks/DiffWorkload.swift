@@ -134,17 +134,23 @@ enum DiffWorkload {
                 Harness.report(measurement)
                 if n == 10_000 {
                     let speedup = 1 / measurement.ratio
+                    let verdict = Harness.goal(
+                        "diff at 10,000: the O(N*M) LCS's time / SnapshotArrayDiff's (same run)",
+                        figure: String(format: "%.0fx", speedup), target: ">= 500x", met: speedup >= 500)
                     print(
                         "  target: at least 500x faster than the LCS at 10,000: "
-                            + "\(String(format: "%.0f", speedup))x \(speedup >= 500 ? "(met)" : "(MISSED)")")
+                            + "\(String(format: "%.0f", speedup))x (\(verdict))")
                 }
             }
             if n == 100_000 {
                 for _ in 0..<Harness.warmup { ours() }
                 let median = Harness.median((0..<max(Harness.runs, 1)).map { _ in Harness.seconds(ours) })
+                let verdict = Harness.goal(
+                    "diff at 100,000", figure: String(format: "%.2f ms", median * 1000), target: "< 100 ms",
+                    met: median < 0.1)
                 print(
                     "diff           n=\(n)  median \(String(format: "%.2f ms", median * 1000))  (no baseline)"
-                        + "  target under 100 ms: \(median < 0.1 ? "met" : "MISSED")")
+                        + "  target under 100 ms: \(verdict)")
                 print(
                     "{\"workload\":\"diff\",\"n\":\(n),\"median_s\":\(median),\"baseline\":null,"
                         + "\"baseline_median_s\":null,\"ratio\":null}")
@@ -175,10 +181,13 @@ enum DiffWorkload {
         for _ in 0..<Harness.warmup { body() }
         let median = Harness.median((0..<max(Harness.runs, 1)).map { _ in Harness.seconds(body) })
         let counts = (diff.deletedIndexes.count, diff.insertedIndexes.count, diff.movedInitialIndexes.count)
+        let verdict = Harness.goal(
+            "diff-a3 at 5,000 (1,000 deletions, 1,000 insertions)", figure: String(format: "%.2f ms", median * 1000),
+            target: "< 50 ms", met: median < 0.05)
         print(
             "diff-a3        n=5000  median \(String(format: "%.2f ms", median * 1000))  (no baseline)  "
                 + "\(counts.0) deletions, \(counts.1) insertions, \(counts.2) moves; target under 50 ms: "
-                + (median < 0.05 ? "met" : "MISSED"))
+                + verdict)
         print(
             "{\"workload\":\"diff-a3\",\"n\":5000,\"median_s\":\(median),\"baseline\":null,"
                 + "\"baseline_median_s\":null,\"ratio\":null}")

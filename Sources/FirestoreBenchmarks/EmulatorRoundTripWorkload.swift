@@ -37,9 +37,12 @@ enum EmulatorRoundTripWorkload {
                 connections = transport.openedConnectionCount
             },
             baselineBody: { try runCurl(url: url, bodyFile: bodyFile, count: requests) })
+        let verdict = Harness.goal(
+            "emulator-rtt: TCP connections CurlTransport opens for \(requests) requests", figure: "\(connections)",
+            target: "exactly 1", met: connections == 1)
         print(
             "emulator-rtt: \(connections) TCP connection(s) opened by CurlTransport for \(requests) requests "
-                + "(target exactly 1: \(connections == 1 ? "met" : "MISSED"))")
+                + "(target exactly 1: \(verdict))")
         let thread = threadStartSeconds(runs: 2000)
         let share = thread / (measurement.medianSeconds / Double(requests))
         print(

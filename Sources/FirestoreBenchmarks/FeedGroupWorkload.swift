@@ -143,7 +143,9 @@ enum FeedGroupWorkload {
         let writesPerHour = figures.heartbeatsPerHour * Double(figures.held + 1)
         let failover = String(format: "%.2f", figures.failover)
         let boundText = String(format: "%.2f", bound)
-        let verdict = ListenSupport.verdict(figures.failover <= bound + 1)
+        let verdict = ListenSupport.verdict(
+            figures.failover <= bound + 1, goal: "feed-group failover after a SIGKILL", figure: "\(failover) s",
+            target: "<= lease + renewal, \(boundText) s (+ 1 s)")
         let renewText = ListenSupport.ms(ListenSupport.seconds(renew))
         let atDefaults = 720 * (figures.held + 1)
         print(

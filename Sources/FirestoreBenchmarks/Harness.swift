@@ -66,6 +66,18 @@ enum Harness {
             baselineMedianSeconds: median(baselineTimes), target: target)
     }
 
+    /// Records one goal's verdict for the report: prints the JSON line
+    /// `{"goal":NAME,"figure":FIGURE,"target":TARGET,"met":true}` (Scripts/bench lists every such line in
+    /// BENCHMARKS.md's "Goals" table) and returns `met` or `MISSED` for the workload's own table line.
+    @discardableResult
+    static func goal(_ name: String, figure: String, target: String, met: Bool) -> String {
+        let fields = [("goal", name), ("figure", figure), ("target", target)].map {
+            "\(JSONValue.string($0.0).serializedString()):\(JSONValue.string($0.1).serializedString())"
+        }
+        print("{" + fields.joined(separator: ",") + ",\"met\":\(met)}")
+        return met ? "met" : "MISSED"
+    }
+
     /// Prints the table line and the JSON line of `measurement`.
     static func report(_ measurement: Measurement, target: Double? = nil) {
         func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
@@ -75,7 +87,11 @@ enum Harness {
             + "  median \(ms(measurement.medianSeconds))  \(measurement.baseline) \(ms(measurement.baselineMedianSeconds))"
             + "  ratio \(String(format: "%.2f", measurement.ratio))x"
         if let target {
-            line += "  (target <= \(String(format: "%g", target))x: \(measurement.ratio <= target ? "met" : "MISSED"))"
+            let verdict = goal(
+                "\(measurement.workload) at \(measurement.n), against \(measurement.baseline)",
+                figure: String(format: "%.2fx", measurement.ratio), target: "<= \(String(format: "%g", target))x",
+                met: measurement.ratio <= target)
+            line += "  (target <= \(String(format: "%g", target))x: \(verdict))"
         }
         print(line)
         // The names through the JSON printer: a baseline's text may hold a backslash or a quote (`psql \copy`).

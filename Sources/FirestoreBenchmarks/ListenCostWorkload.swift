@@ -107,12 +107,16 @@ enum ListenCostWorkload {
         let listenSnapshots = delivered.counts.withLock { $0.snapshots }
         let pollingReads = polled * documents
         let target = documents + seconds
+        let verdict = ListenSupport.verdict(
+            listenDocuments <= target,
+            goal: "listen-cost: documents a Listen feed delivers (\(documents), \(seconds) changes)",
+            figure: "\(listenDocuments)", target: "<= \(target)")
         print(
             "listen-cost   n=\(documents)  \(seconds) s, \(seconds) changes: listen delivered \(listenDocuments) documents "
                 + "in \(listenSnapshots) snapshots  keys polling 1 s: \(polled) polls x \(documents) = \(pollingReads) "
                 + "billed reads (+ \(pollCounts.batchGet) batchGet requests for changed documents)  ratio "
                 + String(format: "%.4f", Double(listenDocuments) / Double(max(pollingReads, 1)))
-                + "  (target listen <= \(target): \(ListenSupport.verdict(listenDocuments <= target)))")
+                + "  (target listen <= \(target): \(verdict))")
         print(
             #"{"workload":"listen-cost","n":\#(documents),"seconds":\#(seconds),"changes":\#(seconds),"#
                 + #""listen_documents":\#(listenDocuments),"listen_snapshots":\#(listenSnapshots),"#

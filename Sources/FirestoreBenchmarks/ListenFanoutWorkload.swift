@@ -118,9 +118,12 @@ enum ListenFanoutWorkload {
         let p = ListenSupport.percentile
         let ms = ListenSupport.ms
         let shared = figures.targets == 1 && figures.calls == 1
+        let verdict = ListenSupport.verdict(
+            shared, goal: "listen-fanout: targets and gRPC calls for \(listeners) listeners of one query",
+            figure: "\(figures.targets) and \(figures.calls)", target: "exactly 1 and 1")
         print(
             "listen-fanout: \(listeners) listeners joined in \(ms(figures.joined)); \(figures.targets) target(s), "
-                + "\(figures.calls) active gRPC call(s) (target exactly 1 and 1: \(ListenSupport.verdict(shared)))")
+                + "\(figures.calls) active gRPC call(s) (target exactly 1 and 1: \(verdict))")
         if !shared {
             print("CHECK FAILED: listen-fanout: \(figures.targets) targets, \(figures.calls) calls for one query")
         }

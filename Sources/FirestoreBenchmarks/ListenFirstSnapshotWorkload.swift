@@ -57,10 +57,13 @@ enum ListenFirstSnapshotWorkload {
                         + "\(ListenSupport.ms(sample.wall)))  held \(perDocument(sample.held, 1)) B/doc  peak "
                         + "\(perDocument(sample.peak, 1)) B/doc  (median of \(listen.count))")
             }
+            let heldVerdict = ListenSupport.verdict(
+                l.held <= 1.5 * q.held, goal: "listen-first-snapshot at \(n): memory held per document, Listen / query",
+                figure: String(format: "%.2fx", l.held / q.held), target: "<= 1.5x")
             print(
                 "listen-first-snapshot n=\(n) listen/query: CPU \(String(format: "%.2f", l.cpu / q.cpu))x, held "
                     + "\(String(format: "%.2f", l.held / q.held))x (target <= 1.5x: "
-                    + "\(ListenSupport.verdict(l.held <= 1.5 * q.held))), peak \(String(format: "%.2f", l.peak / q.peak))x"
+                    + "\(heldVerdict)), peak \(String(format: "%.2f", l.peak / q.peak))x"
             )
             print(
                 #"{"workload":"listen-first-snapshot","n":\#(n),"listen_cpu_s":\#(l.cpu),"listen_wall_s":\#(l.wall),"#
@@ -71,14 +74,20 @@ enum ListenFirstSnapshotWorkload {
         func cpuPerDocument(_ n: Int) -> Double? { listenBySize[n].map { $0.cpu / Double(n) } }
         func heldPerDocument(_ n: Int) -> Double? { listenBySize[n].map { $0.held / Double(n) } }
         if let small = cpuPerDocument(10_000), let large = cpuPerDocument(100_000) {
+            let verdict = ListenSupport.verdict(
+                large <= 1.2 * small, goal: "listen-first-snapshot: Listen CPU per document at 100k / at 10k",
+                figure: String(format: "%.2fx", large / small), target: "<= 1.2x")
             print(
                 "listen-first-snapshot: CPU per document at 100k / at 10k \(String(format: "%.2f", large / small))x "
-                    + "(target <= 1.2x: \(ListenSupport.verdict(large <= 1.2 * small)))")
+                    + "(target <= 1.2x: \(verdict))")
         }
         if let large = heldPerDocument(100_000), let huge = heldPerDocument(1_000_000) {
+            let verdict = ListenSupport.verdict(
+                huge <= 1.1 * large, goal: "listen-first-snapshot: Listen memory per document at 1M / at 100k",
+                figure: String(format: "%.2fx", huge / large), target: "<= 1x (1.1x for noise)")
             print(
                 "listen-first-snapshot: memory per document at 1M / at 100k \(String(format: "%.2f", huge / large))x "
-                    + "(target <= 1x, 1.1x for noise: \(ListenSupport.verdict(huge <= 1.1 * large)))")
+                    + "(target <= 1x, 1.1x for noise: \(verdict))")
         }
         return []
     }

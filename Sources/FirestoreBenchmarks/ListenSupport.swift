@@ -44,8 +44,10 @@ enum ListenSupport {
         return value(usage.ru_utime) + value(usage.ru_stime)
     }
 
-    /// `met` or `MISSED`.
-    static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+    /// `met` or `MISSED`, the goal recorded for the report (``Harness/goal(_:figure:target:met:)``).
+    static func verdict(_ met: Bool, goal: String, figure: String, target: String) -> String {
+        Harness.goal(goal, figure: figure, target: target, met: met)
+    }
 
     /// Writes `documents` documents `COLLECTION/d0 ... d(N-1)`, each `{n: index, name: "document index"}`, in
     /// batched commits of 500 (Firestore's limit per commit); the seconds it took.

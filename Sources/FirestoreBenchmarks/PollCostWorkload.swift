@@ -101,8 +101,11 @@ enum PollCostWorkload {
                 + "  bytes keys \(keys.medianBytes), delta \(delta.medianBytes)"
             let met = delta.billed.enumerated().allSatisfy { index, billed in billed <= bound + delta.rereads[index] }
             if bound > 0 {
-                line +=
-                    "  (target delta <= \(bound)\(scenario == "unchanged" ? "" : " + re-reads"): \(ListenSupport.verdict(met)))"
+                let target = "<= \(bound)\(scenario == "unchanged" ? "" : " + re-reads")"
+                let verdict = ListenSupport.verdict(
+                    met, goal: "poll-cost: billed reads of a delta poll of \(documents) documents, \(scenario)",
+                    figure: "\(delta.maximum)", target: target)
+                line += "  (target delta \(target): \(verdict))"
             }
             print(line)
             print(

@@ -179,12 +179,16 @@ enum PubSubPublishWorkload {
         let inside = (Harness.median(rest.map(\.0)), Harness.median(grpc.map(\.0)), Harness.median(baseline.map(\.0)))
         let process = (Harness.median(rest.map(\.1)), Harness.median(grpc.map(\.1)), Harness.median(baseline.map(\.1)))
         func ratio(_ baseline: Double, _ candidate: Double) -> String { String(format: "%.2fx", baseline / candidate) }
+        let verdict = ListenSupport.verdict(
+            min(inside.0, inside.1) <= inside.2,
+            goal: "pubsub-publish: messages a second against Google's Python publisher (first publish to last ack)",
+            figure: "REST \(ratio(inside.2, inside.0)), gRPC \(ratio(inside.2, inside.1))", target: ">= 1x")
         print(
             "pubsub-publish: \(count) messages (\(bytes / max(count, 1)) B of data each, one ordering key each), first "
                 + "publish to last ack: REST \(perSecond(count, inside.0)), gRPC \(perSecond(count, inside.1)), Python "
                 + "\(perSecond(count, inside.2)); rate ratios REST/Python \(ratio(inside.2, inside.0)), gRPC/Python "
                 + "\(ratio(inside.2, inside.1)), gRPC/REST \(ratio(inside.0, inside.1)) (goal >= 1x against Python: "
-                + "\(ListenSupport.verdict(min(inside.0, inside.1) <= inside.2))); whole process REST "
+                + "\(verdict)); whole process REST "
                 + "\(perSecond(count, process.0)), gRPC \(perSecond(count, process.1)), Python "
                 + "\(perSecond(count, process.2))")
         let publisherName = "google-cloud-pubsub PublisherClient (ordered)"

@@ -90,9 +90,13 @@ enum SlowConsumerWorkload {
             let last = phase.samples.last ?? 0
             let growth = after10 > 0 ? (last - after10) / after10 : 0
             let samples = phase.samples.map { String(format: "%.1f", $0) }.joined(separator: " ")
-            let flat =
-                phase.name.hasSuffix("(before)")
-                ? "" : "  (target flat within 10 %: \(ListenSupport.verdict(growth <= 0.1)))"
+            var flat = ""
+            if !phase.name.hasSuffix("(before)") {
+                let verdict = ListenSupport.verdict(
+                    growth <= 0.1, goal: "slow-consumer \(phase.name): resident memory after the first 10 s",
+                    figure: String(format: "%+.1f %%", growth * 100), target: "flat within 10 %")
+                flat = "  (target flat within 10 %: \(verdict))"
+            }
             print(
                 "slow-consumer  \(phase.name): \(phase.writes) writes in \(phase.seconds) s, consumer took "
                     + "\(phase.snapshots) snapshots (\(phase.coalesced) coalesced), \(phase.polls) polls, "

@@ -29,10 +29,13 @@ enum TransactionContentionWorkload {
             let total = shape.tasks * shape.increments
             let met = figures.committed == total && figures.counter == Int64(total)
             let on = shape.clients == 1 ? "one client" : "\(shape.clients) clients"
+            let verdict = ListenSupport.verdict(
+                met, goal: "transaction-contention: \(shape.tasks) tasks x \(shape.increments) increments on \(on)",
+                figure: "\(figures.committed)/\(total) committed, counter \(figures.counter)", target: "all, exact")
             print(
                 "transaction-contention n=\(total)  \(shape.tasks) tasks x \(shape.increments) increments on \(on): "
                     + "\(figures.committed)/\(total) committed, counter \(figures.counter) (target all and "
-                    + "exact: \(ListenSupport.verdict(met))), \(figures.attempts) attempts, "
+                    + "exact: \(verdict)), \(figures.attempts) attempts, "
                     + String(format: "%.2f s", figures.seconds))
             if !met {
                 print("CHECK FAILED: transaction-contention: \(figures.committed)/\(total), counter \(figures.counter)")

@@ -49,10 +49,13 @@ enum WriteStarvationWorkload {
             return (alone, beside, crowd.behind.withLock { $0.count })
         }
         let ratio = alone > 0 ? beside / alone : 0
+        let verdict = ListenSupport.verdict(
+            ratio >= 0.5, goal: "write-starvation: writes a second beside \(pollers) pollers / alone",
+            figure: String(format: "%.2f", ratio), target: ">= 0.5")
         print(
             "write-starvation pollers=\(pollers)  writes/s alone \(String(format: "%.1f", alone)), beside \(pollers) "
                 + "pollers at 0.2 s \(String(format: "%.1f", beside)): ratio \(String(format: "%.2f", ratio)) "
-                + "(target >= 0.5: \(ListenSupport.verdict(ratio >= 0.5))); \(behind) pollers said they could not "
+                + "(target >= 0.5: \(verdict)); \(behind) pollers said they could not "
                 + "keep their interval")
         print(
             #"{"workload":"write-starvation","pollers":\#(pollers),"seconds":\#(seconds),"#
