@@ -179,10 +179,8 @@ enum PubSubPublishWorkload {
         let inside = (Harness.median(rest.map(\.0)), Harness.median(grpc.map(\.0)), Harness.median(baseline.map(\.0)))
         let process = (Harness.median(rest.map(\.1)), Harness.median(grpc.map(\.1)), Harness.median(baseline.map(\.1)))
         func ratio(_ baseline: Double, _ candidate: Double) -> String { String(format: "%.2fx", baseline / candidate) }
-        let verdict = ListenSupport.verdict(
-            min(inside.0, inside.1) <= inside.2,
-            goal: "pubsub-publish: messages a second against Google's Python publisher (first publish to last ack)",
-            figure: "REST \(ratio(inside.2, inside.0)), gRPC \(ratio(inside.2, inside.1))", target: ">= 1x")
+        // The goal itself is recorded by each protocol's Measurement (target 1x: time at most the Python publisher's).
+        let verdict = min(inside.0, inside.1) <= inside.2 ? "met" : "MISSED"
         print(
             "pubsub-publish: \(count) messages (\(bytes / max(count, 1)) B of data each, one ordering key each), first "
                 + "publish to last ack: REST \(perSecond(count, inside.0)), gRPC \(perSecond(count, inside.1)), Python "
