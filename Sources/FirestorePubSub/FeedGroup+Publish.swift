@@ -31,12 +31,17 @@ extension FeedGroup {
         onPublished: (@Sendable (ShardSnapshot, Int) -> Void)? = nil
     ) async throws {
         let pending = ShardPublishPendingNames()
+        let retries = FeedEvent.publishRetries(to: onEvent)
         try await run { shard in
             guard await shard.fenceStands() else { return }
             var messages = try PubSubChangeMessage.messages(
                 for: shard.snapshot, shard: shard.shard, generation: shard.generation)
             messages += try await pending.beforePublishing(shard)
-            if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
+            if !messages.isEmpty {
+                _ = try await publisher.publish(
+                    messages, to: topic,
+                    onRetry: retries)
+            }
             onPublished?(shard, messages.count)
         }
     }

@@ -23,6 +23,17 @@ extension PubSubPublisher {
     ///   `NOT_FOUND` for a topic that does not exist, or a retryable code after ``PubSubRetrySettings/totalTimeout``),
     ///   its message starting `Pub/Sub publish to TOPIC: `.
     public func publish(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+        try await publish(messages, to: topic, onRetry: nil)
+    }
+
+    /// ``publish(_:to:)``, calling `onRetry` with each failed request's error (its message starting
+    /// `Pub/Sub publish to TOPIC: `) and the delay before it is sent again, each time ``retry`` sends one again: how
+    /// a feed's publish reports `FeedEvent.publishFailed(_:retryIn:)`, and a service says why it waits.
+    /// - Throws: as ``publish(_:to:)``.
+    public func publish(
+        _ messages: [PubSubMessage], to topic: PubSubTopic,
+        onRetry: (@Sendable (FirestoreError, Duration) -> Void)?
+    ) async throws -> [String] {
         for (index, message) in messages.enumerated() {
             if let problem = message.problem {
                 throw FirestoreError.invalidArgument(
@@ -31,14 +42,16 @@ extension PubSubPublisher {
             }
         }
         do {
-            return try await publishRequests(messages, to: topic)
+            return try await publishRequests(messages, to: topic, onRetry: onRetry)
         } catch let error as FirestoreError {
             throw error.publishing(to: topic)
         }
     }
 
     /// ``publish(_:to:)`` once its messages are checked.
-    private func publishRequests(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
+    private func publishRequests(
+        _ messages: [PubSubMessage], to topic: PubSubTopic, onRetry: (@Sendable (FirestoreError, Duration) -> Void)?
+    ) async throws -> [String] {
         let groups = Self.requests(for: messages)
         var ids = [String](repeating: "", count: messages.count)
         // Each key's requests in order; keys concurrently, at most `maxRequestsInFlight` at a time.
@@ -50,7 +63,8 @@ extension PubSubPublisher {
                 group.addTask { [self] in
                     var published: [(Int, String)] = []
                     for request in requests {
-                        let answer = try await publishRequest(request.map { messages[$0] }, to: topic)
+                        let answer = try await publishRequest(
+                            request.map { messages[$0] }, to: topic, onRetry: onRetry)
                         published += zip(request, answer)
                     }
                     return published
@@ -98,8 +112,15 @@ extension PubSubPublisher {
 
     /// One publish request of `messages` (one ordering key) over ``wireProtocol``, retried by ``retry``; their
     /// message IDs.
-    func publishRequest(_ messages: [PubSubMessage], to topic: PubSubTopic) async throws -> [String] {
-        try await retried {
+    func publishRequest(
+        _ messages: [PubSubMessage], to topic: PubSubTopic,
+        onRetry: (@Sendable (FirestoreError, Duration) -> Void)? = nil
+    ) async throws -> [String] {
+        var told: (@Sendable (FirestoreError, Duration) -> Void)?
+        if let onRetry {
+            told = { error, delay in onRetry(error.publishing(to: topic), delay) }
+        }
+        return try await retried(onRetry: told) {
             switch wireProtocol {
             case .rest: return try await publishOverREST(messages, to: topic)
             case .grpc: return try await publishOverGRPC(messages, to: topic)
@@ -116,10 +137,13 @@ extension PubSubPublisher {
     }
 
     /// `attempt` again while it fails with one of ``retry``'s codes (after its delays, a random half to whole of
-    /// each), until ``PubSubRetrySettings/totalTimeout``; then the last error. A request refused for want of HTTP/2
+    /// each, each told to `onRetry` before it is waited), until ``PubSubRetrySettings/totalTimeout``; then the last
+    /// error. A request refused for want of HTTP/2
     /// is not retried: a server that answered gRPC's HTTP/2 with HTTP/1.x will not start speaking HTTP/2.
     /// - Throws: the last `FirestoreError`; `CancellationError` when the task is cancelled between attempts.
-    func retried<Answer>(_ attempt: () async throws -> Answer) async throws -> Answer {
+    func retried<Answer>(
+        onRetry: (@Sendable (FirestoreError, Duration) -> Void)? = nil, _ attempt: () async throws -> Answer
+    ) async throws -> Answer {
         let started = ContinuousClock.now
         var tries = 1
         while true {
@@ -129,6 +153,7 @@ extension PubSubPublisher {
                 let delay = retry.delay(after: tries)
                 let drawn = delay * Double.random(in: 0.5...1.0)
                 guard ContinuousClock.now - started + drawn < retry.totalTimeout else { throw error }
+                onRetry?(error, drawn)
                 try await Task.sleep(for: drawn)
                 tries += 1
             }

@@ -52,7 +52,10 @@ extension QueryRepresentable {
                 names.formUnion(earlier)
             }
             try await pending.write(names)
-            if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
+            if !messages.isEmpty {
+                _ = try await publisher.publish(
+                    messages, to: topic, onRetry: FeedEvent.publishRetries(to: onEvent))
+            }
             onPublished?(snapshot, messages.count)
         }
         .run()

@@ -1,6 +1,7 @@
 import FirestoreREST
 import FirestoreTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirestorePubSub
@@ -56,7 +57,15 @@ import Testing
             server in
             let publisher = try PubSubPublisher.emulator(
                 host: "127.0.0.1:\(server.port)", retry: Self.fast, protocol: .rest)
-            #expect(try await publisher.publish([message], to: topic) == ["41"])
+            let told = Mutex<[String]>([])
+            let ids = try await publisher.publish([message], to: topic) { error, delay in
+                told.withLock { $0.append("\(error.code) \(error.message) \(delay <= .milliseconds(20))") }
+            }
+            #expect(ids == ["41"])
+            // Each retry told before it is waited, with the topic in the message and the delay drawn (at most the
+            // settings' 10 ms, then 20 ms).
+            let retry = "unavailable Pub/Sub publish to projects/demo-pubsub/topics/retried: try again true"
+            #expect(told.withLock { $0 } == [retry, retry])
             let received = try await server.received()
             #expect(
                 received.map(\.path) == Array(repeating: "/v1/projects/demo-pubsub/topics/retried:publish", count: 3))

@@ -32,7 +32,7 @@ extension QuerySnapshotEvent {
                 .intervalNotKept, .resumedFromCheckpoint, .checkpointNotResumed, .listenProbed, .listenTargetReset,
                 .listenRestored,
                 .leaseAcquired, .leaseStolen, .leaseRenewedLate, .leaseLost, .leaseReleased, .leaseRenewalFailed,
-                .backfillPage, .backfillRestarted:
+                .backfillPage, .backfillRestarted, .publishFailed:
                 break
             }
         }

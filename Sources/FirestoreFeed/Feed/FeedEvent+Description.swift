@@ -38,6 +38,7 @@ extension FeedEvent: CustomStringConvertible {
         case .backfillPage(let loaded, let readTime, let complete, let statistics):
             "backfillPage(loaded: \(loaded), readTime: \(readTime), complete: \(complete), statistics: \(statistics))"
         case .backfillRestarted(let reason): "backfillRestarted(reason: \(String(reflecting: reason)))"
+        case .publishFailed(let error, let retryIn): "publishFailed(\(error), retryIn: \(retryIn))"
         }
     }
 }

@@ -92,4 +92,9 @@ public enum FeedEvent: Sendable, Hashable {
     /// error: a load that outlived the read-time window, 1 hour without point-in-time recovery). The pages already
     /// applied stay; the new pass overwrites them by the version guard and removes what left meanwhile.
     case backfillRestarted(reason: String)
+    /// A publish of a snapshot's change messages to Pub/Sub (FirestorePubSub's `publish(to:with:…)`) failed with a
+    /// retryable error and is sent again after `retryIn` (the delay drawn, jitter included), within the publisher's
+    /// retry budget (`PubSubRetrySettings.totalTimeout`, 600 s by default). The snapshot is not acknowledged (no
+    /// checkpoint written) until every one of its messages is accepted; the feed waits meanwhile.
+    case publishFailed(FirestoreError, retryIn: Duration)
 }

@@ -49,6 +49,7 @@ package struct FeedObservation: Sendable {
         case .leaseReleased: observability.count("firestore_group_lease_events_total", [("event", "released")])
         case .leaseRenewalFailed:
             observability.count("firestore_group_lease_events_total", [("event", "renewalFailed")])
+        case .publishFailed: observability.count("firestore_pubsub_publish_retries_total")
         default: break
         }
         observability.log(.debug, "feed: \(event)", metadata: metadata)

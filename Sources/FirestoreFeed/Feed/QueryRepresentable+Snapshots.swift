@@ -138,7 +138,7 @@ public final class ListenerRegistration: Sendable {
                 .intervalNotKept, .resumedFromCheckpoint, .checkpointNotResumed, .listenProbed, .listenTargetReset,
                 .listenRestored,
                 .leaseAcquired, .leaseStolen, .leaseRenewedLate, .leaseLost, .leaseReleased, .leaseRenewalFailed,
-                .backfillPage, .backfillRestarted:
+                .backfillPage, .backfillRestarted, .publishFailed:
                 break
             }
         }

@@ -48,6 +48,8 @@ import FirestoreREST
 ///   or a shard feed's permanent error; the member leaves first.
 public final class FeedGroup: Sendable {
     let member: FeedGroupMember
+    /// The group's event handler (lease and feed events, observed), for what a sink adds (a publish's retries).
+    package var onEvent: (@Sendable (FeedEvent) -> Void)? { member.onEvent }
     /// The group's name.
     public let name: String
     /// This member's options.

@@ -72,7 +72,10 @@ extension PublishCommand {
             let messages = try PubSubChangeMessage.messages(for: snapshot)
             // Published to its end even when SIGTERM comes meanwhile.
             try await Task {
-                if !messages.isEmpty { _ = try await publisher.publish(messages, to: topic) }
+                if !messages.isEmpty {
+                    _ = try await publisher.publish(
+                        messages, to: topic, onRetry: FeedEvent.publishRetries(to: onEvent))
+                }
             }.value
             if verbose { tell(messages.count, at: snapshot.readTime, shard: nil) }
         }

@@ -109,6 +109,10 @@ package enum Console {
             break
         case .backfillRestarted(let reason):
             error("warning: the backfill's read time is too old for the server, loading again at a new one (\(reason))")
+        case .publishFailed(let failure, let retryIn):
+            error(
+                "warning: publishing failed (the snapshot is not checkpointed until it is published), retrying in "
+                    + "\(seconds(retryIn)) s: \(failure)")
         }
     }
 

@@ -18,11 +18,12 @@ nonisolated(unsafe) private var terminatePipePendingReadEnd: Int32 = -1
 /// SIGTERM's default action (exit 143).
 enum TerminateSignal {
     /// Installs the handler and returns once SIGTERM arrives (or SIGINT, with `interrupt`: `mirror` ends the same
-    /// way on Ctrl-C); `nil` when the pipe cannot be made (the signals then keep their default action).
-    static func wait(interrupt: Bool = false) async -> Void? {
+    /// way on Ctrl-C), with the signal's number; `nil` when the pipe cannot be made (the signals then keep their
+    /// default action).
+    static func wait(interrupt: Bool = false) async -> Int32? {
         guard install(interrupt: interrupt) else { return nil }
-        // Each wait reads a pipe of its own (an earlier wait's thread may still block on the one before): the handler
-        // writes to the newest.
+        // Each wait reads a pipe of its own while an earlier wait's thread may still block on the one before (a wait
+        // cancelled before its signal came): the handler writes to the newest.
         let readEnd = terminatePipePendingReadEnd
         terminatePipePendingReadEnd = -1
         let arrived = try? await OwnThread.run("firestore-feed SIGTERM") {
@@ -36,12 +37,16 @@ enum TerminateSignal {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
-                if count == 1 { return true }
+                if count == 1 { return Int32(byte) }
                 if count < 0, errno == EINTR { continue }
-                return false
+                return nil
             }
         }
-        return arrived == true ? () : nil
+        guard let signal = arrived ?? nil else { return nil }
+        // This pipe's reader is done: the next wait reads on here, so a second signal sent right after the first (its
+        // byte already in this pipe) is not lost to a new pipe.
+        if terminatePipePendingReadEnd < 0 { terminatePipePendingReadEnd = readEnd }
+        return signal
     }
 
     /// Installs the handler now, writing to a new pipe unless one made by an earlier call is not taken yet: a command
@@ -58,13 +63,13 @@ enum TerminateSignal {
         }
         var action = sigaction()
         #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { _ in
-                var byte: UInt8 = 1
+            action.__sigaction_handler.sa_handler = { signal in
+                var byte = UInt8(truncatingIfNeeded: signal)
                 _ = write(terminatePipeWriteEnd, &byte, 1)
             }
         #else
-            action.__sigaction_u.__sa_handler = { _ in
-                var byte: UInt8 = 1
+            action.__sigaction_u.__sa_handler = { signal in
+                var byte = UInt8(truncatingIfNeeded: signal)
                 _ = write(terminatePipeWriteEnd, &byte, 1)
             }
         #endif
@@ -79,13 +84,33 @@ enum TerminateSignal {
 extension TerminateSignal {
     /// Runs `body` until it returns or SIGTERM arrives; on SIGTERM `body`'s task is cancelled (a feed stream ends
     /// at its next wait) and this returns normally, so the watch exits 0. With `interrupt`, SIGINT does the same.
+    /// What `body` finishes before it ends (a publish of the snapshot in hand, retried while Pub/Sub fails; a batch
+    /// a sink applies) may take a while (after a second, a line on stderr says the process is waiting for it): a
+    /// second SIGTERM or SIGINT meanwhile ends the process at once, saying so,
+    /// with status 128 + the signal (what the signal's default action would give), the work in hand not acknowledged:
+    /// the next run delivers it again from the last checkpoint.
     static func untilTerminated(
         interrupt: Bool = false, _ body: @escaping @Sendable () async throws -> Void
     ) async throws {
         let work = Task { try await body() }
         let terminated = Task {
-            guard await TerminateSignal.wait(interrupt: interrupt) != nil else { return }
+            guard let first = await TerminateSignal.wait(interrupt: interrupt) else { return }
             work.cancel()
+            let name = first == SIGINT ? "SIGINT" : "SIGTERM"
+            // Said when the work in hand outlasts a second (a cancelled feed ends at once, so a watch says nothing).
+            async let _: Void = {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { return }
+                Console.error(
+                    "firestore-feed: \(name): stopping once the work in hand is done (a second \(name) stops at once)")
+            }()
+            guard let again = await TerminateSignal.wait(interrupt: interrupt) else { return }
+            Console.error(
+                "firestore-feed: a second \(again == SIGINT ? "SIGINT" : "SIGTERM") before the work in hand was done: "
+                    + "stopped at once, that work not acknowledged (the next run delivers it again from the last "
+                    + "checkpoint)")
+            await Console.drain()
+            exit(128 + again)
         }
         defer { terminated.cancel() }
         do {

@@ -30,7 +30,8 @@ public protocol FirestoreTimer: Sendable {
 ///   for each poll and each Listen snapshot; `firestore_feed_snapshots_total` (`source`);
 ///   `firestore_feed_lag_seconds` (`source`), a recorder of now minus each snapshot's read time;
 ///   `firestore_feed_coalesced_total`; `firestore_listen_reconnects_total`; `firestore_listen_fallbacks_total`.
-/// - `firestore_checkpoint_writes_total`; `firestore_group_lease_events_total` (`event`).
+/// - `firestore_checkpoint_writes_total`; `firestore_group_lease_events_total` (`event`);
+///   `firestore_pubsub_publish_retries_total` (a publish of a feed's changes sent again).
 public protocol FirestoreMetricsFactory: Sendable {
     /// A counter for `label` with `dimensions` (name-value pairs, e.g. `("method", "commit")`), as
     /// swift-metrics' `makeCounter(label:dimensions:)`; called once per label and dimensions.
