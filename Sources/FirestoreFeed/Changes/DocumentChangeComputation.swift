@@ -25,7 +25,8 @@ package enum DocumentChangeComputation {
     ///   - ordering: the query's ordering, used to place additions and modifications.
     /// - Returns: the changes in emission order (removals, additions, modifications).
     /// - Complexity: O(n + c log n) for n documents and c changes in the usual case: one hash lookup per
-    ///   document, additions in query order placed by binary search and merged in one pass, a modification
+    ///   document (none for a document right after the previous one's old position: ``IdentitySlots``),
+    ///   additions in query order placed by binary search and merged in one pass, a modification
     ///   that keeps its place replaced in place. The working list holds integer references, not documents. A
     ///   modification that moves costs O(n) integer moves; additions out of the ordering's order (a server that
     ///   sorts differently) fall back to one insertion each.
@@ -36,26 +37,29 @@ package enum DocumentChangeComputation {
         func document(_ reference: Int) -> Document { reference >= 0 ? old[reference] : new[-reference - 1] }
         func compare(_ a: Int, _ b: Int) -> Int { ordering.compare(document(a), document(b)) }
 
-        var positionOfOld: [ByteExactName: Int] = [:]
-        positionOfOld.reserveCapacity(old.count)
+        // Each distinct old name's slot (its first occurrence wins); `working[slot]` is that occurrence's index, so
+        // the working list starts as the old list without its duplicates.
+        var slots = IdentitySlots<ByteExactName>(capacity: old.count)
         var working: [Int] = []
         working.reserveCapacity(max(old.count, new.count))
-        for (index, document) in old.enumerated()
-        where positionOfOld.updateValue(index, forKey: ByteExactName(name: document.name)) == nil {
+        for (index, document) in old.enumerated() where slots.claim(ByteExactName(name: document.name)) == working.count
+        {
             working.append(index)
-        }
-        // updateValue replaced the first occurrence's index by a later duplicate's: restore the first.
-        if working.count != old.count {
-            for index in working.reversed() { positionOfOld[ByteExactName(name: old[index].name)] = index }
         }
 
         var inNew = [Bool](repeating: false, count: old.count)
         var added: [Int] = []
         var addedNames: Set<ByteExactName> = []
         var modified: [(new: Int, old: Int)] = []
+        // Consecutive results mostly keep their order: the slot after the last one found is tried first, one name
+        // comparison instead of a hash.
+        var guess = 0
         for (index, document) in new.enumerated() {
             let key = ByteExactName(name: document.name)
-            if let oldIndex = positionOfOld[key] {
+            let slot = slots.slot(of: key, guess: guess)
+            if slot >= 0 {
+                guess = slot + 1
+                let oldIndex = working[slot]
                 guard !inNew[oldIndex] else { continue }
                 inNew[oldIndex] = true
                 if old[oldIndex].updateTime != document.updateTime { modified.append((index, oldIndex)) }
