@@ -156,7 +156,9 @@ package struct WatchTargetState: Sendable {
         case .last(let n)?: if list.count > n { list.removeFirst(list.count - n) }
         case nil: break
         }
-        let checked = DocumentChangeComputation.checkedChanges(from: published, to: list, ordering: ordering)
+        // ``ordered`` holds each name of ``documents`` once.
+        let checked = DocumentChangeComputation.checkedChanges(
+            from: published, to: list, ordering: ordering, namesAreUnique: ordered.count == documents.count)
         let isFirst = !hasPublished
         published = list
         hasPublished = true
@@ -178,8 +180,13 @@ package struct WatchTargetState: Sendable {
         var droppedCount = 0
         var additions: [Document] = []
         additions.reserveCapacity(pending.count)
+        // Grown once, not rehashed about log2(p) times as the versions arrive (each rehash moves every entry to a
+        // random place: at 100,000 documents, cache misses for each).
+        documents.reserveCapacity(documents.count + pending.count)
+        let hadDocuments = !documents.isEmpty
         for (name, change) in pending {
-            let old = documents[name]
+            // A first snapshot has no old version to look for: one hash of the name, not two.
+            let old = hadDocuments ? documents[name] : nil
             if let document = change, let old, old.updateTime == document.updateTime, old.updateTime != nil {
                 continue
             }
@@ -200,6 +207,11 @@ package struct WatchTargetState: Sendable {
         // snapshot: then checking is all the sorting there is (n - 1 comparisons).
         if !zip(additions, additions.dropFirst()).allSatisfy({ ordering.compare($0, $1) < 0 }) {
             additions.sort { ordering.compare($0, $1) < 0 }
+        }
+        // Nothing to merge with (a first snapshot): the additions are the list, not copied once more.
+        if ordered.isEmpty {
+            ordered = additions
+            return
         }
         var merged: [Document] = []
         merged.reserveCapacity(ordered.count - droppedCount + additions.count)
