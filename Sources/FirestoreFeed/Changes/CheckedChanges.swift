@@ -21,11 +21,30 @@ extension DocumentChangeComputation {
     /// `old` does not give `new` (the ordering disagrees with the order the server returned), the changes are
     /// computed again from `new`'s own order and the mismatch is described.
     ///
+    /// `namesAreUnique` says `new` holds each name once (a Listen target's view, kept by name): then a first result
+    /// (`old` empty) in the ordering's order is every document added at its own position, which is what the
+    /// computation and the replay would give, found in one pass of n - 1 comparisons with no hashing and no copy of
+    /// the names (a 100,000-document first snapshot hashed and copied every name three more times). `inOrder` says
+    /// the caller knows each document of `new` sorts before the next by `ordering` (it checked as it built the list):
+    /// then not even those comparisons are made again.
+    ///
     /// - Complexity: the computation's, plus O(n) for the replay (O(n) more per modification that moves); nothing
-    ///   when there are no changes. On a mismatch, ``ServerOrderChanges/changes(from:to:)``.
-    package static func checkedChanges(from old: [Document], to new: [Document], ordering: DocumentOrdering)
-        -> CheckedChanges
-    {
+    ///   when there are no changes. On a mismatch, ``ServerOrderChanges/changes(from:to:)``. A first result whose
+    ///   names are unique and in the ordering's order: O(n) comparisons.
+    package static func checkedChanges(
+        from old: [Document], to new: [Document], ordering: DocumentOrdering, namesAreUnique: Bool = false,
+        inOrder: Bool = false
+    ) -> CheckedChanges {
+        if old.isEmpty, namesAreUnique,
+            inOrder || zip(new, new.dropFirst()).allSatisfy({ ordering.compare($0, $1) < 0 })
+        {
+            var added: [ComputedChange] = []
+            added.reserveCapacity(new.count)
+            for (position, document) in new.enumerated() {
+                added.append(ComputedChange(type: .added, document: document, oldIndex: nil, newIndex: position))
+            }
+            return CheckedChanges(changes: added, mismatch: nil)
+        }
         let computed = changes(from: old, to: new, ordering: ordering)
         guard !computed.isEmpty, !DocumentChangeReplay.rebuilds(computed, from: old, to: new) else {
             return CheckedChanges(changes: computed, mismatch: nil)

@@ -111,10 +111,12 @@ package struct WatchChangeAggregator: Sendable {
         case .documentChange(let change):
             let name = ByteExactName(name: change.document.name)
             var events: [WatchEvent] = []
-            // One access to the target's state per ID (a first snapshot passes here once per document).
+            // One access to the target's state per ID (a first snapshot passes here once per document), in place
+            // through `values`: `targets[id]?.buffer` moved the whole state out of the dictionary and back each time.
             for id in change.targetIDs {
-                guard let buffered = targets[id]?.buffer(change.document, named: name) else {
-                    guard let scope = targets[id]?.scope else { continue }
+                guard let index = targets.index(forKey: id) else { continue }
+                guard let buffered = targets.values[index].buffer(change.document, named: name) else {
+                    guard let scope = targets.values[index].scope else { continue }
                     throw FirestoreError(
                         code: .internal,
                         message: "Listen: the server sent document \(change.document.name) for target \(id), which "
@@ -123,7 +125,9 @@ package struct WatchChangeAggregator: Sendable {
                 if buffered > maxPendingDocuments, let overflow = overflow(id) { events.append(overflow) }
             }
             for id in change.removedTargetIDs {
-                guard let buffered = targets[id]?.buffer(nil, named: name) else { continue }
+                guard let index = targets.index(forKey: id),
+                    let buffered = targets.values[index].buffer(nil, named: name)
+                else { continue }
                 if buffered > maxPendingDocuments, let overflow = overflow(id) { events.append(overflow) }
             }
             return events

@@ -57,6 +57,20 @@ package struct WatchPendingChanges: Sendable, Sequence {
         entries = []
     }
 
+    /// Drops every change, passing each to `body` in arrival order as it is taken out: its name and document are let
+    /// go right after `body` used them, while they are still in the cache. Dropping them afterwards was one more pass
+    /// over every document's storage (at 100,000 documents, cache misses for each).
+    package mutating func removeAll(passingEach body: (_ name: ByteExactName, _ change: Document?) -> Void) {
+        positions = [:]
+        var taken = entries
+        entries = []
+        for index in taken.indices {
+            var entry = Entry(name: "", change: nil, isLive: false)
+            swap(&entry, &taken[index])
+            if entry.isLive { body(entry.name, entry.change) }
+        }
+    }
+
     /// The names and their changes, in the order the names first arrived.
     package func makeIterator() -> Iterator { Iterator(entries: entries.makeIterator()) }
 

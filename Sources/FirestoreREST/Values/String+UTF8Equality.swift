@@ -23,7 +23,8 @@ extension String {
         let fast = utf8.withContiguousStorageIfAvailable { left in
             other.utf8.withContiguousStorageIfAvailable { right in
                 guard let a = left.baseAddress, let b = right.baseAddress else { return left.count == right.count }
-                return memcmp(a, b, left.count) == 0
+                // The same storage (copies of one string): equal without reading the bytes.
+                return a == b || memcmp(a, b, left.count) == 0
             }
         }
         return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
