@@ -1,5 +1,5 @@
-import FirestoreREST
 import FirestorePubSub
+import FirestoreREST
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
@@ -124,7 +124,8 @@ if arguments.first == QueryProtocolWorkload.childFlag {
     let parts = Array(arguments.dropFirst())
     guard parts.count == 4, let wire = FirestoreProtocol(rawValue: parts[0]), let count = Int(parts[3]), count > 0
     else {
-        FileHandle.standardError.write(Data("error: \(QueryProtocolWorkload.childFlag) rest|grpc HOST PROJECT N\n".utf8))
+        FileHandle.standardError.write(
+            Data("error: \(QueryProtocolWorkload.childFlag) rest|grpc HOST PROJECT N\n".utf8))
         exit(2)
     }
     do {
