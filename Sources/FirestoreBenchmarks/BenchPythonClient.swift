@@ -11,6 +11,8 @@ final class BenchPythonClient {
     private let input = Pipe()
     private let output = Pipe()
     private var pending: [UInt8] = []
+    /// The Python interpreter it runs.
+    private(set) var executable = ""
 
     /// Starts the client for the emulator at `host`, or returns `nil` (printing why) when no Python with grpcio
     /// is found.
@@ -27,6 +29,7 @@ final class BenchPythonClient {
             return nil
         }
         let client = BenchPythonClient()
+        client.executable = python
         client.process.executableURL = URL(fileURLWithPath: python)
         client.process.arguments = ["Scripts/bench-grpc-client", host]
         client.process.standardInput = client.input

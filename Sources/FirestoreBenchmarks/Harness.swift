@@ -66,6 +66,28 @@ enum Harness {
             baselineMedianSeconds: median(baselineTimes), target: target)
     }
 
+    /// ``compare(workload:n:baseline:target:candidate:baselineBody:)`` for bodies that time themselves: each
+    /// returns the seconds its run took by its own measure (a bare client's own timer, say, without its
+    /// process's start-up), run ``warmup`` times unmeasured and then ``runs`` times alternately.
+    static func compareTimed(
+        workload: String, n: Int, baseline: String, target: Double? = nil, candidate: () throws -> Double,
+        baselineBody: () throws -> Double
+    ) rethrows -> Measurement {
+        for _ in 0..<warmup {
+            _ = try candidate()
+            _ = try baselineBody()
+        }
+        var candidateTimes: [Double] = []
+        var baselineTimes: [Double] = []
+        for _ in 0..<max(runs, 1) {
+            candidateTimes.append(try candidate())
+            baselineTimes.append(try baselineBody())
+        }
+        return Measurement(
+            workload: workload, n: n, medianSeconds: median(candidateTimes), baseline: baseline,
+            baselineMedianSeconds: median(baselineTimes), target: target)
+    }
+
     /// Records one goal's verdict for the report: prints the JSON line
     /// `{"goal":NAME,"figure":FIGURE,"target":TARGET,"met":true}` (Scripts/bench lists every such line in
     /// BENCHMARKS.md's "Goals" table) and returns `met` or `MISSED` for the workload's own table line.

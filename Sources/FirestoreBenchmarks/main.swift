@@ -1,4 +1,5 @@
 import FirestorePubSub
+import FirestoreREST
 import Foundation
 
 /// `swift run -c release FirestoreBenchmarks [WORKLOAD...] [--quick] [--runs N] [--warmup N] [--sizes N,N,...]
@@ -112,6 +113,23 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
     }
     do {
         try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// A whole-process child of `query`: one query read and decoded, prints `ok DOCUMENTS`.
+if arguments.first == QueryProtocolWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 4, let wire = FirestoreProtocol(rawValue: parts[0]), let count = Int(parts[3]), count > 0
+    else {
+        FileHandle.standardError.write(
+            Data("error: \(QueryProtocolWorkload.childFlag) rest|grpc HOST PROJECT N\n".utf8))
+        exit(2)
+    }
+    do {
+        try QueryProtocolWorkload.runChild(wire: wire, host: parts[1], project: parts[2], count: count)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -50,8 +50,9 @@ import Testing
                 "poll-keys", "feed-100k", "emulator-rtt", "memory", "listen-latency", "listen-cost", "listen-fanout",
                 "slow-consumer", "poll-cost", "transaction-contention", "bulk-writer", "bulk-writer-20",
                 "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
-                "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-grpc", "query-grpc-vs-python",
-                "query-cpu", "write-starvation", "listen-first-snapshot", "mirror-load-sqlite", "mirror-apply-sqlite",
+                "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-rest-process", "query-grpc",
+                "query-grpc-process", "query-grpc-vs-python", "query-cpu", "write-starvation", "listen-first-snapshot",
+                "mirror-load-sqlite", "mirror-apply-sqlite",
                 "mirror-backfill-sqlite", "mirror-backfill-sqlite-reads", "mirror-tail-sqlite",
                 "mirror-tail-synthetic-sqlite",
             ], "workloads: \(workloads)")
