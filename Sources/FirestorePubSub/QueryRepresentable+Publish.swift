@@ -40,6 +40,9 @@ extension QueryRepresentable {
         let pending = PublishPendingNames(storePath: store.path, key: key)
         let earlier = try await pending.read()
         let first = FirstSnapshot()
+        // Observed (logged, counted as firestore_pubsub_publish_retries_total), then told to `onEvent`.
+        let retries = FeedEvent.publishRetries(
+            to: FeedObservation(query, source: source.name).events(onEvent))
         try await service(source: source, interval: interval, checkpoint: store, key: key, onEvent: onEvent) {
             snapshot in
             var messages = try PubSubChangeMessage.messages(for: snapshot)
@@ -54,7 +57,7 @@ extension QueryRepresentable {
             try await pending.write(names)
             if !messages.isEmpty {
                 _ = try await publisher.publish(
-                    messages, to: topic, onRetry: FeedEvent.publishRetries(to: onEvent))
+                    messages, to: topic, onRetry: retries)
             }
             onPublished?(snapshot, messages.count)
         }

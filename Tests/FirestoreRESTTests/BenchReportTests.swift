@@ -84,6 +84,20 @@ import Testing
         #expect(try Self.sectionNames().count == 12)
     }
 
+    @Test func aRunThatSkippedAPartIsRefused() async throws {
+        let folder = try Self.runFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "mirror-load: PostgreSQL part skipped (no psql: Scripts/ensure-deps --tests installs it)\n".write(
+            to: folder.appendingPathComponent("mirror.out"), atomically: true, encoding: .utf8)
+        let result = try await CLIProcess.run([folder.path], executable: Self.script)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "bench-report: section mirror skipped a part, so the run is not whole: mirror-load: PostgreSQL part "
+                + "skipped (no psql: Scripts/ensure-deps --tests installs it)\n")
+    }
+
     @Test func aRunWithoutOneSectionIsRefused() async throws {
         let folder = try Self.runFolder(leaving: "pubsub")
         defer { try? FileManager.default.removeItem(at: folder) }

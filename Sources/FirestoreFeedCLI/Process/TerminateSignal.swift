@@ -82,6 +82,18 @@ enum TerminateSignal {
 }
 
 extension TerminateSignal {
+    /// Ends the process now with `status`, after writing `line` straight to stderr if stderr takes it within 100 ms:
+    /// not through ``Console``, whose writer may be stuck on a reader that stopped reading (the very case a second
+    /// signal is for), and with `_exit`, which flushes nothing that could block.
+    static func stopAtOnce(_ line: String, status: Int32) -> Never {
+        var descriptor = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+        if poll(&descriptor, 1, 100) == 1, descriptor.revents & Int16(POLLOUT) != 0 {
+            let bytes = Array(line.utf8)
+            _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+        _exit(status)
+    }
+
     /// Runs `body` until it returns or SIGTERM arrives; on SIGTERM `body`'s task is cancelled (a feed stream ends
     /// at its next wait) and this returns normally, so the watch exits 0. With `interrupt`, SIGINT does the same.
     /// What `body` finishes before it ends (a publish of the snapshot in hand, retried while Pub/Sub fails; a batch
@@ -104,13 +116,14 @@ extension TerminateSignal {
                 Console.error(
                     "firestore-feed: \(name): stopping once the work in hand is done (a second \(name) stops at once)")
             }()
-            guard let again = await TerminateSignal.wait(interrupt: interrupt) else { return }
-            Console.error(
+            // Once the work has ended (this task cancelled), a signal is no longer a second one: the command is
+            // finishing (leaving its group, exiting 0) and the signal is ignored.
+            guard let again = await TerminateSignal.wait(interrupt: interrupt), !Task.isCancelled else { return }
+            stopAtOnce(
                 "firestore-feed: a second \(again == SIGINT ? "SIGINT" : "SIGTERM") before the work in hand was done: "
                     + "stopped at once, that work not acknowledged (the next run delivers it again from the last "
-                    + "checkpoint)")
-            await Console.drain()
-            exit(128 + again)
+                    + "checkpoint)\n",
+                status: 128 + again)
         }
         defer { terminated.cancel() }
         do {
