@@ -51,19 +51,9 @@ enum Harness {
         workload: String, n: Int, baseline: String, target: Double? = nil, candidate: () throws -> Void,
         baselineBody: () throws -> Void
     ) rethrows -> Measurement {
-        for _ in 0..<warmup {
-            try candidate()
-            try baselineBody()
-        }
-        var candidateTimes: [Double] = []
-        var baselineTimes: [Double] = []
-        for _ in 0..<max(runs, 1) {
-            candidateTimes.append(try seconds(candidate))
-            baselineTimes.append(try seconds(baselineBody))
-        }
-        return Measurement(
-            workload: workload, n: n, medianSeconds: median(candidateTimes), baseline: baseline,
-            baselineMedianSeconds: median(baselineTimes), target: target)
+        try compareTimed(
+            workload: workload, n: n, baseline: baseline, target: target,
+            candidate: { try seconds(candidate) }, baselineBody: { try seconds(baselineBody) })
     }
 
     /// ``compare(workload:n:baseline:target:candidate:baselineBody:)`` for bodies that time themselves: each
