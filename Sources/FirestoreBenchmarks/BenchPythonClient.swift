@@ -17,12 +17,7 @@ final class BenchPythonClient {
     /// Starts the client for the emulator at `host`, or returns `nil` (printing why) when no Python with grpcio
     /// is found.
     static func start(host: String, workload: String) throws -> BenchPythonClient? {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = FileManager.default.currentDirectoryPath + "/.build/test-venv/bin/python"
-        let python =
-            environment["FIRESTORE_FEED_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (FileManager.default.isExecutableFile(atPath: venv) ? venv : nil)
-        guard let python else {
+        guard let python = python() else {
             print(
                 "\(workload): Python rows skipped (no FIRESTORE_FEED_TEST_PYTHON or .build/test-venv: Scripts/test-python)"
             )
@@ -36,6 +31,14 @@ final class BenchPythonClient {
         client.process.standardOutput = client.output
         try client.process.run()
         return client
+    }
+
+    /// The Python of the tests (`FIRESTORE_FEED_TEST_PYTHON`, else `.build/test-venv/bin/python` of the current
+    /// folder), or `nil`.
+    static func python() -> String? {
+        let venv = FileManager.default.currentDirectoryPath + "/.build/test-venv/bin/python"
+        return ProcessInfo.processInfo.environment["FIRESTORE_FEED_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (FileManager.default.isExecutableFile(atPath: venv) ? venv : nil)
     }
 
     deinit {

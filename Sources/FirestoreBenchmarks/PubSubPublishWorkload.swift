@@ -112,13 +112,6 @@ enum PubSubPublishWorkload {
         print("ok \(elapsed) \(ids.count)")
     }
 
-    /// The Python of the tests (`FIRESTORE_FEED_TEST_PYTHON`, else `.build/test-venv/bin/python`), or `nil`.
-    static func python() -> String? {
-        let venv = FileManager.default.currentDirectoryPath + "/.build/test-venv/bin/python"
-        return ProcessInfo.processInfo.environment["FIRESTORE_FEED_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (FileManager.default.isExecutableFile(atPath: venv) ? venv : nil)
-    }
-
     /// Runs a publishing child; (seconds inside, seconds of the whole process).
     static func child(_ executable: String, _ arguments: [String], count: Int, label: String) throws -> (
         Double, Double
@@ -155,7 +148,7 @@ enum PubSubPublishWorkload {
                 this, [childFlag, topic.name, path, wireProtocol.rawValue], count: count,
                 label: "PubSubPublisher (\(wireProtocol))")
         }
-        guard let python = python() else {
+        guard let python = BenchPythonClient.python() else {
             print(
                 "pubsub-publish: Python rows skipped (no FIRESTORE_FEED_TEST_PYTHON or .build/test-venv: "
                     + "Scripts/test-python)")

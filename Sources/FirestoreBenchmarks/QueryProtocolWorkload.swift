@@ -180,9 +180,15 @@ enum QueryProtocolWorkload {
 
     /// Writes `documents` small documents to `items`, 500 per commit.
     static func seed(_ db: Firestore, documents: Int) throws {
+        try seed(db, indexes: 0..<documents)
+    }
+
+    /// Writes the small documents `items/item<index>` of `indexes` (the shape of ``seed(_:documents:)``), 500 per
+    /// commit.
+    static func seed(_ db: Firestore, indexes: Range<Int>) throws {
         try blocking {
-            for start in stride(from: 0, to: documents, by: 500) {
-                let writes = try (start..<min(documents, start + 500)).map { index in
+            for start in stride(from: indexes.lowerBound, to: indexes.upperBound, by: 500) {
+                let writes = try (start..<min(indexes.upperBound, start + 500)).map { index in
                     Write.update(
                         path: try ResourcePath("items/item\(index)"),
                         fields: [

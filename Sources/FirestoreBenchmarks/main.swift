@@ -14,8 +14,9 @@ struct BenchmarkError: Error, CustomStringConvertible {
 
 /// `--quick`: small sizes only (the test suite runs it once so the benchmarks cannot rot).
 nonisolated(unsafe) var quick = false
-/// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000) and the
-/// element counts of `diff` (default 1,000, 10,000 and 100,000; only those three have pinned checksums).
+/// `--sizes N,N,...`: the document counts of `listen-first-snapshot` (default 10,000, 100,000 and 1,000,000) and of
+/// `listen-memory-vs-python` (default 10,000, 50,000 and 100,000), and the element counts of `diff` (default 1,000,
+/// 10,000 and 100,000; only those three have pinned checksums).
 nonisolated(unsafe) var chosenSizes: [Int]?
 
 /// `--mirror-documents N`: the documents of `mirror-backfill` (default 20,000).
@@ -100,6 +101,13 @@ let workloads: [(name: String, target: Double?, run: () throws -> [Measurement])
                 sizes: chosenSizes ?? (quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000]), repeats: quick ? 1 : 3)
         }
     ),
+    (
+        ListenMemoryVsPythonWorkload.name, nil,
+        {
+            try ListenMemoryVsPythonWorkload.run(
+                sizes: chosenSizes ?? (quick ? [500, 2_000] : [10_000, 50_000, 100_000]), repeats: quick ? 1 : 3)
+        }
+    ),
 ]
 
 var selected: [String] = []
@@ -113,6 +121,21 @@ if arguments.first == ListenFirstSnapshotWorkload.childFlag {
     }
     do {
         try ListenFirstSnapshotWorkload.runChild(path: parts[0], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// A child process of `listen-memory-vs-python`: one Listen feed's first snapshot, prints `ok DOCUMENTS PEAK CPU WALL`.
+if arguments.first == ListenMemoryVsPythonWorkload.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 3, let count = Int(parts[2]), count > 0 else {
+        FileHandle.standardError.write(Data("error: \(ListenMemoryVsPythonWorkload.childFlag) HOST PROJECT N\n".utf8))
+        exit(2)
+    }
+    do {
+        try ListenMemoryVsPythonWorkload.runChild(host: parts[0], project: parts[1], count: count)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -225,8 +248,9 @@ while let argument = arguments.popFirst() {
                 + "[--postgres-url URL] [--mirror-documents N] [--tail-batch N] [--tail-seconds N] "
                 + "[--publish-rate N]")
         print(
-            "  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000) and the "
-                + "element counts of diff (default 1000,10000,100000)")
+            "  --sizes: the document counts of listen-first-snapshot (default 10000,100000,1000000) and of "
+                + "listen-memory-vs-python (default 10000,50000,100000), and the element counts of diff (default "
+                + "1000,10000,100000)")
         print(
             "  --postgres-url: the PostgreSQL of the mirror-* workloads (default FIRESTORE_FEED_TEST_POSTGRES_URL; "
                 + "Scripts/postgres start prints one)")

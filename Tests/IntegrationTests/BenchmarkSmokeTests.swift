@@ -52,6 +52,7 @@ import Testing
                 "bulk-writer-throttled", "export-memory", "feed-group-1", "feed-group-2", "feed-group-4",
                 "emulator-rtt-grpc", "write-latency-grpc", "query-rest", "query-rest-process", "query-grpc",
                 "query-grpc-process", "query-grpc-vs-python", "query-cpu", "write-starvation", "listen-first-snapshot",
+                "listen-memory-vs-python",
                 "mirror-load-sqlite", "mirror-apply-sqlite",
                 "mirror-backfill-sqlite", "mirror-backfill-sqlite-reads", "mirror-tail-sqlite",
                 "mirror-tail-synthetic-sqlite",
