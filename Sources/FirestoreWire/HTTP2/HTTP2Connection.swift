@@ -60,6 +60,10 @@ final class HTTP2Connection {
     private var session: OpaquePointer?
     private var output: [UInt8] = []
     private var outputStart = 0
+    /// The 64 KiB that ``readable(now:)`` receives into, kept for the connection's life: allocating and zeroing it
+    /// for every read made a large result cost a zeroed 64 KiB per read, and the allocator's heap grew and shrank
+    /// with it (an `mprotect` system call each time).
+    private var receiveBuffer: [UInt8] = []
     /// Calls that ended during the current read or write, for the loop to forget.
     private(set) var ended: [GRPCStream] = []
 
@@ -230,7 +234,9 @@ final class HTTP2Connection {
 
     /// Reads everything the socket has and hands it to nghttp2.
     func readable(now: UInt64) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var buffer = receiveBuffer.isEmpty ? [UInt8](repeating: 0, count: 64 * 1024) : receiveBuffer
+        receiveBuffer = []
+        defer { receiveBuffer = buffer }
         while failure == nil {
             let result = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }
             switch result {
