@@ -37,9 +37,8 @@ package struct ExportCommand: ParsableCommand {
             // many documents the query returns (BENCHMARKS.md, export-memory).
             // A last-N query cannot be streamed (its last documents are known at the end): N documents at once.
             if exported.limitType == .last, exported.limit != nil {
-                for document in try await exported.getDocuments().documents {
-                    await Console.output(OutputFormat.exportJSON(document).serializedString())
-                }
+                let documents = try await exported.getDocuments().documents
+                await Console.output(lines: documents.lazy.map { OutputFormat.exportJSON($0).serializedString() })
                 return
             }
             let progress = ProgressMeter("export")

@@ -62,9 +62,8 @@ package struct QueryCommand: ParsableCommand {
         }
         try await CLIError.runtimeErrors {
             let snapshot = try await query.getDocuments()
-            for document in snapshot.documents {
-                await Console.output(OutputFormat.documentJSON(document).serializedString())
-            }
+            let lines = snapshot.documents.lazy.map { OutputFormat.documentJSON($0).serializedString() }
+            await Console.output(lines: lines)
             if snapshot.isEmpty, let note = ConnectionContext.emptyResultNote { Console.error(note) }
         }
     }

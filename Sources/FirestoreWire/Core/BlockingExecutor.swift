@@ -1,8 +1,11 @@
+import Dispatch
 import Synchronization
 
 /// The one way the package runs blocking work (a libcurl transfer, an SQLite statement, a file read, a write to a
 /// pipe, a DNS lookup) off Swift's cooperative pool, whose threads are few (two on a two-core machine): a queue of
-/// jobs run in order on a thread of its own, started when a job comes and ended when the queue runs dry. Each
+/// jobs run in order on a thread of its own, started when a job comes and ended when the queue has stayed empty for
+/// its idle linger (``defaultIdleLinger``: a stream of jobs a few microseconds apart, such as the lines of a
+/// 100,000-document query printed one by one, runs on one thread instead of starting a thread for each). Each
 /// ``TransferThread`` it starts is a plain POSIX thread; `run` suspends its caller, never blocks it.
 ///
 /// Two uses: a serial executor for a resource that must be used by one thread at a time (an SQLite connection, the
@@ -18,16 +21,34 @@ package final class BlockingExecutor: Sendable {
         var jobs: [Entry] = []
         var head = 0
         var isRunning = false
+        /// The thread is parked in ``drain()``, waiting up to its idle linger for a job.
+        var isParked = false
     }
 
+    /// How long a serial executor's thread waits for another job once its queue is empty before it ends, unless the
+    /// executor is made with another: 50 ms.
+    package static let defaultIdleLinger: DispatchTimeInterval = .milliseconds(50)
+
+    /// This executor's wait for another job before its thread ends.
+    private let idleLinger: DispatchTimeInterval
+
     private let state = Mutex(State())
+    /// Wakes the parked thread when a job comes (signalled once per park; a signal left over from a park that timed
+    /// out only wakes the next park early, which then finds the queue as it is).
+    private let wakeup = DispatchSemaphore(value: 0)
     private let name: String
     private let onThreadStart: (@Sendable () -> Void)?
 
     /// A serial executor whose threads are named `name` (at most 15 bytes show).
-    /// - Parameter onThreadStart: run first on every thread the executor starts (say, to unblock a signal).
-    package init(name: String, onThreadStart: (@Sendable () -> Void)? = nil) {
+    /// - Parameters:
+    ///   - idleLinger: how long its thread waits for another job once the queue is empty before it ends.
+    ///   - onThreadStart: run first on every thread the executor starts (say, to unblock a signal).
+    package init(
+        name: String, idleLinger: DispatchTimeInterval = BlockingExecutor.defaultIdleLinger,
+        onThreadStart: (@Sendable () -> Void)? = nil
+    ) {
         self.name = name
+        self.idleLinger = idleLinger
         self.onThreadStart = onThreadStart
     }
 
@@ -50,13 +71,24 @@ package final class BlockingExecutor: Sendable {
 
     /// Queues `job` without waiting for it; `refused` runs instead when the system refuses a new thread.
     package func submit(_ job: @escaping @Sendable () -> Void, refused: @escaping @Sendable () -> Void = {}) {
-        let start = state.withLock { state -> Bool in
+        enum Action { case none, wake, start }
+        let action = state.withLock { state -> Action in
             state.jobs.append(Entry(run: job, refuse: refused))
-            guard !state.isRunning else { return false }
+            guard !state.isRunning else {
+                guard state.isParked else { return .none }
+                state.isParked = false
+                return .wake
+            }
             state.isRunning = true
-            return true
+            return .start
         }
-        guard start else { return }
+        switch action {
+        case .none: return
+        case .wake:
+            wakeup.signal()
+            return
+        case .start: break
+        }
         let started = TransferThread.start(name: name) { [self] in
             onThreadStart?()
             drain()
@@ -92,22 +124,42 @@ package final class BlockingExecutor: Sendable {
         FirestoreError(code: .resourceExhausted, message: "\(name): the system refused a new thread")
     }
 
-    /// Runs the queued jobs in order until none is left; then the thread ends.
+    /// Runs the queued jobs in order; when none is left it parks for up to its idle linger; once the queue is still
+    /// empty after a park that timed out, the thread ends.
     private func drain() {
+        enum Step {
+            case run(Entry)
+            case park
+            case end
+        }
+        var lingered = false
         while true {
-            let job = state.withLock { state -> Entry? in
+            let step = state.withLock { state -> Step in
                 guard state.head < state.jobs.count else {
+                    guard lingered else {
+                        state.isParked = true
+                        return .park
+                    }
                     state.jobs = []
                     state.head = 0
                     state.isRunning = false
-                    return nil
+                    state.isParked = false
+                    return .end
                 }
                 let job = state.jobs[state.head]
                 state.head += 1
-                return job
+                return .run(job)
             }
-            guard let job else { return }
-            job.run()
+            switch step {
+            case .run(let job):
+                job.run()
+                lingered = false
+            case .park:
+                // Timed out: the queue gets one more look (a job may have come just now), then the thread ends.
+                lingered = wakeup.wait(timeout: .now() + idleLinger) == .timedOut
+            case .end:
+                return
+            }
         }
     }
 }

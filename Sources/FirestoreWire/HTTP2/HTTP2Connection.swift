@@ -60,6 +60,9 @@ final class HTTP2Connection {
     private var session: OpaquePointer?
     private var output: [UInt8] = []
     private var outputStart = 0
+    /// The 64 KiB that ``readable(now:)`` receives into, kept for the connection's life instead of allocated and
+    /// zeroed again for every read (a large result is read in thousands of reads).
+    private var receiveBuffer: [UInt8] = []
     /// Calls that ended during the current read or write, for the loop to forget.
     private(set) var ended: [GRPCStream] = []
 
@@ -230,7 +233,9 @@ final class HTTP2Connection {
 
     /// Reads everything the socket has and hands it to nghttp2.
     func readable(now: UInt64) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var buffer = receiveBuffer.isEmpty ? [UInt8](repeating: 0, count: 64 * 1024) : receiveBuffer
+        receiveBuffer = []
+        defer { receiveBuffer = buffer }
         while failure == nil {
             let result = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }
             switch result {
