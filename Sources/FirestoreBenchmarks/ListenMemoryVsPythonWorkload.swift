@@ -113,12 +113,12 @@ enum ListenMemoryVsPythonWorkload {
     }
 
     /// Runs one side's process to its exit and reads its line `ok DOCUMENTS PEAK_BYTES CPU_SECONDS WALL_SECONDS`.
-    /// - Throws: ``BenchmarkError`` when it fails, or reports other than `count` documents.
+    /// - Throws: ``BenchmarkError`` when it fails, reports other than `count` documents, or no peak (0: unread).
     static func child(_ executable: String, _ arguments: [String], count: Int, label: String) throws -> Sample {
         let result = try MirrorSupport.command(executable, arguments)
         let parts = result.output.split(separator: "\n").last?.split(separator: " ") ?? []
         guard result.status == 0, parts.count == 5, parts[0] == "ok", Int(parts[1]) == count,
-            let peak = Double(parts[2]), let cpu = Double(parts[3]), let wall = Double(parts[4])
+            let peak = Double(parts[2]), peak > 0, let cpu = Double(parts[3]), let wall = Double(parts[4])
         else {
             throw BenchmarkError(
                 message: "\(name): \(label) (\(count) documents) exited \(result.status): "

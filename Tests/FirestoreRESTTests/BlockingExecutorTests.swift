@@ -30,6 +30,29 @@ import Testing
         #expect(started.withLock { $0 } == 1)
     }
 
+    @Test func aJobIsLetGoOnceItHasRunThoughTheThreadStillWaits() async throws {
+        final class Counted: Sendable {
+            static let released = Mutex(0)
+            deinit { Self.released.withLock { $0 += 1 } }
+        }
+        // The thread stays parked for the whole test: what it keeps of the jobs it ran is what stays in memory.
+        let executor = BlockingExecutor(name: "bex-release", idleLinger: .seconds(600))
+        for _ in 0..<1_000 {
+            let held = Counted()
+            try await executor.run { withExtendedLifetime(held) {} }
+        }
+        // Past 256 run jobs a queue that never runs dry lets them go too: one job queued behind 600 others.
+        for _ in 0..<600 {
+            let held = Counted()
+            executor.submit { withExtendedLifetime(held) {} }
+        }
+        try await executor.run {}
+        // Let go when the thread parks after the last job (it has resumed its caller by then): waited for, with the
+        // suite's limit as the hang guard; a thread that kept them would never get there.
+        while Counted.released.withLock({ $0 }) < 1_600 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(Counted.released.withLock { $0 } == 1_600)
+    }
+
     @Test func theThreadEndsOnceItsLingerPassesWithNoJobAndTheNextJobStartsAnother() async throws {
         let started = Mutex(0)
         let name = "bex-ends"

@@ -137,6 +137,9 @@ package final class BlockingExecutor: Sendable {
             let step = state.withLock { state -> Step in
                 guard state.head < state.jobs.count else {
                     guard lingered else {
+                        // The jobs run so far (and what they hold) are let go before the park, not when it ends.
+                        state.jobs.removeAll(keepingCapacity: true)
+                        state.head = 0
                         state.isParked = true
                         return .park
                     }
@@ -148,6 +151,11 @@ package final class BlockingExecutor: Sendable {
                 }
                 let job = state.jobs[state.head]
                 state.head += 1
+                // A queue that never runs dry lets go of its run jobs once they are half of it.
+                if state.head >= 256, state.head * 2 >= state.jobs.count {
+                    state.jobs.removeFirst(state.head)
+                    state.head = 0
+                }
                 return .run(job)
             }
             switch step {
