@@ -114,6 +114,23 @@ struct RunQueryBytesDecodingTests {
                     )))
     }
 
+    /// Several bad fields: the error names the first by name, whatever the order of the dictionary holding them
+    /// (each parse makes a new one), so the bytes path's fallback and the tree path name the same field (found by
+    /// fuzzing: `Fuzz/StreamDecoders`).
+    @Test func severalBadFieldsNameTheFirstByName() {
+        let body = Data(
+            #"[{"document":{"name":"c/d","fields":{"e":{"y":1},"a":{"x":1},"c":"1","b":{"nullValue":null}}},"readTime":"2024-05-01T00:00:02Z"}]"#
+                .utf8)
+        for _ in 0..<20 {
+            #expect(
+                RunQueryPaths.expectSame(body)
+                    == .failure(
+                        FirestoreError(
+                            code: .internal,
+                            message: "runQuery element 0: document c/d: field a: unknown value type (members: x)")))
+        }
+    }
+
     /// Values outside the common shape, valid or not: each gives the tree path's result or error.
     @Test(
         arguments: [
