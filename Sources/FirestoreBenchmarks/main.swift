@@ -174,6 +174,22 @@ if arguments.first == DiffWorkload.childFlag {
         exit(1)
     }
 }
+// One REST runQuery decode run once, for `Scripts/bench-instructions` (rest-decode-N, rest-decode-tree-N).
+if arguments.first == RESTDecodeChild.childFlag {
+    let parts = Array(arguments.dropFirst())
+    guard parts.count == 2, let part = RESTDecodeChild.Part(rawValue: parts[0]), let count = Int(parts[1]), count > 0
+    else {
+        FileHandle.standardError.write(Data("error: \(RESTDecodeChild.childFlag) inputs|bytes|tree N\n".utf8))
+        exit(2)
+    }
+    do {
+        try RESTDecodeChild.run(part: part, n: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
 // A child process of `pubsub-publish`: publishes a file's messages, prints `ok SECONDS MESSAGES`.
 if arguments.first == PubSubPublishWorkload.childFlag {
     let parts = Array(arguments.dropFirst())

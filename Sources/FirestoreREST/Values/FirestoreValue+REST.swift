@@ -148,20 +148,34 @@ extension FirestoreValue {
     ///   - prefix: the location of the enclosing map for error messages (`"field profile"`); empty at the top
     ///     level of a document, where errors read `field tags[2]: ...`.
     /// - Throws: ``FirestoreError`` `.invalidArgument` naming the field path (quoted as in
-    ///   ``FieldPath``) of the bad value.
+    ///   ``FieldPath``) of the bad value; with several bad values, the first by name, so the error does not depend
+    ///   on the dictionary's order (which differs from one dictionary to the next).
     package static func decodeFields(_ fields: [String: JSONValue], prefix: String = "") throws(FirestoreError)
         -> [String: FirestoreValue]
     {
         var result: [String: FirestoreValue] = [:]
         result.reserveCapacity(fields.count)
         for (name, json) in fields {
-            // The location is an autoclosure: the quoted segment is made only for an error's message.
-            result[name] = try FirestoreValue(
-                restJSON: json,
-                at: prefix.isEmpty
-                    ? "field \(FieldPath.quoteSegment(name))" : "\(prefix).\(FieldPath.quoteSegment(name))")
+            do {
+                result[name] = try decodeField(name, json, prefix: prefix)
+            } catch {
+                for (name, json) in fields.sorted(by: { $0.key < $1.key }) {
+                    _ = try decodeField(name, json, prefix: prefix)
+                }
+                throw error
+            }
         }
         return result
+    }
+
+    private static func decodeField(_ name: String, _ json: JSONValue, prefix: String) throws(FirestoreError)
+        -> FirestoreValue
+    {
+        // The location is an autoclosure: the quoted segment is made only for an error's message.
+        try FirestoreValue(
+            restJSON: json,
+            at: prefix.isEmpty
+                ? "field \(FieldPath.quoteSegment(name))" : "\(prefix).\(FieldPath.quoteSegment(name))")
     }
 
     /// This value as a REST `Value` object, the form the server accepts: `integerValue` as a decimal string,

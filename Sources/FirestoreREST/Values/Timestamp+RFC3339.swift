@@ -16,10 +16,18 @@ extension Timestamp {
     ///   outside 0001-01-01 ... 9999-12-31 after applying the offset.
     /// - Complexity: O(n) in the text length; no Foundation formatter is involved.
     public init(rfc3339 text: String) throws(FirestoreError) {
-        let bytes = Array(text.utf8)
+        try self.init(rfc3339UTF8: Array(text.utf8), text: text)
+    }
+
+    /// ``init(rfc3339:)`` on the text's UTF-8 bytes (a REST body's bytes, without making a `String` first); the
+    /// same rules and the same errors, whose message quotes `text()` (made only for an error).
+    package init<Bytes: RandomAccessCollection<UInt8>>(
+        rfc3339UTF8 utf8: Bytes, text: @autoclosure () -> String
+    ) throws(FirestoreError) where Bytes.Index == Int {
+        let bytes = ZeroBasedBytes(base: utf8)
         var index = 0
         func fail(_ reason: String) -> FirestoreError {
-            .invalidArgument("invalid RFC 3339 timestamp \"\(text)\" at byte \(index): \(reason)")
+            .invalidArgument("invalid RFC 3339 timestamp \"\(text())\" at byte \(index): \(reason)")
         }
         func digits(_ count: Int) throws(FirestoreError) -> Int {
             var value = 0
@@ -93,7 +101,7 @@ extension Timestamp {
         do {
             try self.init(seconds: total, nanos: Int32(nanos))
         } catch {
-            throw .invalidArgument("timestamp \"\(text)\" is outside 0001-01-01...9999-12-31")
+            throw .invalidArgument("timestamp \"\(text())\" is outside 0001-01-01...9999-12-31")
         }
     }
 
@@ -148,4 +156,11 @@ extension Timestamp {
         let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+}
+
+/// A collection's bytes read by offsets from 0, whatever its indices (a slice's start where it starts).
+private struct ZeroBasedBytes<Base: RandomAccessCollection<UInt8>> where Base.Index == Int {
+    let base: Base
+    var count: Int { base.count }
+    subscript(offset: Int) -> UInt8 { base[base.startIndex + offset] }
 }

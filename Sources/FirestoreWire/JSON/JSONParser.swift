@@ -311,6 +311,19 @@ extension JSONValue {
     ///   (elements before the fault have been passed to `body`); any error `body` throws, unchanged.
     /// - Complexity: O(n) in the input size; memory for one element at a time.
     public static func forEachElement(ofArray data: Data, _ body: (JSONValue, Int) throws -> Void) throws {
+        try forEachElement(ofArray: data, fastPath: { _, _, _ in nil }, body)
+    }
+
+    /// ``forEachElement(ofArray:_:)`` with a fast path tried first on each element: `fastPath` gets the bytes,
+    /// the offset where the element starts (after white space) and its index, and returns the offset just after
+    /// the element when it took the element whole, or `nil` to leave it to this parser, which then parses the
+    /// element from the same offset and calls `body` with it. A fast path must take only elements this parser
+    /// accepts, and must change nothing when it returns `nil`: then the result and every error (with its byte
+    /// offset) are this parser's.
+    package static func forEachElement(
+        ofArray data: Data, fastPath: (_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ position: Int) -> Int?,
+        _ body: (JSONValue, Int) throws -> Void
+    ) throws {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             var parser = JSONByteParser(bytes: raw.bindMemory(to: UInt8.self))
             parser.skipWhitespace()
@@ -325,8 +338,14 @@ extension JSONValue {
             } else {
                 while true {
                     parser.skipWhitespace()
-                    let element = try parser.parseValue()
-                    try body(element, position)
+                    if let end = fastPath(parser.bytes, parser.index, position), end > parser.index,
+                        end <= parser.bytes.count
+                    {
+                        parser.index = end
+                    } else {
+                        let element = try parser.parseValue()
+                        try body(element, position)
+                    }
                     position += 1
                     parser.skipWhitespace()
                     guard parser.index < parser.bytes.count else {
