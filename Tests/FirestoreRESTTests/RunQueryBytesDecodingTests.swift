@@ -131,6 +131,31 @@ struct RunQueryBytesDecodingTests {
         }
     }
 
+    /// A bad value 20 maps deep (Firestore's nesting limit) beside a good sibling at every level: each field is
+    /// decoded at most once on the way to the error (the search for the first bad field by name once decoded every
+    /// field again at every level: 2^depth work, minutes for this body), and at each level the first bad field by
+    /// name is the one named.
+    @Test(.timeLimit(.minutes(1))) func aBadValueDeepInNestedMapsIsFoundInOnePassFirstByNameAtEachLevel() {
+        var value = #"{"integerValue":"x"}"#
+        for _ in 0..<20 {
+            // "a" sorts before "m": good siblings first; "z" is a second bad field, after "m".
+            value =
+                #"{"mapValue":{"fields":{"z":{"bogus":1},"m":\#(value),"a":{"stringValue":"s"}}}}"#
+        }
+        let body = Data(
+            #"[{"document":{"name":"c/d","fields":{"f":\#(value),"g":{"bogus":2}}},"readTime":"2024-05-01T00:00:02Z"}]"#
+                .utf8)
+        let path = "f" + String(repeating: ".m", count: 20)
+        #expect(
+            RunQueryPaths.expectSame(body)
+                == .failure(
+                    FirestoreError(
+                        code: .internal,
+                        message:
+                            "runQuery element 0: document c/d: field \(path): integerValue must be a decimal 64-bit integer, found \"x\""
+                    )))
+    }
+
     /// Values outside the common shape, valid or not: each gives the tree path's result or error.
     @Test(
         arguments: [

@@ -159,8 +159,11 @@ extension FirestoreValue {
             do {
                 result[name] = try decodeField(name, json, prefix: prefix)
             } catch {
-                for (name, json) in fields.sorted(by: { $0.key < $1.key }) {
-                    _ = try decodeField(name, json, prefix: prefix)
+                // The first bad field by name: only a field not decoded yet that sorts before this one can come
+                // first, so each field is decoded at most once (a bad value deep in nested maps costs one pass, not
+                // one per level).
+                for (other, json) in fields.sorted(by: { $0.key < $1.key }) where other < name && result[other] == nil {
+                    _ = try decodeField(other, json, prefix: prefix)
                 }
                 throw error
             }
