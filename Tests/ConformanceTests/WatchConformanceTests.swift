@@ -32,7 +32,7 @@ import Testing
                 for event in try aggregator.apply(response) {
                     switch event {
                     case .snapshot(_, let documents, let changes, let readTime):
-                        outcome.snapshots.append((documents, changes, readTime))
+                        outcome.snapshots.append((documents, changes.list(for: documents), readTime))
                     case .targetFailed(_, let error):
                         outcome.error = error
                         return outcome

@@ -35,9 +35,8 @@ extension DocumentChangeComputation {
         from old: [Document], to new: [Document], ordering: DocumentOrdering, namesAreUnique: Bool = false,
         inOrder: Bool = false
     ) -> CheckedChanges {
-        if old.isEmpty, namesAreUnique,
-            inOrder || zip(new, new.dropFirst()).allSatisfy({ ordering.compare($0, $1) < 0 })
-        {
+        let unique = namesAreUnique
+        if old.isEmpty, isEveryDocumentAdded(new, ordering: ordering, namesAreUnique: unique, inOrder: inOrder) {
             var added: [ComputedChange] = []
             added.reserveCapacity(new.count)
             for (position, document) in new.enumerated() {
@@ -51,6 +50,17 @@ extension DocumentChangeComputation {
         }
         return CheckedChanges(
             changes: ServerOrderChanges.changes(from: old, to: new), mismatch: describeMismatch(in: new, ordering))
+    }
+
+    /// Whether the changes from an empty result to `new` are every document added at its own position: `new` holds
+    /// each name once (`namesAreUnique`, the caller knows) and each document sorts before the next by `ordering`
+    /// (`inOrder` says the caller checked; else it is checked here). The computation and the replay give exactly
+    /// that list then (`FirstResultChangesTests`).
+    /// - Complexity: O(1) with `inOrder`; else O(n) comparisons.
+    package static func isEveryDocumentAdded(
+        _ new: [Document], ordering: DocumentOrdering, namesAreUnique: Bool, inOrder: Bool
+    ) -> Bool {
+        namesAreUnique && (inOrder || zip(new, new.dropFirst()).allSatisfy { ordering.compare($0, $1) < 0 })
     }
 
     /// The first neighbours in `documents` that `ordering` puts the other way round.

@@ -62,6 +62,48 @@ enum FeedSnapshot {
             changes: changes, readTime: readTime, statistics: statistics, resumePoint: resumePoint)
     }
 
+    /// The snapshot of `query` holding `documents` (in query order), every one added at its own position: each
+    /// `DocumentSnapshot` and its `DocumentChange` made in one pass, while the document is in the cache (a first
+    /// Listen snapshot, ``WatchSnapshotChanges/everyDocumentAdded``).
+    /// - Complexity: O(documents).
+    static func everyDocumentAdded(
+        query: Query, documents: [Document], readTime: Timestamp?, statistics: PollStatistics?,
+        resumePoint: FeedResumePoint?
+    ) -> QuerySnapshot {
+        let firestore = query.firestore
+        var snapshots: [DocumentSnapshot] = []
+        var changes: [DocumentChange] = []
+        snapshots.reserveCapacity(documents.count)
+        changes.reserveCapacity(documents.count)
+        for (position, document) in documents.enumerated() {
+            let snapshot = DocumentSnapshot(firestore: firestore, document: document)
+            snapshots.append(snapshot)
+            changes.append(DocumentChange(type: .added, document: snapshot, oldIndex: nil, newIndex: position))
+        }
+        var snapshot = QuerySnapshot(
+            query: query, documents: snapshots, documentChanges: changes, readTime: readTime, statistics: statistics)
+        snapshot.resumePoint = resumePoint
+        return snapshot
+    }
+
+    /// ``make(query:documents:changes:readTime:statistics:resumePoint:)`` for a Listen snapshot's changes, said or
+    /// listed (``WatchSnapshotChanges``).
+    static func make(
+        query: Query, documents: [Document], changes: WatchSnapshotChanges, readTime: Timestamp?,
+        statistics: PollStatistics?, resumePoint: FeedResumePoint?
+    ) -> QuerySnapshot {
+        switch changes {
+        case .everyDocumentAdded:
+            everyDocumentAdded(
+                query: query, documents: documents, readTime: readTime, statistics: statistics,
+                resumePoint: resumePoint)
+        case .computed(let list):
+            make(
+                query: query, documents: documents, changes: list, readTime: readTime, statistics: statistics,
+                resumePoint: resumePoint)
+        }
+    }
+
     /// The snapshot a joining listener gets: `snapshot`'s documents, every one added, its read time, statistics and
     /// resume point.
     /// - Complexity: O(documents).

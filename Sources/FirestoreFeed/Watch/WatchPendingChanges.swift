@@ -8,8 +8,9 @@ import FirestoreREST
 /// pass (n - 1 comparisons) instead of O(n log n) comparisons over a dictionary's random order (a 100,000-document
 /// first snapshot spent more instructions sorting than decoding).
 ///
-/// Names are looked up in a dictionary of positions (8 bytes a name) and the changes kept in an array in arrival
-/// order; a later change of the same name replaces the earlier one in place.
+/// Names are looked up in a dictionary of positions keyed by the name with its hash (``PrehashedName``: growing the
+/// table reads no name) and the changes kept in an array in arrival order; a later change of the same name replaces
+/// the earlier one in place.
 package struct WatchPendingChanges: Sendable, Sequence {
     /// One name's latest change; `isLive` is `false` once the name was taken out (``subscript(_:)`` set to `nil`).
     fileprivate struct Entry: Sendable {
@@ -18,7 +19,7 @@ package struct WatchPendingChanges: Sendable, Sequence {
         var isLive: Bool
     }
 
-    private var positions: [ByteExactName: Int] = [:]
+    private var positions: [PrehashedName: Int] = [:]
     private var entries: [Entry] = []
 
     /// No change.
@@ -35,21 +36,27 @@ package struct WatchPendingChanges: Sendable, Sequence {
     /// `nil` takes the name out.
     /// - Complexity: O(1) on average.
     package subscript(_ name: ByteExactName) -> Document?? {
-        get { positions[name].map { entries[$0].change } }
+        get { positions[PrehashedName(name)].map { entries[$0].change } }
         set {
+            let key = PrehashedName(name)
             if let change = newValue {
-                if let position = positions[name] {
-                    entries[position].change = change
-                } else {
-                    positions[name] = entries.count
+                // One lookup, new name or not: a new one is given the next position as it is found.
+                let next = entries.count
+                let position = Self.value(&positions[key, default: next])
+                if position == next {
                     entries.append(Entry(name: name, change: change, isLive: true))
+                } else {
+                    entries[position].change = change
                 }
-            } else if let position = positions.removeValue(forKey: name) {
+            } else if let position = positions.removeValue(forKey: key) {
                 entries[position].change = nil
                 entries[position].isLive = false
             }
         }
     }
+
+    /// `value`, read through an `inout` access (a `Dictionary` subscript with a default inserts it as it is found).
+    private static func value(_ value: inout Int) -> Int { value }
 
     /// Drops every change.
     package mutating func removeAll() {

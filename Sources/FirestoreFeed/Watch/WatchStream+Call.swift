@@ -115,7 +115,7 @@ extension WatchStream {
                         let snapshot = FeedSnapshot.make(
                             query: target.query, documents: documents, changes: changes, readTime: readTime,
                             statistics: .listen(
-                                documentsDelivered: changes.count { $0.type != .removed },
+                                documentsDelivered: changes.documentsDelivered(for: documents),
                                 isFirstSnapshot: target.fanOut.current == nil),
                             resumePoint: FeedResumePoint(resumeToken: state.aggregator.targets[id]?.resumeToken))
                         published.append((target.fanOut, snapshot))

@@ -109,6 +109,8 @@ package struct WatchTargetState: Sendable {
     /// The changes are checked (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``): the list is kept
     /// in the ordering's order, so they always rebuild it unless the computation has a fault, and then they are
     /// computed from the list's own order and `mismatch` says what disagreed.
+    /// A list that was empty and is now every document added in the ordering's order (a first snapshot) says so
+    /// (``WatchSnapshotChanges/everyDocumentAdded``) instead of listing the changes.
     /// - Returns: the published list, its changes and the mismatch, or `nil` when nothing visible changed and a
     ///   snapshot was already published, or when `readTime` is before the last published one (the changes stay
     ///   pending).
@@ -117,7 +119,7 @@ package struct WatchTargetState: Sendable {
     ///   sorted and merged into the list in one pass, O(n)); O(p) comparisons to sort when the new versions arrived
     ///   in the ordering's order (a first snapshot), plus the change computation (``DocumentChangeComputation``).
     package mutating func applyPending(readTime: Timestamp?) -> (
-        documents: [Document], changes: [ComputedChange], mismatch: String?
+        documents: [Document], changes: WatchSnapshotChanges, mismatch: String?
     )? {
         // Never backwards: a snapshot point read before the published one (the emulator sends such stale read times
         // after a resume) is no point for this target. The changes up to it are already in the published view, and
@@ -157,15 +159,25 @@ package struct WatchTargetState: Sendable {
         case .last(let n)?: if list.count > n { list.removeFirst(list.count - n) }
         case nil: break
         }
-        // ``ordered`` holds each name of ``documents`` once.
-        let checked = DocumentChangeComputation.checkedChanges(
-            from: published, to: list, ordering: ordering, namesAreUnique: ordered.count == documents.count,
-            inOrder: inOrder)
         let isFirst = !hasPublished
+        // ``ordered`` holds each name of ``documents`` once.
+        let namesAreUnique = ordered.count == documents.count
+        if published.isEmpty,
+            DocumentChangeComputation.isEveryDocumentAdded(
+                list, ordering: ordering, namesAreUnique: namesAreUnique, inOrder: inOrder)
+        {
+            // Said, not listed (``WatchSnapshotChanges``): no change when the list is empty too.
+            published = list
+            hasPublished = true
+            guard isFirst || !list.isEmpty else { return nil }
+            return (list, .everyDocumentAdded, nil)
+        }
+        let checked = DocumentChangeComputation.checkedChanges(
+            from: published, to: list, ordering: ordering, namesAreUnique: namesAreUnique, inOrder: inOrder)
         published = list
         hasPublished = true
         guard isFirst || !checked.changes.isEmpty else { return nil }
-        return (list, checked.changes, checked.mismatch)
+        return (list, .computed(checked.changes), checked.mismatch)
     }
 
     /// Up to this many pending changes are placed in ``ordered`` one by one (each found and placed by binary search,

@@ -28,7 +28,7 @@ import Testing
 
     static func snapshot(_ events: [WatchEvent]) -> (ids: [String], changes: [String])? {
         for case .snapshot(_, let documents, let changes, _) in events {
-            return (documents.map(\.id), changes.map { "\($0.type.rawValue) \($0.document.id)" })
+            return (documents.map(\.id), changes.list(for: documents).map { "\($0.type.rawValue) \($0.document.id)" })
         }
         return nil
     }

@@ -84,8 +84,8 @@ import Testing
         _ = try aggregator.apply(Self.target(.current, [1], token: [0x03]))
         let events = try aggregator.apply(Self.point(12))
         #expect(Self.published(events) == [1: ["a", "b"]])
-        guard case .snapshot(_, _, let changes, _)? = events.first else {
-            Issue.record("no snapshot")
+        guard case .snapshot(_, _, .computed(let changes), _)? = events.first else {
+            Issue.record("no snapshot with computed changes in \(events)")
             return
         }
         #expect(changes.map(\.document.id) == ["b"])
@@ -113,7 +113,7 @@ import Testing
         _ = try aggregator.apply(Self.change("a", version: 5, targets: [1]))
         _ = try aggregator.apply(Self.change("a", version: 7, targets: [1]))
         let events = try aggregator.apply(Self.point(25))
-        guard case .snapshot(_, let documents, let changes, let readTime)? = events.first else {
+        guard case .snapshot(_, let documents, .computed(let changes), let readTime)? = events.first else {
             Issue.record("no snapshot in \(events)")
             return
         }
@@ -160,8 +160,8 @@ import Testing
         _ = try aggregator.apply(Self.target(.current, [2]))
         let events = try aggregator.apply(Self.point(11))
         #expect(Self.published(events) == [2: ["b"]])
-        guard case .snapshot(_, _, let changes, _)? = events.first else {
-            Issue.record("no snapshot")
+        guard case .snapshot(_, _, .computed(let changes), _)? = events.first else {
+            Issue.record("no snapshot with computed changes in \(events)")
             return
         }
         #expect(changes.map(\.type) == [.removed, .removed])

@@ -26,4 +26,46 @@ import Testing
         pending.removeAll()
         #expect(pending.isEmpty && Array(pending).isEmpty)
     }
+
+    /// Names hashed alike (``ByteExactName`` hashes the length and the last 32 bytes; these differ only before them)
+    /// are still two names: the stored hash is only the first comparison.
+    @Test func namesWithTheSameHashStayDistinct() {
+        let tail = String(repeating: "t", count: 40)
+        let (x, y) = (ByteExactName(name: "a/x" + tail), ByteExactName(name: "a/y" + tail))
+        #expect(x.hashValue == y.hashValue)
+        #expect(PrehashedName(x) != PrehashedName(y))
+        #expect(PrehashedName(x) == PrehashedName(ByteExactName(name: "a/x" + tail)))
+        var pending = WatchPendingChanges()
+        pending[x] = .some(Self.document("x", version: 1))
+        pending[y] = .some(nil)
+        #expect(pending.count == 2)
+        #expect(pending[x] == .some(Self.document("x", version: 1)))
+        #expect(pending[y] == .some(nil))
+        #expect(pending.map(\.name) == [x, y])
+    }
+
+    /// 5,000 names (the table grows many times), every third changed again, every seventh taken out and every
+    /// fourteenth of those back: each name once, in first-arrival order (a name taken out and back arrives anew).
+    @Test func manyNamesKeepTheirPlacesAcrossGrowthReplacementsAndRemovals() {
+        var pending = WatchPendingChanges()
+        let names = (0..<5_000).map { ByteExactName(name: Self.document("d\($0)", version: 1).name) }
+        for (index, name) in names.enumerated() { pending[name] = .some(Self.document("d\(index)", version: 1)) }
+        for index in stride(from: 0, to: names.count, by: 3) {
+            pending[names[index]] = .some(Self.document("d\(index)", version: 2))
+        }
+        for index in stride(from: 0, to: names.count, by: 7) { pending[names[index]] = nil }
+        for index in stride(from: 0, to: names.count, by: 14) {
+            pending[names[index]] = .some(Self.document("d\(index)", version: 3))
+        }
+        let kept = names.indices.filter { $0 % 7 != 0 }
+        let back = names.indices.filter { $0 % 14 == 0 }
+        #expect(pending.count == kept.count + back.count)
+        #expect(pending.map(\.name) == (kept + back).map { names[$0] })
+        #expect(
+            pending.map { $0.change?.updateTime?.seconds }
+                == kept.map { index -> Int64? in index % 3 == 0 ? 2 : 1 } + back.map { _ -> Int64? in 3 })
+        #expect(pending[names[7]] == nil)
+        #expect(pending[names[14]] == .some(Self.document("d14", version: 3)))
+        #expect(pending[names[3]] == .some(Self.document("d3", version: 2)))
+    }
 }
