@@ -114,6 +114,7 @@ extension Firestore {
                         throw FirestoreError.decode(errorObject: error, httpStatus: 200)
                     }
                     try addRunQueryElement(element, position: position, to: &result)
+                    result.elementsThroughTrees += 1
                 })
         } catch let error as FirestoreError {
             throw error

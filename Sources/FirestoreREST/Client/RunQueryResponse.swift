@@ -19,4 +19,23 @@ package struct RunQueryResponse: Sendable, Hashable {
     package var transaction: String?
     /// Size of the response body in bytes (after decompression); 0 when decoded from JSON directly.
     package var responseBytes: Int = 0
+    /// How many elements of a REST body were decoded through their JSON trees rather than straight from their bytes
+    /// (``Firestore/decodeRunQuery(body:bytesFirst:)``): 0 for a body of the common shape. Not compared: the two
+    /// paths give equal responses.
+    package var elementsThroughTrees = 0
+
+    /// Equal documents, read time, skipped results, transaction and size (``elementsThroughTrees`` is how, not what).
+    package static func == (lhs: RunQueryResponse, rhs: RunQueryResponse) -> Bool {
+        lhs.documents == rhs.documents && lhs.readTime == rhs.readTime && lhs.skippedResults == rhs.skippedResults
+            && lhs.transaction == rhs.transaction && lhs.responseBytes == rhs.responseBytes
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(documents)
+        hasher.combine(readTime)
+        hasher.combine(skippedResults)
+        hasher.combine(transaction)
+        hasher.combine(responseBytes)
+    }
 }
