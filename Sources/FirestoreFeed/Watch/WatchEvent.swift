@@ -3,7 +3,8 @@ import FirestoreREST
 /// What the watch change aggregator tells the listen stream after a `ListenResponse`.
 package enum WatchEvent: Sendable, Equatable {
     /// A consistent snapshot of one target: its documents in query order (limit applied) and the changes from
-    /// its previous snapshot (every document added, for a first snapshot in the query's order), at `readTime`.
+    /// its previous snapshot (said to be every document added when the previous list was empty or there was none:
+    /// ``WatchSnapshotChanges``), at `readTime`.
     case snapshot(targetID: Int32, documents: [Document], changes: WatchSnapshotChanges, readTime: Timestamp?)
     /// The server removed the target (`TargetChange` `REMOVE` that the client did not ask for): its listeners end
     /// with `error`.

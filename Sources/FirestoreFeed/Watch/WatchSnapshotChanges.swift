@@ -2,11 +2,15 @@ import FirestoreREST
 
 /// The changes a Listen snapshot carries from the target's previous one.
 ///
-/// A target's first snapshot whose documents arrived in the query's order is every document added at its own
-/// position; it is said so, not listed: the listed form is one more `Document` copy per document, made and let go in
-/// passes of their own over storage long out of the cache (at 100,000 documents, the growth of the first snapshot's
-/// CPU per document). The snapshot's `DocumentChange`s are then made in the same pass as its `DocumentSnapshot`s
-/// (``FeedSnapshot/everyDocumentAdded(query:documents:readTime:statistics:resumePoint:)``).
+/// A snapshot whose target published nothing before, or only an empty list (a first snapshot; the first after an
+/// empty one or after every document left), is every document added at its own position (the target keeps its list
+/// in the ordering's order); it is said so, not listed: the listed form is one more `Document` copy per document,
+/// made and let go in passes of their own over storage long out of the cache (at 100,000 documents, the growth of
+/// the first snapshot's CPU per document). The snapshot's `DocumentChange`s are then made in the same pass as its
+/// `DocumentSnapshot`s (``FeedSnapshot/everyDocumentAdded(query:documents:readTime:statistics:resumePoint:)``).
+///
+/// Two values compare by form: ``everyDocumentAdded`` is not equal to ``computed(_:)`` of the same list
+/// (``list(for:)`` gives that list).
 package enum WatchSnapshotChanges: Sendable, Equatable {
     /// Every document of the snapshot added, in the snapshot's order, at its own position (`oldIndex` `nil`,
     /// `newIndex` its position).

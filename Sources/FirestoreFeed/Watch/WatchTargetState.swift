@@ -109,8 +109,9 @@ package struct WatchTargetState: Sendable {
     /// The changes are checked (``DocumentChangeComputation/checkedChanges(from:to:ordering:)``): the list is kept
     /// in the ordering's order, so they always rebuild it unless the computation has a fault, and then they are
     /// computed from the list's own order and `mismatch` says what disagreed.
-    /// A list that was empty and is now every document added in the ordering's order (a first snapshot) says so
-    /// (``WatchSnapshotChanges/everyDocumentAdded``) instead of listing the changes.
+    /// When the published list was empty (or none was published) and the new one is in the ordering's order with
+    /// each name once (the list is kept so), the changes are every document added: said so
+    /// (``WatchSnapshotChanges/everyDocumentAdded``) instead of listed.
     /// - Returns: the published list, its changes and the mismatch, or `nil` when nothing visible changed and a
     ///   snapshot was already published, or when `readTime` is before the last published one (the changes stay
     ///   pending).

@@ -1,5 +1,6 @@
 import FirestoreREST
 import FirestoreTestSupport
+import Foundation
 import Testing
 
 @testable import FirestoreFeed
@@ -100,5 +101,53 @@ import Testing
         #expect(said.documentChanges.map(\.document.documentID) == ["a", "b", "c"])
         #expect(said.readTime == Self.time(10))
         #expect(said.resumePoint == point)
+    }
+
+    /// A document added and gone again after an empty first snapshot: the view is still empty, no snapshot.
+    @Test func aDocumentAddedAndGoneBeforeThePointAfterAnEmptySnapshotPublishesNothing() throws {
+        var aggregator = Self.target()
+        _ = try aggregator.apply(Aggregator.target(.current, [1]))
+        #expect(
+            try aggregator.apply(Aggregator.point(10)) == [
+                .snapshot(targetID: 1, documents: [], changes: .everyDocumentAdded, readTime: Self.time(10))
+            ])
+        _ = try aggregator.apply(Aggregator.change("a", targets: [1]))
+        _ = try aggregator.apply(
+            .documentDelete(ListenDocumentDelete(documentName: Aggregator.root + "a", removedTargetIDs: [1])))
+        #expect(try aggregator.apply(Aggregator.point(11)) == [])
+        #expect(aggregator.targets[1]?.published == [])
+    }
+
+    /// More changes than are placed one by one (``WatchTargetState/placedOneByOne``), in the ordering's order: merged
+    /// in one pass and said to be every document added; after every document left, the next ones are too.
+    @Test func aMergedFirstSnapshotAndOneAfterEveryDocumentLeftSayEveryDocumentAdded() throws {
+        var aggregator = Self.target()
+        let ids = (0..<12).map { "d" + String(format: "%02d", $0) }
+        for id in ids { _ = try aggregator.apply(Aggregator.change(id, targets: [1])) }
+        _ = try aggregator.apply(Aggregator.target(.current, [1]))
+        #expect(
+            try aggregator.apply(Aggregator.point(10)) == [
+                .snapshot(
+                    targetID: 1, documents: ids.map { Aggregator.document($0) }, changes: .everyDocumentAdded,
+                    readTime: Self.time(10))
+            ])
+        for id in ids {
+            _ = try aggregator.apply(
+                .documentDelete(ListenDocumentDelete(documentName: Aggregator.root + id, removedTargetIDs: [1])))
+        }
+        let removals = ids.map { id in
+            ComputedChange(type: .removed, document: Aggregator.document(id), oldIndex: 0, newIndex: nil)
+        }
+        #expect(
+            try aggregator.apply(Aggregator.point(11)) == [
+                .snapshot(targetID: 1, documents: [], changes: .computed(removals), readTime: Self.time(11))
+            ])
+        _ = try aggregator.apply(Aggregator.change("z", targets: [1]))
+        #expect(
+            try aggregator.apply(Aggregator.point(12)) == [
+                .snapshot(
+                    targetID: 1, documents: [Aggregator.document("z")], changes: .everyDocumentAdded,
+                    readTime: Self.time(12))
+            ])
     }
 }
