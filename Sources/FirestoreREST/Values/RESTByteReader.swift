@@ -5,7 +5,8 @@ import FirestoreWire
 /// returning `nil` (or `false`) where that parser would throw and also where this reader does not go (deep
 /// nesting, and whatever a caller does not know), so that a caller gives up and leaves the bytes to the parser,
 /// which then produces its own result or its own error. It accepts nothing the parser rejects: the same white
-/// space, string escapes and surrogate pairs, UTF-8 validation and number grammar.
+/// space, and strings and numbers read by the parser's own scanner (FirestoreWire's ``JSONScanner``: escapes,
+/// surrogate pairs, UTF-8 validation, number grammar).
 ///
 /// Every read is bounds-checked: `index` may point anywhere, and a read past the end is `nil`.
 package struct RESTByteReader {
@@ -152,120 +153,25 @@ package struct RESTByteReader {
         return nil
     }
 
-    /// A JSON string, decoded as the parser decodes it (escapes, surrogate pairs, UTF-8 validation); `nil`
-    /// where the parser would throw.
+    /// A JSON string, decoded as the parser decodes it (the same scanner: ``JSONScanner/string(in:at:)``); `nil`
+    /// where the parser would throw (`index` then stays).
     mutating func string() -> String? {
         guard peek() == UInt8(ascii: "\"") else { return nil }
-        let contentStart = index + 1
-        var end = contentStart
-        var isASCII = true
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<end])
-                index = end + 1
-                if isASCII { return String(decoding: slice, as: UTF8.self) }
-                return String(validating: slice, as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { return nil }
-            if byte >= 0x80 { isASCII = false }
-            end += 1
-        }
-        guard end < bytes.count else { return nil }
+        var end = index
+        guard let text = try? JSONScanner.string(in: bytes, at: &end) else { return nil }
         index = end
-        return escapedString(from: contentStart)
-    }
-
-    /// The rest of a string that has an escape at `index`, its content starting at `contentStart`.
-    private mutating func escapedString(from contentStart: Int) -> String? {
-        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
-        while let byte = peek() {
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return String(validating: buffer, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard let escape = peek() else { return nil }
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard var scalar = hex4() else { return nil }
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard consume("\\u"), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        return nil
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                    buffer.append(contentsOf: String(Character(unicode)).utf8)
-                default: return nil
-                }
-            default:
-                if byte < 0x20 { return nil }
-                buffer.append(byte)
-                index += 1
-            }
-        }
-        return nil
-    }
-
-    /// Four hex digits of a `\u` escape.
-    private mutating func hex4() -> UInt32? {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let byte = peek() else { return nil }
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+        return text
     }
 
     // MARK: Numbers
 
-    /// A JSON number's text in the parser's grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), as
-    /// offsets, and whether it is integer-shaped (no fraction, no exponent); `nil` when the bytes are not one.
+    /// A JSON number in the parser's grammar (the same scanner: ``JSONScanner/number(in:at:)``), as offsets, and
+    /// whether it is integer-shaped (no fraction, no exponent); `nil` when the bytes are not one (`index` then stays).
     mutating func number() -> (range: Range<Int>, isInteger: Bool)? {
-        let start = index
-        var isInteger = true
-        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        guard isDigit(peek()) else { return nil }
-        if peek() == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while isDigit(peek()) { index += 1 }
-        }
-        if peek() == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard isDigit(peek()) else { return nil }
-            while isDigit(peek()) { index += 1 }
-        }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard isDigit(peek()) else { return nil }
-            while isDigit(peek()) { index += 1 }
-        }
-        return (start..<index, isInteger)
+        var end = index
+        guard let number = try? JSONScanner.number(in: bytes, at: &end) else { return nil }
+        index = end
+        return number
     }
 
     /// The integer that `-?[0-9]+` at `range` spells, as `Int64(_:)` reads that text, or `nil` for other bytes

@@ -175,122 +175,24 @@ struct JSONByteParser {
         }
     }
 
+    /// The string at `index` (``JSONScanner/string(in:at:)``).
     mutating func parseString() throws(JSONParseError) -> String {
-        let start = index
-        index += 1
-        let contentStart = index
-        var isASCII = true
-        // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
-                index += 1
-                // ASCII needs no validation, and `String(decoding:)` is the fast, specialised path.
-                if isASCII { return String(decoding: slice, as: UTF8.self) }
-                guard let text = String(validating: slice, as: UTF8.self) else {
-                    throw fail("invalid UTF-8 in a string", at: start)
-                }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail("control character in a string") }
-            if byte >= 0x80 { isASCII = false }
-            index += 1
+        do {
+            return try JSONScanner.string(in: bytes, at: &index)
+        } catch {
+            throw fail(error.reason, at: error.offset)
         }
-        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                guard let text = String(validating: buffer, as: UTF8.self) else {
-                    throw fail("invalid UTF-8 in a string", at: start)
-                }
-                return text
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw fail("unpaired UTF-16 surrogate") }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired UTF-16 surrogate") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw fail("unpaired UTF-16 surrogate")
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
-                    buffer.append(contentsOf: String(Character(unicode)).utf8)
-                default:
-                    throw fail("invalid escape", at: index - 2)
-                }
-            default:
-                if byte < 0x20 { throw fail("control character in a string") }
-                buffer.append(byte)
-                index += 1
-            }
-        }
-        throw fail("unterminated string", at: start)
     }
 
-    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw fail("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
+    /// The number at `index` (``JSONScanner/number(in:at:)``): an integer-shaped one that fits `Int64` as
+    /// `.integer`, any other as a finite `.double`.
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
-        var isInteger = true
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number", at: start) }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number", at: start) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number", at: start) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let isInteger: Bool
+        do {
+            isInteger = try JSONScanner.number(in: bytes, at: &index).isInteger
+        } catch {
+            throw fail(error.reason, at: error.offset)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
@@ -299,8 +201,6 @@ struct JSONByteParser {
         guard value.isFinite else { throw fail("number out of the range of a double", at: start) }
         return .double(value)
     }
-
-    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 
 extension JSONValue {
