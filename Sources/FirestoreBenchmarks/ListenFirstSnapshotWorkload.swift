@@ -101,7 +101,7 @@ enum ListenFirstSnapshotWorkload {
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExit()  // the benchmark's main thread (synchronous workload code), never the pool's
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0, let line = text.split(separator: "\n").last,
             let json = try? JSONValue.parse(String(line)), let cpu = number(json["cpu_s"]),

@@ -67,7 +67,10 @@ import Testing
             [S.awaitRequests(1), S.target("ADD", [1]), S.document(S.name("x"), n: 9, updated: 5), S.end(14, "mid")],
             S.snapshot(["a"], token: [1], readTime: 10) + [S.hang],
         ])
-        #expect(try await fixture.nextIDs() == ["a"])
+        // The first snapshot after the heal: every document added, none of the half-sent call's.
+        let first = try await fixture.nextSnapshot()
+        #expect(first?.ids == ["a"])
+        #expect(first?.changes == ["added a - 0"])
         #expect(fixture.events.lines == ["listenFailed unavailable: mid", "listenRecovered"])
     }
 
@@ -100,8 +103,13 @@ import Testing
         var fixture = try await ListenFaultFixture.start([
             S.snapshot(["a"], token: [1], readTime: 10) + [S.reset(code)], Self.resumed,
         ])
-        #expect(try await fixture.nextIDs() == ["a"])
-        #expect(try await fixture.nextIDs() == ["a", "b"])
+        let first = try await fixture.nextSnapshot()
+        #expect(first?.ids == ["a"])
+        #expect(first?.changes == ["added a - 0"])
+        // Resumed from the token: only what changed after it, computed from the published list.
+        let resumed = try await fixture.nextSnapshot()
+        #expect(resumed?.ids == ["a", "b"])
+        #expect(resumed?.changes == ["added b - 1"])
         let location = "http://\(fixture.server.host)/google.firestore.v1.Firestore/Listen"
         #expect(
             fixture.events.lines == [

@@ -44,6 +44,19 @@ struct ListenFaultFixture {
     mutating func nextIDs() async throws -> [String]? {
         try await feed.next().map { $0.documents.map(\.documentID) }
     }
+
+    /// The next snapshot's document IDs and its changes, each `TYPE ID OLD NEW` (`-` for no index).
+    mutating func nextSnapshot() async throws -> (ids: [String], changes: [String])? {
+        try await feed.next().map { snapshot in
+            (
+                snapshot.documents.map(\.documentID),
+                snapshot.documentChanges.map { change in
+                    "\(change.type.rawValue) \(change.document.documentID) "
+                        + "\(change.oldIndex.map(String.init) ?? "-") \(change.newIndex.map(String.init) ?? "-")"
+                }
+            )
+        }
+    }
 }
 
 extension ScriptedGRPCServer {
